@@ -1,0 +1,192 @@
+// Device-resident GEMM: cudrop's kernels (impl::gemm_device) against cuBLAS, same buffers,
+// same run; plus the host->host "copy in + cuBLAS + copy out" peer on pageable memory.
+// cuBLAS appears only here, as the reference we are measured against.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "impl/gemm.h"
+
+static double cudrop_bench_now() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+#define CHECK_CUDA(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
+  std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); std::exit(2); } } while (0)
+#define CHECK_CUBLAS(x) do { cublasStatus_t s_ = (x); if (s_ != CUBLAS_STATUS_SUCCESS) { \
+  std::fprintf(stderr, "%s:%d cublas %d\n", __FILE__, __LINE__, int(s_)); std::exit(2); } } while (0)
+
+template <class T>
+__global__ void fill_random(T *p, size_t count, unsigned seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count; i += size_t(gridDim.x) * blockDim.x) {
+    unsigned x = unsigned(i) * 2654435761u ^ (seed * 97u + unsigned(i >> 32));
+    x ^= x >> 15; x *= 2246822519u; x ^= x >> 13; x *= 3266489917u; x ^= x >> 16;
+    p[i] = T(x) / T(4294967296.0) - T(0.5);
+  }
+}
+
+static double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+template <class T> struct Cublas;
+template <> struct Cublas<float> {
+  static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                             const float *alpha, const float *A, int lda, const float *B, int ldb,
+                             const float *beta, float *C, int ldc) {
+    return cublasSgemm(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  }
+};
+template <> struct Cublas<double> {
+  static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                             const double *alpha, const double *A, int lda, const double *B, int ldb,
+                             const double *beta, double *C, int ldc) {
+    return cublasDgemm(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  }
+};
+
+template <class F>
+static double time_ms(F &&f, int reps, cudaStream_t stream) {
+  cudaEvent_t start, stop;
+  CHECK_CUDA(cudaEventCreate(&start));
+  CHECK_CUDA(cudaEventCreate(&stop));
+  f(); f();  // warm-up
+  std::vector<double> times;
+  for (int r = 0; r < reps; ++r) {
+    CHECK_CUDA(cudaEventRecord(start, stream));
+    f();
+    CHECK_CUDA(cudaEventRecord(stop, stream));
+    CHECK_CUDA(cudaEventSynchronize(stop));
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+    times.push_back(ms);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return median(times);
+}
+
+template <class T>
+static void bench_device(const char *prec, int m, int n, int k, bool ta, bool tb, int reps, cublasHandle_t handle,
+                         cudaStream_t stream) {
+  const size_t rows_a = ta ? k : m, cols_a = ta ? m : k, rows_b = tb ? n : k, cols_b = tb ? k : n;
+  T *dA, *dB, *dC, *dRef;
+  CHECK_CUDA(cudaMalloc(&dA, rows_a * cols_a * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dB, rows_b * cols_b * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dC, size_t(m) * n * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dRef, size_t(m) * n * sizeof(T)));
+  fill_random<<<1024, 256, 0, stream>>>(dA, rows_a * cols_a, 1);
+  fill_random<<<1024, 256, 0, stream>>>(dB, rows_b * cols_b, 2);
+  const T one = 1, zero = 0;
+  auto ours = [&] {
+    if (cudrop::impl::gemm_device<T>(ta, tb, m, n, k, one, dA, rows_a, dB, rows_b, zero, dC, m, stream) !=
+        cudrop::impl::Status::ok) { std::fprintf(stderr, "cudrop gemm_device failed\n"); std::exit(2); }
+  };
+  auto theirs = [&] {
+    CHECK_CUBLAS(Cublas<T>::gemm(handle, ta ? CUBLAS_OP_T : CUBLAS_OP_N, tb ? CUBLAS_OP_T : CUBLAS_OP_N, m, n, k,
+                                 &one, dA, int(rows_a), dB, int(rows_b), &zero, dRef, m));
+  };
+  const double ms_ours = time_ms(ours, reps, stream);
+  const double ms_cublas = time_ms(theirs, reps, stream);
+  // Agreement with cuBLAS, relative to the size of the result.
+  std::vector<T> c(size_t(m) * n), ref(size_t(m) * n);
+  CHECK_CUDA(cudaMemcpy(c.data(), dC, c.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(ref.data(), dRef, ref.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  double diff = 0, norm = 0;
+  for (size_t i = 0; i < c.size(); ++i) {
+    diff = std::max(diff, double(std::fabs(c[i] - ref[i])));
+    norm = std::max(norm, double(std::fabs(ref[i])));
+  }
+  const double flops = 2.0 * m * n * k;
+  std::printf("device_gemm %s %c%c m=%d n=%d k=%d cudrop_ms=%.3f cudrop_tflops=%.2f cublas_ms=%.3f cublas_tflops=%.2f "
+              "ratio=%.2f maxdiff_rel=%.1e\n",
+              prec, ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, ms_ours, flops / ms_ours / 1e9, ms_cublas,
+              flops / ms_cublas / 1e9, ms_cublas / ms_ours, diff / norm);
+  std::fflush(stdout);
+  cudaFree(dA); cudaFree(dB); cudaFree(dC); cudaFree(dRef);
+}
+
+// Host->host peer: pageable arrays, cudaMemcpy in, cuBLAS, cudaMemcpy out (wall clock).
+template <class T>
+static void bench_copy_cublas(const char *prec, int n, int reps, cublasHandle_t handle) {
+  const size_t count = size_t(n) * n;
+  std::vector<T> a(count), b(count), c(count);
+  for (size_t i = 0; i < count; ++i) { a[i] = T((i * 7919) % 1000) / 1000 - T(0.5); b[i] = T((i * 104729) % 997) / 997 - T(0.5); }
+  T *dA, *dB, *dC;
+  CHECK_CUDA(cudaMalloc(&dA, count * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dB, count * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dC, count * sizeof(T)));
+  const T one = 1, zero = 0;
+  std::vector<double> times;
+  for (int r = 0; r < reps + 1; ++r) {
+    cudaDeviceSynchronize();
+    const double t0 = cudrop_bench_now();
+    CHECK_CUDA(cudaMemcpy(dA, a.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dB, b.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+    CHECK_CUBLAS(Cublas<T>::gemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, dA, n, dB, n, &zero, dC, n));
+    CHECK_CUDA(cudaMemcpy(c.data(), dC, count * sizeof(T), cudaMemcpyDeviceToHost));
+    const double t = cudrop_bench_now() - t0;
+    if (r > 0) times.push_back(t);  // the first run is warm-up
+  }
+  const double s = median(times);
+  std::printf("host_copy_cublas %s n=%d seconds=%.4f tflops=%.2f\n", prec, n, s, 2.0 * n * n * double(n) / s / 1e12);
+  std::fflush(stdout);
+  cudaFree(dA); cudaFree(dB); cudaFree(dC);
+}
+
+static std::vector<int> parse_list(const char *text) {
+  std::vector<int> out;
+  for (const char *p = text; *p;) {
+    out.push_back(std::atoi(p));
+    while (*p && *p != ',') ++p;
+    if (*p == ',') ++p;
+  }
+  return out;
+}
+
+int main(int argc, char **argv) {
+  std::vector<int> sizes = {4096, 8192}, host_sizes = {4096, 8192};
+  int reps = 7;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!std::strcmp(argv[i], "--sizes")) sizes = parse_list(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--host-sizes")) host_sizes = parse_list(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
+  }
+  cudaDeviceProp prop{};
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  cublasHandle_t handle;
+  CHECK_CUBLAS(cublasCreate(&handle));
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreate(&stream));
+  CHECK_CUBLAS(cublasSetStream(handle, stream));
+  for (int n : sizes) {
+    bench_device<float>("s", n, n, n, false, false, reps, handle, stream);
+    bench_device<double>("d", n, n, n, false, false, reps, handle, stream);
+  }
+  if (!sizes.empty()) {
+    const int n = sizes.front();
+    bench_device<float>("s", n, n, n, true, false, reps, handle, stream);
+    bench_device<float>("s", n, n, n, false, true, reps, handle, stream);
+    bench_device<float>("s", n, n, n, true, true, reps, handle, stream);
+    bench_device<float>("s", 4 * n, 4 * n, 256, false, false, reps, handle, stream);
+  }
+  CHECK_CUBLAS(cublasSetStream(handle, nullptr));
+  for (int n : host_sizes) {
+    bench_copy_cublas<float>("s", n, 3, handle);
+    bench_copy_cublas<double>("d", n, 3, handle);
+  }
+  cublasDestroy(handle);
+  return 0;
+}

@@ -1,0 +1,93 @@
+/* A plain BLAS client: host arrays from malloc, sgemm_/dgemm_ from whatever BLAS the
+ * process has (a preloaded one first, else libblas.so.3, found at run time so that the
+ * program needs no BLAS development files to build). Run it as is (the CPU BLAS), under
+ * LD_PRELOAD=libcudrop.so, or under LD_PRELOAD=libnvblas.so: the same program and data
+ * measure every peer end to end.
+ * usage: cudrop-host-gemm s|d n[,n...] [reps]   prints one line per size. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef void sgemm_fn(const char *, const char *, const int *, const int *, const int *, const float *,
+                      const float *, const int *, const float *, const int *, const float *, float *,
+                      const int *, size_t, size_t);
+typedef void dgemm_fn(const char *, const char *, const int *, const int *, const int *, const double *,
+                      const double *, const int *, const double *, const int *, const double *, double *,
+                      const int *, size_t, size_t);
+
+static void *blas_symbol(const char *name) {
+  void *fn = dlsym(RTLD_DEFAULT, name);
+  if (fn == NULL) {
+    void *handle = dlopen(getenv("BENCH_BLAS") ? getenv("BENCH_BLAS") : "libblas.so.3", RTLD_NOW | RTLD_GLOBAL);
+    if (handle != NULL) fn = dlsym(handle, name);
+  }
+  if (fn == NULL) {
+    fprintf(stderr, "no %s: preload a BLAS or install libblas.so.3\n", name);
+    exit(2);
+  }
+  return fn;
+}
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int compare(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s s|d n[,n...] [reps]\n", argv[0]);
+    return 2;
+  }
+  const int dbl = argv[1][0] == 'd';
+  const int reps = argc > 3 ? atoi(argv[3]) : 5;
+  sgemm_fn *sgemm_ = dbl ? NULL : (sgemm_fn *)blas_symbol("sgemm_");
+  dgemm_fn *dgemm_ = dbl ? (dgemm_fn *)blas_symbol("dgemm_") : NULL;
+  for (char *p = argv[2]; *p;) {
+    const int n = atoi(p);
+    while (*p && *p != ',') ++p;
+    if (*p == ',') ++p;
+    const size_t count = (size_t)n * n, es = dbl ? sizeof(double) : sizeof(float);
+    char *a = malloc(count * es), *b = malloc(count * es), *c = malloc(count * es);
+    if (!a || !b || !c) { fprintf(stderr, "out of memory\n"); return 2; }
+    unsigned state = 12345u;
+    for (size_t i = 0; i < count; ++i) {
+      state = state * 1664525u + 1013904223u;
+      const double va = (state >> 8) / 16777216.0 - 0.5;
+      state = state * 1664525u + 1013904223u;
+      const double vb = (state >> 8) / 16777216.0 - 0.5;
+      if (dbl) { ((double *)a)[i] = va; ((double *)b)[i] = vb; ((double *)c)[i] = 0.25; }
+      else { ((float *)a)[i] = (float)va; ((float *)b)[i] = (float)vb; ((float *)c)[i] = 0.25f; }
+    }
+    double times[64];
+    const int runs = reps < 64 ? reps : 64;
+    double checksum = 0;
+    /* One untimed call first: CUDA start-up and buffer allocation happen once per process. */
+    for (int r = -1; r < runs; ++r) {
+      const double t0 = now();
+      if (dbl) {
+        const double alpha = 1.0, beta = 0.0;
+        dgemm_("N", "N", &n, &n, &n, &alpha, (double *)a, &n, (double *)b, &n, &beta, (double *)c, &n, 1, 1);
+      } else {
+        const float alpha = 1.0f, beta = 0.0f;
+        sgemm_("N", "N", &n, &n, &n, &alpha, (float *)a, &n, (float *)b, &n, &beta, (float *)c, &n, 1, 1);
+      }
+      if (r >= 0) times[r] = now() - t0;
+    }
+    for (size_t i = 0; i < count; i += count / 97 + 1) checksum += dbl ? ((double *)c)[i] : ((float *)c)[i];
+    qsort(times, runs, sizeof(double), compare);
+    const double t = times[runs / 2];
+    printf("host_gemm %c n=%d seconds=%.6f gflops=%.2f checksum=%.6e\n", dbl ? 'd' : 's', n, t,
+           2.0 * n * (double)n * n / t / 1e9, checksum);
+    fflush(stdout);
+    free(a); free(b); free(c);
+  }
+  return 0;
+}

@@ -1,0 +1,13 @@
+// cudrop's own exported queries.
+#include "impl/status.h"
+#include "shim/dispatch.h"
+
+#define CUDROP_EXPORT extern "C" __attribute__((visibility("default")))
+
+CUDROP_EXPORT const char *cudrop_version(void) { return CUDROP_VERSION_STRING; }
+
+CUDROP_EXPORT int cudrop_gpu_available(void) { return cudrop::impl::gpu_usable() ? 1 : 0; }
+
+CUDROP_EXPORT void cudrop_counters(long *gpu_calls, long *cpu_calls, long *gpu_fallbacks) {
+  cudrop::counters(gpu_calls, cpu_calls, gpu_fallbacks);
+}

@@ -1,0 +1,214 @@
+#include "impl/gpu_context.cuh"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "shim/dispatch.h"
+
+namespace cudrop::impl {
+namespace {
+
+struct Gpu {
+  std::once_flag started;
+  std::atomic<bool> usable{false};
+  std::string unusable_reason = "not started";
+  std::mutex call_mutex;
+  GpuContext context;
+};
+
+Gpu &gpu() {
+  static Gpu *g = new Gpu;  // never destroyed: the CUDA runtime tears itself down at exit
+  return *g;
+}
+
+size_t staging_bytes_from_env() {
+  const char *mb = std::getenv("CUDROP_STAGING_MB");
+  const long value = mb ? std::atol(mb) : 0;
+  return size_t(value > 0 ? value : 32) << 20;
+}
+
+void start(Gpu &g) {
+  int count = 0;
+  cudaError_t error = cudaGetDeviceCount(&count);
+  if (error != cudaSuccess || count == 0) {
+    g.unusable_reason = error != cudaSuccess ? cudaGetErrorString(error) : "no CUDA device";
+    cudaGetLastError();
+    return;
+  }
+  GpuContext &ctx = g.context;
+  const char *wanted = std::getenv("CUDROP_DEVICE");
+  ctx.device = wanted ? std::atoi(wanted) : 0;
+  if (ctx.device < 0 || ctx.device >= count) ctx.device = 0;
+  ctx.staging_bytes = staging_bytes_from_env();
+  error = cudaSetDevice(ctx.device);
+  if (error == cudaSuccess) error = cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking);
+  for (int i = 0; i < GpuContext::kStaging && error == cudaSuccess; ++i) {
+    error = cudaHostAlloc(&ctx.staging[i], ctx.staging_bytes, cudaHostAllocDefault);
+    if (error == cudaSuccess) error = cudaEventCreateWithFlags(&ctx.staging_free[i], cudaEventDisableTiming);
+  }
+  if (error != cudaSuccess) {
+    g.unusable_reason = cudaGetErrorString(error);
+    cudaGetLastError();
+    return;
+  }
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, ctx.device);
+  log(1, "GPU %d: %s, %d SMs, %.1f GiB", ctx.device, prop.name, prop.multiProcessorCount,
+      prop.totalGlobalMem / double(1 << 30));
+  g.usable.store(true);
+}
+
+}  // namespace
+
+const char *status_text(Status status) {
+  switch (status) {
+    case Status::ok: return "ok";
+    case Status::no_device: return "no usable GPU";
+    case Status::out_of_memory: return "GPU memory allocation failed";
+    case Status::cuda_error: return "CUDA error";
+  }
+  return "?";
+}
+
+bool gpu_usable() {
+  Gpu &g = gpu();
+  std::call_once(g.started, [&] { start(g); });
+  return g.usable.load();
+}
+
+const char *gpu_unusable_reason() { return gpu().unusable_reason.c_str(); }
+
+GpuLease::GpuLease() {
+  if (!gpu_usable()) return;
+  Gpu &g = gpu();
+  lock_ = std::unique_lock<std::mutex>(g.call_mutex);
+  if (!g.usable.load()) return;  // disabled by an error while we waited
+  // The current device is per host thread: each caller's thread must select ours.
+  if (cudaSetDevice(g.context.device) != cudaSuccess) return;
+  context_ = &g.context;
+}
+
+Status check(cudaError_t error, const char *what) {
+  if (error == cudaSuccess) return Status::ok;
+  if (error == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    log(1, "%s: %s", what, cudaGetErrorString(error));
+    return Status::out_of_memory;
+  }
+  Gpu &g = gpu();
+  g.usable.store(false);
+  g.unusable_reason = std::string(what) + ": " + cudaGetErrorString(error);
+  log(1, "%s failed (%s); the GPU is not used again by this process", what, cudaGetErrorString(error));
+  return Status::cuda_error;
+}
+
+bool inject_fault(const char *kind) {
+  static const char *configured = std::getenv("CUDROP_FAULT_INJECT");
+  return configured != nullptr && std::strcmp(configured, kind) == 0;
+}
+
+Status device_buffer(GpuContext &ctx, Slot slot, size_t bytes, void **out) {
+  const int i = static_cast<int>(slot);
+  if (inject_fault("alloc")) return Status::out_of_memory;
+  if (ctx.slot_bytes[i] < bytes) {
+    if (ctx.slot[i] != nullptr) cudaFree(ctx.slot[i]);
+    ctx.slot[i] = nullptr;
+    ctx.slot_bytes[i] = 0;
+    // Grow with headroom so a sequence of slightly larger calls does not reallocate each time.
+    const size_t want = bytes + bytes / 8;
+    cudaError_t error = cudaMalloc(&ctx.slot[i], want);
+    if (error == cudaErrorMemoryAllocation) {
+      cudaGetLastError();
+      // Release every cached buffer and try once more with the exact size.
+      for (int s = 0; s < static_cast<int>(Slot::count); ++s) {
+        if (ctx.slot[s] != nullptr) cudaFree(ctx.slot[s]);
+        ctx.slot[s] = nullptr;
+        ctx.slot_bytes[s] = 0;
+      }
+      error = cudaMalloc(&ctx.slot[i], bytes);
+      if (error == cudaSuccess) ctx.slot_bytes[i] = bytes;
+    } else if (error == cudaSuccess) {
+      ctx.slot_bytes[i] = want;
+    }
+    if (Status s = check(error, "cudaMalloc"); s != Status::ok) {
+      ctx.slot[i] = nullptr;
+      return s;
+    }
+  }
+  *out = ctx.slot[i];
+  return Status::ok;
+}
+
+Status upload_matrix(GpuContext &ctx, const void *host, size_t ld_bytes, size_t row_bytes,
+                     size_t cols, void *dev, size_t ldd_bytes) {
+  const auto *src = static_cast<const char *>(host);
+  auto *dst = static_cast<char *>(dev);
+  if (row_bytes > ctx.staging_bytes) {
+    // A single column larger than a staging buffer: let the driver stage it.
+    return check(cudaMemcpy2DAsync(dst, ldd_bytes, src, ld_bytes, row_bytes, cols,
+                                   cudaMemcpyHostToDevice, ctx.stream), "upload");
+  }
+  const size_t chunk_cols = ctx.staging_bytes / row_bytes;
+  int buffer = 0;
+  for (size_t col = 0; col < cols; col += chunk_cols, buffer ^= 1) {
+    const size_t n = cols - col < chunk_cols ? cols - col : chunk_cols;
+    // The DMA that last read this staging buffer must be finished before we refill it.
+    if (Status s = check(cudaEventSynchronize(ctx.staging_free[buffer]), "upload"); s != Status::ok) return s;
+    auto *stage = static_cast<char *>(ctx.staging[buffer]);
+    if (ld_bytes == row_bytes) {
+      std::memcpy(stage, src + col * ld_bytes, n * row_bytes);
+    } else {
+      for (size_t j = 0; j < n; ++j) std::memcpy(stage + j * row_bytes, src + (col + j) * ld_bytes, row_bytes);
+    }
+    cudaError_t error = cudaMemcpy2DAsync(dst + col * ldd_bytes, ldd_bytes, stage, row_bytes,
+                                          row_bytes, n, cudaMemcpyHostToDevice, ctx.stream);
+    if (error == cudaSuccess) error = cudaEventRecord(ctx.staging_free[buffer], ctx.stream);
+    if (Status s = check(error, "upload"); s != Status::ok) return s;
+  }
+  return Status::ok;
+}
+
+Status download_matrix(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_t row_bytes,
+                       size_t cols, void *host, size_t ld_bytes) {
+  const auto *src = static_cast<const char *>(dev);
+  auto *dst = static_cast<char *>(host);
+  if (row_bytes > ctx.staging_bytes) {
+    cudaError_t error = cudaMemcpy2DAsync(dst, ld_bytes, src, ldd_bytes, row_bytes, cols,
+                                          cudaMemcpyDeviceToHost, ctx.stream);
+    if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.stream);
+    return check(error, "download");
+  }
+  const size_t chunk_cols = ctx.staging_bytes / row_bytes;
+  const size_t chunks = (cols + chunk_cols - 1) / chunk_cols;
+  auto issue = [&](size_t chunk) {
+    const size_t col = chunk * chunk_cols;
+    const size_t n = cols - col < chunk_cols ? cols - col : chunk_cols;
+    const int buffer = static_cast<int>(chunk % 2);
+    cudaError_t error = cudaMemcpy2DAsync(ctx.staging[buffer], row_bytes, src + col * ldd_bytes,
+                                          ldd_bytes, row_bytes, n, cudaMemcpyDeviceToHost, ctx.stream);
+    if (error == cudaSuccess) error = cudaEventRecord(ctx.staging_free[buffer], ctx.stream);
+    return check(error, "download");
+  };
+  if (Status s = issue(0); s != Status::ok) return s;
+  for (size_t chunk = 0; chunk < chunks; ++chunk) {
+    // Start the next chunk's DMA into the other buffer, then copy this one out on the host.
+    if (chunk + 1 < chunks) {
+      if (Status s = issue(chunk + 1); s != Status::ok) return s;
+    }
+    const int buffer = static_cast<int>(chunk % 2);
+    if (Status s = check(cudaEventSynchronize(ctx.staging_free[buffer]), "download"); s != Status::ok) return s;
+    const size_t col = chunk * chunk_cols;
+    const size_t n = cols - col < chunk_cols ? cols - col : chunk_cols;
+    const auto *stage = static_cast<const char *>(ctx.staging[buffer]);
+    if (ld_bytes == row_bytes) {
+      std::memcpy(dst + col * ld_bytes, stage, n * row_bytes);
+    } else {
+      for (size_t j = 0; j < n; ++j) std::memcpy(dst + (col + j) * ld_bytes, stage + j * row_bytes, row_bytes);
+    }
+  }
+  return Status::ok;
+}
+
+}  // namespace cudrop::impl

@@ -1,0 +1,58 @@
+#pragma once
+// The one CUDA context cudrop uses: started lazily, shared by every call, one call at a
+// time. Holds the cached device buffers and pinned staging buffers so that no call pays
+// for cudaMalloc/cudaHostAlloc after the first.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <mutex>
+
+#include "impl/status.h"
+
+namespace cudrop::impl {
+
+// Cached device allocations, one per role in a call; each only grows.
+enum class Slot { a, b, c, work, count };
+
+struct GpuContext {
+  int device = 0;
+  cudaStream_t stream = nullptr;
+  static constexpr int kStaging = 2;  // double buffering: host copy of one chunk overlaps DMA of the other
+  void *staging[kStaging] = {};
+  cudaEvent_t staging_free[kStaging] = {};
+  size_t staging_bytes = 0;
+  void *slot[static_cast<int>(Slot::count)] = {};
+  size_t slot_bytes[static_cast<int>(Slot::count)] = {};
+};
+
+// Exclusive use of the GPU for one call. Check ok() before using ctx().
+class GpuLease {
+ public:
+  GpuLease();
+  bool ok() const { return context_ != nullptr; }
+  GpuContext &ctx() { return *context_; }
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+  GpuContext *context_ = nullptr;
+};
+
+// Turns a CUDA result into a Status; a real failure (not an allocation failure) stops
+// the process from using the GPU again, since the context may be unusable.
+Status check(cudaError_t error, const char *what);
+
+// A device buffer of at least `bytes` for this slot (contents undefined).
+Status device_buffer(GpuContext &ctx, Slot slot, size_t bytes, void **out);
+
+// Host (pageable) matrix <-> device matrix, column-major, through the pinned staging
+// buffers. Sizes in bytes: row_bytes = rows*elem, ld_bytes = ld*elem. Upload is
+// asynchronous on ctx.stream; download returns when the host copy is complete.
+Status upload_matrix(GpuContext &ctx, const void *host, size_t ld_bytes, size_t row_bytes,
+                     size_t cols, void *dev, size_t ldd_bytes);
+Status download_matrix(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_t row_bytes,
+                       size_t cols, void *host, size_t ld_bytes);
+
+// Test hook (CUDROP_FAULT_INJECT=alloc|launch): pretend the next GPU allocation or launch failed.
+bool inject_fault(const char *kind);
+
+}  // namespace cudrop::impl

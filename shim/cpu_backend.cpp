@@ -1,0 +1,137 @@
+#include "shim/cpu_backend.h"
+
+#include <dlfcn.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#include "shim/dispatch.h"
+
+namespace cudrop::cpu {
+namespace {
+
+enum class Kind { Blas, Lapack };
+
+struct Entry {
+  const char *symbol;
+  Kind kind;
+};
+
+constexpr Entry kRoutines[] = {
+#define CUDROP_CPU_ROUTINE(symbol, kind) {#symbol, Kind::kind},
+#include "shim/routines.inc"
+#undef CUDROP_CPU_ROUTINE
+};
+static_assert(sizeof(kRoutines) / sizeof(kRoutines[0]) == static_cast<size_t>(Routine::count));
+
+// Libraries tried, in order, when the symbol is not already next in the lookup order.
+// Full paths come after sonames so that "cudrop installed as libblas.so.3" still reaches
+// the real library living under its alternatives directory.
+constexpr const char *kBlasCandidates[] = {
+    "libopenblas.so.0", "libblis.so.4", "libmkl_rt.so.2", "libblas.so.3",
+    "/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3",
+    "/usr/lib/x86_64-linux-gnu/blis-openmp/libblas.so.3",
+    "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3",
+    "/usr/lib/x86_64-linux-gnu/libblas.so.3", "/usr/lib64/libblas.so.3",
+    "/usr/lib/libblas.so.3"};
+constexpr const char *kLapackCandidates[] = {
+    "libopenblas.so.0", "libmkl_rt.so.2", "liblapack.so.3",
+    "/usr/lib/x86_64-linux-gnu/openblas-pthread/liblapack.so.3",
+    "/usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3",
+    "/usr/lib/x86_64-linux-gnu/liblapack.so.3", "/usr/lib64/liblapack.so.3",
+    "/usr/lib/liblapack.so.3"};
+
+const void *own_base() {
+  static const void *base = [] {
+    Dl_info info{};
+    dladdr(reinterpret_cast<void *>(&own_base), &info);
+    return info.dli_fbase;
+  }();
+  return base;
+}
+
+// A symbol that lives in libcudrop itself (under any file name, e.g. when cudrop is
+// installed as libblas.so.3) would recurse forever: reject it.
+void *accept_foreign(void *fn) {
+  if (fn == nullptr) return nullptr;
+  Dl_info info{};
+  if (dladdr(fn, &info) != 0 && info.dli_fbase == own_base()) return nullptr;
+  return fn;
+}
+
+void *from_library(const char *library, const char *symbol) {
+  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) return nullptr;
+  void *fn = accept_foreign(dlsym(handle, symbol));
+  if (fn == nullptr) dlclose(handle);
+  return fn;
+}
+
+template <size_t N>
+void *from_candidates(const char *const (&candidates)[N], const char *symbol) {
+  for (const char *library : candidates)
+    if (void *fn = from_library(library, symbol)) return fn;
+  return nullptr;
+}
+
+void *resolve(const Entry &entry) {
+  // 1. Whatever comes after us in the lookup order (the BLAS the program itself loaded).
+  if (void *fn = accept_foreign(dlsym(RTLD_NEXT, entry.symbol))) return fn;
+  // 2. The library the user named.
+  const char *named = std::getenv(entry.kind == Kind::Blas ? "CUDROP_CPU_BLAS" : "CUDROP_CPU_LAPACK");
+  if (named != nullptr && *named != '\0') {
+    if (void *fn = from_library(named, entry.symbol)) return fn;
+    log(1, "%s does not provide %s; trying the usual libraries",
+        named, entry.symbol);
+  }
+  // 3. The usual sonames and paths (CUDROP_NO_CPU_SEARCH=1 stops here, e.g. to test the
+  //    "no CPU library at all" path on a machine that has one).
+  const char *no_search = std::getenv("CUDROP_NO_CPU_SEARCH");
+  if (no_search != nullptr && *no_search == '1') return nullptr;
+  return entry.kind == Kind::Blas ? from_candidates(kBlasCandidates, entry.symbol)
+                                  : from_candidates(kLapackCandidates, entry.symbol);
+}
+
+struct Table {
+  std::array<void *, static_cast<size_t>(Routine::count)> fn{};
+  std::array<std::once_flag, static_cast<size_t>(Routine::count)> once;
+};
+
+Table &table() {
+  static Table *t = new Table;  // never destroyed: may be used from other libraries' atexit handlers
+  return *t;
+}
+
+}  // namespace
+
+void *find(Routine routine) {
+  const auto index = static_cast<size_t>(routine);
+  Table &t = table();
+  std::call_once(t.once[index], [&] {
+    t.fn[index] = resolve(kRoutines[index]);
+    if (t.fn[index] != nullptr) {
+      Dl_info info{};
+      dladdr(t.fn[index], &info);
+      log(1, "CPU %s from %s", kRoutines[index].symbol, info.dli_fname ? info.dli_fname : "?");
+    }
+  });
+  return t.fn[index];
+}
+
+void *require(Routine routine) {
+  if (void *fn = find(routine)) return fn;
+  const Entry &entry = kRoutines[static_cast<size_t>(routine)];
+  const bool blas = entry.kind == Kind::Blas;
+  std::fprintf(stderr,
+               "cudrop: fatal: this call needs the CPU %s routine %s (no usable GPU, or the call "
+               "is too small for it), and no CPU %s library provides it.\n"
+               "cudrop: install one (e.g. `apt install %s`) or name it with %s=/path/to/lib%s.so\n",
+               blas ? "BLAS" : "LAPACK", entry.symbol, blas ? "BLAS" : "LAPACK",
+               blas ? "libopenblas0 (or libblas3)" : "liblapack3", blas ? "CUDROP_CPU_BLAS" : "CUDROP_CPU_LAPACK",
+               blas ? "blas" : "lapack");
+  std::abort();
+}
+
+}  // namespace cudrop::cpu

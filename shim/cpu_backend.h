@@ -1,0 +1,33 @@
+#pragma once
+// The CPU BLAS/LAPACK underneath cudrop: resolved lazily, never to cudrop itself.
+#include <cstddef>
+#include <type_traits>
+
+namespace cudrop::cpu {
+
+enum class Routine {
+#define CUDROP_CPU_ROUTINE(symbol, kind) symbol,
+#include "shim/routines.inc"
+#undef CUDROP_CPU_ROUTINE
+  count
+};
+
+// Address of the routine underneath. If no CPU library provides it, prints what to
+// install or set and aborts: a wrong answer is never an option.
+void *require(Routine routine);
+// Same, but returns nullptr instead of aborting (for probes and tests).
+void *find(Routine routine);
+
+template <class T>
+using gemm_fn = void (*)(const char *, const char *, const int *, const int *, const int *,
+                         const T *, const T *, const int *, const T *, const int *, const T *,
+                         T *, const int *, size_t, size_t);
+
+template <class T>
+gemm_fn<T> gemm() {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
+  return reinterpret_cast<gemm_fn<T>>(
+      require(std::is_same_v<T, float> ? Routine::sgemm_ : Routine::dgemm_));
+}
+
+}  // namespace cudrop::cpu
