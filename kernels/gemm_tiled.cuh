@@ -148,18 +148,23 @@ cudaError_t launch_gemm_tiled(bool trans_a, bool trans_b, int m, int n, int k, T
                               size_t ldc, cudaStream_t stream) {
   using S = typename GemmTile<T>::shape;
   const unsigned grid_rows = (unsigned(m) + S::BM - 1) / S::BM;
-  const unsigned grid_cols = (unsigned(n) + S::BN - 1) / S::BN;
-  if (grid_cols > 65535u) return cudaErrorInvalidConfiguration;
-  const dim3 grid(grid_rows, grid_cols);
+  // gridDim.y is limited to 65535: very wide products are launched in column slabs.
+  constexpr int kMaxSlabCols = 65535 * S::BN;
   const dim3 block(S::threads);
-  if (!trans_a && !trans_b)
-    gemm_tiled<T, S, false, false><<<grid, block, 0, stream>>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
-  else if (!trans_a && trans_b)
-    gemm_tiled<T, S, false, true><<<grid, block, 0, stream>>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
-  else if (trans_a && !trans_b)
-    gemm_tiled<T, S, true, false><<<grid, block, 0, stream>>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
-  else
-    gemm_tiled<T, S, true, true><<<grid, block, 0, stream>>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  for (long long col = 0; col < n; col += kMaxSlabCols) {
+    const int cols = static_cast<int>(n - col < kMaxSlabCols ? n - col : kMaxSlabCols);
+    const dim3 grid(grid_rows, (unsigned(cols) + S::BN - 1) / S::BN);
+    const T *B_slab = B + (trans_b ? size_t(col) : size_t(col) * ldb);
+    T *C_slab = C + size_t(col) * ldc;
+    if (!trans_a && !trans_b)
+      gemm_tiled<T, S, false, false><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
+    else if (!trans_a && trans_b)
+      gemm_tiled<T, S, false, true><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
+    else if (trans_a && !trans_b)
+      gemm_tiled<T, S, true, false><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
+    else
+      gemm_tiled<T, S, true, true><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
+  }
   return cudaGetLastError();
 }
 
