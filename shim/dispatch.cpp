@@ -26,10 +26,10 @@ Settings read_settings() {
     else if (std::strcmp(mode, "cpu") == 0) s.mode = Mode::Cpu;
   }
   s.verbose = static_cast<int>(env_number("CUDROP_VERBOSE", 0));
-  // Crossover measured on the H100 machine against its CPU BLAS (OpenBLAS, 16 cores): below about
-  // n=640 square (sgemm) the transfers and launch cost more than 16-thread OpenBLAS needs
-  // for the whole call; n=768 keeps a margin (docs/perf/2026-11-21-h100.md).
-  s.gemm_min_flops = env_number("CUDROP_GEMM_MIN_FLOPS", 2.0 * 768 * 768 * 768);
+  // Crossover measured on the H100 machine against its CPU BLAS (OpenBLAS, 16 cores): at
+  // n=512 square the GPU path (transfers included) is 24% slower than the CPU, at n=640 14%
+  // faster (sgemm; dgemm crosses earlier). See docs/perf/2026-11-21-h100.md.
+  s.gemm_min_flops = env_number("CUDROP_GEMM_MIN_FLOPS", 2.0 * 640 * 640 * 640);
   s.gemm_min_intensity = env_number("CUDROP_GEMM_MIN_INTENSITY", 16);
   return s;
 }
