@@ -57,6 +57,15 @@ void gemm(const char *transa, const char *transb, const int *m, const int *n, co
     return;
   }
   if (*m == 0 || *n == 0 || ((*alpha == T(0) || *k == 0) && *beta == T(1))) return;
+  if (*alpha == T(0) || *k == 0) {
+    // The reference's own branch: C = beta*C without reading A or B (a NaN there must not
+    // reach C, whatever the BLAS underneath would do), and without reading C when beta == 0.
+    for (int j = 0; j < *n; ++j) {
+      T *column = c + size_t(j) * size_t(*ldc);
+      for (int i = 0; i < *m; ++i) column[i] = *beta == T(0) ? T(0) : *beta * column[i];
+    }
+    return;
+  }
 
   char label[96];
   const char *name = GemmNames<T>::label;

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
+#include <algorithm>
 
 #include "shim/dispatch.h"
 
@@ -42,6 +44,10 @@ void start(Gpu &g) {
   ctx.device = wanted ? std::atoi(wanted) : 0;
   if (ctx.device < 0 || ctx.device >= count) ctx.device = 0;
   ctx.staging_bytes = staging_bytes_from_env();
+  const char *threads = std::getenv("CUDROP_COPY_THREADS");
+  const int copy_threads = threads ? std::atoi(threads)
+                                   : static_cast<int>(std::min(16u, std::max(1u, std::thread::hardware_concurrency())));
+  ctx.copier = make_copy_pool(copy_threads);
   error = cudaSetDevice(ctx.device);
   if (error == cudaSuccess) error = cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking);
   for (int i = 0; i < GpuContext::kStaging && error == cudaSuccess; ++i) {
@@ -157,11 +163,7 @@ Status upload_matrix(GpuContext &ctx, const void *host, size_t ld_bytes, size_t 
     // The DMA that last read this staging buffer must be finished before we refill it.
     if (Status s = check(cudaEventSynchronize(ctx.staging_free[buffer]), "upload"); s != Status::ok) return s;
     auto *stage = static_cast<char *>(ctx.staging[buffer]);
-    if (ld_bytes == row_bytes) {
-      std::memcpy(stage, src + col * ld_bytes, n * row_bytes);
-    } else {
-      for (size_t j = 0; j < n; ++j) std::memcpy(stage + j * row_bytes, src + (col + j) * ld_bytes, row_bytes);
-    }
+    copy_columns(ctx.copier, stage, row_bytes, src + col * ld_bytes, ld_bytes, row_bytes, n);
     cudaError_t error = cudaMemcpy2DAsync(dst + col * ldd_bytes, ldd_bytes, stage, row_bytes,
                                           row_bytes, n, cudaMemcpyHostToDevice, ctx.stream);
     if (error == cudaSuccess) error = cudaEventRecord(ctx.staging_free[buffer], ctx.stream);
@@ -201,12 +203,7 @@ Status download_matrix(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_
     if (Status s = check(cudaEventSynchronize(ctx.staging_free[buffer]), "download"); s != Status::ok) return s;
     const size_t col = chunk * chunk_cols;
     const size_t n = cols - col < chunk_cols ? cols - col : chunk_cols;
-    const auto *stage = static_cast<const char *>(ctx.staging[buffer]);
-    if (ld_bytes == row_bytes) {
-      std::memcpy(dst + col * ld_bytes, stage, n * row_bytes);
-    } else {
-      for (size_t j = 0; j < n; ++j) std::memcpy(dst + (col + j) * ld_bytes, stage + j * row_bytes, row_bytes);
-    }
+    copy_columns(ctx.copier, dst + col * ld_bytes, ld_bytes, ctx.staging[buffer], row_bytes, row_bytes, n);
   }
   return Status::ok;
 }

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <mutex>
 
+#include "impl/host_copy.h"
 #include "impl/status.h"
 
 namespace cudrop::impl {
@@ -21,6 +22,7 @@ struct GpuContext {
   void *staging[kStaging] = {};
   cudaEvent_t staging_free[kStaging] = {};
   size_t staging_bytes = 0;
+  CopyPool *copier = nullptr;  // host threads for pageable <-> pinned copies
   void *slot[static_cast<int>(Slot::count)] = {};
   size_t slot_bytes[static_cast<int>(Slot::count)] = {};
 };

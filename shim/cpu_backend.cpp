@@ -83,8 +83,8 @@ void *resolve(const Entry &entry) {
   const char *named = std::getenv(entry.kind == Kind::Blas ? "CUDROP_CPU_BLAS" : "CUDROP_CPU_LAPACK");
   if (named != nullptr && *named != '\0') {
     if (void *fn = from_library(named, entry.symbol)) return fn;
-    log(1, "%s does not provide %s; trying the usual libraries",
-        named, entry.symbol);
+    const char *why = dlerror();
+    log(1, "%s does not provide %s (%s)", named, entry.symbol, why ? why : "symbol missing or is cudrop's");
   }
   // 3. The usual sonames and paths (CUDROP_NO_CPU_SEARCH=1 stops here, e.g. to test the
   //    "no CPU library at all" path on a machine that has one).
@@ -125,8 +125,8 @@ void *require(Routine routine) {
   const Entry &entry = kRoutines[static_cast<size_t>(routine)];
   const bool blas = entry.kind == Kind::Blas;
   std::fprintf(stderr,
-               "cudrop: fatal: this call needs the CPU %s routine %s (no usable GPU, or the call "
-               "is too small for it), and no CPU %s library provides it.\n"
+               "cudrop: fatal: this call needs the CPU %s routine %s (CUDROP_MODE=cpu, no usable "
+               "GPU, or a call too small for it), and no CPU %s library provides it.\n"
                "cudrop: install one (e.g. `apt install %s`) or name it with %s=/path/to/lib%s.so\n",
                blas ? "BLAS" : "LAPACK", entry.symbol, blas ? "BLAS" : "LAPACK",
                blas ? "libopenblas0 (or libblas3)" : "liblapack3", blas ? "CUDROP_CPU_BLAS" : "CUDROP_CPU_LAPACK",

@@ -1,0 +1,20 @@
+#pragma once
+// Host-side copying between the caller's pageable arrays and cudrop's pinned staging
+// buffers. One thread copies pageable memory at ~6 GB/s; 16 reach ~40 GB/s (anchors.md), and
+// that copy, not PCIe, is the floor of every host->host call. So column copies are spread
+// over a small persistent pool of threads (the calling thread takes part).
+#include <cstddef>
+
+namespace cudrop::impl {
+
+class CopyPool;
+
+// A pool of `threads` workers in total (1 = copy on the calling thread only).
+CopyPool *make_copy_pool(int threads);
+
+// Copies `cols` columns of `row_bytes` bytes each from src (column stride src_ld bytes) to
+// dst (column stride dst_ld bytes), in parallel on the pool.
+void copy_columns(CopyPool *pool, void *dst, size_t dst_ld, const void *src, size_t src_ld,
+                  size_t row_bytes, size_t cols);
+
+}  // namespace cudrop::impl
