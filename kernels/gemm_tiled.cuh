@@ -164,6 +164,11 @@ template <class S, bool TRANS_A, bool TRANS_B>
 __global__ void __launch_bounds__(S::threads)
 gemm_dmma(int m, int n, int k, double alpha, const double *__restrict__ A, size_t lda,
           const double *__restrict__ B, size_t ldb, double beta, double *__restrict__ C, size_t ldc) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  // No FP64 tensor cores before sm_80 (cudrop does not build for those by default): fail
+  // the launch loudly, which sends the call to the CPU, rather than return a wrong C.
+  __trap();
+#else
   using namespace nvcuda;
   constexpr int BM = S::BM, BN = S::BN, BK = S::BK;
   constexpr int WARP_M = 32, WARP_N = 32, FM = WARP_M / 8, FN = WARP_N / 8;
@@ -235,6 +240,7 @@ gemm_dmma(int m, int n, int k, double alpha, const double *__restrict__ A, size_
       }
       __syncwarp();
     }
+#endif
 }
 
 // Picks the tile for T and the instantiation for the transposes; launches on `stream`.
