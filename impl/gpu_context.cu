@@ -50,6 +50,10 @@ void start(Gpu &g) {
   ctx.copier = make_copy_pool(copy_threads);
   error = cudaSetDevice(ctx.device);
   if (error == cudaSuccess) error = cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking);
+  if (error == cudaSuccess) error = cudaStreamCreateWithFlags(&ctx.compute, cudaStreamNonBlocking);
+  if (error == cudaSuccess) error = cudaEventCreateWithFlags(&ctx.panel_ready, cudaEventDisableTiming);
+  for (cudaEvent_t &done : ctx.panel_done)
+    if (error == cudaSuccess) error = cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
   for (int i = 0; i < GpuContext::kStaging && error == cudaSuccess; ++i) {
     error = cudaHostAlloc(&ctx.staging[i], ctx.staging_bytes, cudaHostAllocDefault);
     if (error == cudaSuccess) error = cudaEventCreateWithFlags(&ctx.staging_free[i], cudaEventDisableTiming);

@@ -17,7 +17,9 @@ enum class Slot { a, b, c, work, count };
 
 struct GpuContext {
   int device = 0;
-  cudaStream_t stream = nullptr;
+  cudaStream_t stream = nullptr;   // transfers (and the math of unpipelined calls)
+  cudaStream_t compute = nullptr;  // math of pipelined calls, overlapping the transfers
+  cudaEvent_t panel_ready = nullptr, panel_done[2] = {};
   static constexpr int kStaging = 2;  // double buffering: host copy of one chunk overlaps DMA of the other
   void *staging[kStaging] = {};
   cudaEvent_t staging_free[kStaging] = {};
