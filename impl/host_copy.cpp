@@ -32,7 +32,9 @@ class CopyPool {
       done_ = 0;
       ++generation_;
     }
-    wake_.notify_all();
+    // Wake only as many workers as there are items beyond the caller's own: a small copy
+    // should not pay for waking the whole pool.
+    for (size_t i = 1; i < count && i <= size_t(workers_); ++i) wake_.notify_one();
     const size_t mine = drain();
     std::unique_lock<std::mutex> lock(mutex_);
     done_ += mine;

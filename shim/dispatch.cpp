@@ -26,10 +26,11 @@ Settings read_settings() {
     else if (std::strcmp(mode, "cpu") == 0) s.mode = Mode::Cpu;
   }
   s.verbose = static_cast<int>(env_number("CUDROP_VERBOSE", 0));
-  // Crossover measured on the H100 machine against its CPU BLAS (OpenBLAS, 16 cores): at
-  // n=512 square the GPU path (transfers included) is 24% slower than the CPU, at n=640 14%
-  // faster (sgemm; dgemm crosses earlier). See docs/perf/2026-11-21-h100.md.
-  s.gemm_min_flops = env_number("CUDROP_GEMM_MIN_FLOPS", 2.0 * 640 * 640 * 640);
+  // Crossover measured on the H100 machine against its CPU BLAS (OpenBLAS, 16 cores): the
+  // GPU path (transfers included) is slower at n=512 square in every run, faster at 1024 in
+  // every run, and either between (OpenBLAS timings there vary by 2x from run to run). Auto
+  // mode must never be much slower than the CPU, so it starts at 1024 (docs/perf/).
+  s.gemm_min_flops = env_number("CUDROP_GEMM_MIN_FLOPS", 2.0 * 1024 * 1024 * 1024);
   s.gemm_min_intensity = env_number("CUDROP_GEMM_MIN_INTENSITY", 16);
   return s;
 }
