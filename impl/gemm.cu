@@ -51,10 +51,12 @@ Status gemm_host(const GemmArgs<T> &g) {
   void *dA = nullptr, *dB = nullptr, *dC = nullptr;
   Status s = Status::ok;
   if (uses_ab) {
-    if ((s = device_buffer(ctx, Slot::a, ldda * cols_a * es, &dA)) != Status::ok) return s;
-    if ((s = device_buffer(ctx, Slot::b, lddb * cols_b * es, &dB)) != Status::ok) return s;
+    s = device_buffers(ctx, {{Slot::a, ldda * cols_a * es, &dA}, {Slot::b, lddb * cols_b * es, &dB},
+                             {Slot::c, lddc * g.n * es, &dC}});
+  } else {
+    s = device_buffer(ctx, Slot::c, lddc * g.n * es, &dC);
   }
-  if ((s = device_buffer(ctx, Slot::c, lddc * g.n * es, &dC)) != Status::ok) return s;
+  if (s != Status::ok) return s;
 
   const int panel = pipeline_panel_cols(g.m, g.n, g.k, es);
   if (!uses_ab || panel >= g.n) {

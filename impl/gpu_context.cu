@@ -119,35 +119,47 @@ bool inject_fault(const char *kind) {
   return configured != nullptr && std::strcmp(configured, kind) == 0;
 }
 
-Status device_buffer(GpuContext &ctx, Slot slot, size_t bytes, void **out) {
-  const int i = static_cast<int>(slot);
-  if (inject_fault("alloc")) return Status::out_of_memory;
-  if (ctx.slot_bytes[i] < bytes) {
-    if (ctx.slot[i] != nullptr) cudaFree(ctx.slot[i]);
-    ctx.slot[i] = nullptr;
-    ctx.slot_bytes[i] = 0;
-    // Grow with headroom so a sequence of slightly larger calls does not reallocate each time.
-    const size_t want = bytes + bytes / 8;
-    cudaError_t error = cudaMalloc(&ctx.slot[i], want);
-    if (error == cudaErrorMemoryAllocation) {
-      cudaGetLastError();
-      // Release every cached buffer and try once more with the exact size.
-      for (int s = 0; s < static_cast<int>(Slot::count); ++s) {
-        if (ctx.slot[s] != nullptr) cudaFree(ctx.slot[s]);
-        ctx.slot[s] = nullptr;
-        ctx.slot_bytes[s] = 0;
-      }
-      error = cudaMalloc(&ctx.slot[i], bytes);
-      if (error == cudaSuccess) ctx.slot_bytes[i] = bytes;
-    } else if (error == cudaSuccess) {
-      ctx.slot_bytes[i] = want;
-    }
-    if (Status s = check(error, "cudaMalloc"); s != Status::ok) {
-      ctx.slot[i] = nullptr;
-      return s;
-    }
+namespace {
+
+void release_device_buffers(GpuContext &ctx) {
+  for (int s = 0; s < static_cast<int>(Slot::count); ++s) {
+    if (ctx.slot[s] != nullptr) cudaFree(ctx.slot[s]);
+    ctx.slot[s] = nullptr;
+    ctx.slot_bytes[s] = 0;
   }
-  *out = ctx.slot[i];
+}
+
+// Grows one slot; exact = no headroom. Returns the raw CUDA result.
+cudaError_t grow_slot(GpuContext &ctx, int i, size_t bytes, bool exact) {
+  if (ctx.slot_bytes[i] >= bytes) return cudaSuccess;
+  if (ctx.slot[i] != nullptr) cudaFree(ctx.slot[i]);
+  ctx.slot[i] = nullptr;
+  ctx.slot_bytes[i] = 0;
+  // Headroom so a sequence of slightly larger calls does not reallocate each time.
+  const size_t want = exact ? bytes : bytes + bytes / 8;
+  const cudaError_t error = cudaMalloc(&ctx.slot[i], want);
+  if (error == cudaSuccess) ctx.slot_bytes[i] = want;
+  else ctx.slot[i] = nullptr;
+  return error;
+}
+
+}  // namespace
+
+Status device_buffers(GpuContext &ctx, std::initializer_list<BufferRequest> requests) {
+  if (inject_fault("alloc")) return Status::out_of_memory;
+  cudaError_t error = cudaSuccess;
+  for (bool exact : {false, true}) {
+    error = cudaSuccess;
+    for (const BufferRequest &r : requests) {
+      error = grow_slot(ctx, static_cast<int>(r.slot), r.bytes, exact);
+      if (error != cudaSuccess) break;
+    }
+    if (error != cudaErrorMemoryAllocation) break;
+    cudaGetLastError();
+    release_device_buffers(ctx);
+  }
+  if (Status s = check(error, "cudaMalloc"); s != Status::ok) return s;
+  for (const BufferRequest &r : requests) *r.out = ctx.slot[static_cast<int>(r.slot)];
   return Status::ok;
 }
 

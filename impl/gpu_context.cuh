@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <initializer_list>
 #include <mutex>
 
 #include "impl/host_copy.h"
@@ -45,8 +46,18 @@ class GpuLease {
 // the process from using the GPU again, since the context may be unusable.
 Status check(cudaError_t error, const char *what);
 
-// A device buffer of at least `bytes` for this slot (contents undefined).
-Status device_buffer(GpuContext &ctx, Slot slot, size_t bytes, void **out);
+// Device buffers of at least the requested sizes for these slots (contents undefined), all
+// or none: when the GPU is short of memory every cached buffer is released and the whole set
+// is asked for once more, so no pointer handed out earlier in the set can dangle.
+struct BufferRequest {
+  Slot slot;
+  size_t bytes;
+  void **out;
+};
+Status device_buffers(GpuContext &ctx, std::initializer_list<BufferRequest> requests);
+inline Status device_buffer(GpuContext &ctx, Slot slot, size_t bytes, void **out) {
+  return device_buffers(ctx, {{slot, bytes, out}});
+}
 
 // Host (pageable) matrix <-> device matrix, column-major, through the pinned staging
 // buffers. Sizes in bytes: row_bytes = rows*elem, ld_bytes = ld*elem. Upload is

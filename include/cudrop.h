@@ -23,6 +23,17 @@ void dgemm_(const char *transa, const char *transb, const int *m, const int *n, 
             const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,
             const double *beta, double *c, const int *ldc, size_t transa_len, size_t transb_len);
 
+/* LU factorization with partial pivoting, A = P*L*U (reference SGETRF/DGETRF semantics:
+ * IPIV 1-based, INFO = i > 0 when U(i,i) is exactly zero, the factorization completed). */
+void sgetrf_(const int *m, const int *n, float *a, const int *lda, int *ipiv, int *info);
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+
+/* Cholesky factorization, A = U**T*U (UPLO='U') or L*L**T (UPLO='L'), reference
+ * SPOTRF/DPOTRF semantics: only that triangle is read and written; INFO = k > 0 when the
+ * leading minor of order k is not positive definite, A then left as the reference leaves it. */
+void spotrf_(const char *uplo, const int *n, float *a, const int *lda, int *info, size_t uplo_len);
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, size_t uplo_len);
+
 /* Reference error handler: prints the routine name and parameter number, then stops.
  * A program that defines its own xerbla_ overrides this one. */
 void xerbla_(const char *srname, const int *info, size_t srname_len);

@@ -15,6 +15,10 @@ struct Settings {
   // this many flops per byte it must move over PCIe (both measured on the H100, see README).
   double gemm_min_flops = 0;
   double gemm_min_intensity = 0;
+  // auto mode: a Cholesky (xPOTRF) goes to the GPU when n is at least this.
+  int potrf_min_n = 1024;
+  // auto mode: an LU (xGETRF) goes to the GPU when min(m, n) is at least this.
+  int getrf_min_n = 1024;
 };
 
 const Settings &settings();

@@ -1,0 +1,300 @@
+// LU (xGETRF) benchmark, one run, same matrices:
+//  * cudrop host->host through the exported sgetrf_/dgetrf_ (pageable malloc'd matrix, wall
+//    clock, transfers included; the call must have run on the GPU: checked on the counters);
+//  * cudrop device-only (impl::getrf_device, CUDA events), to separate transfers from math;
+//  * cuSOLVER's device-only cusolverDnSgetrf/Dgetrf (CUDA events): the reference we are
+//    measured against (it appears only here).
+// Median of --reps (default 3) after one warm-up each; flops = 2/3 n^3. A spot check of each
+// cudrop result: ||P A x - L (U x)||_inf / (n ||A||_inf ||x||_inf eps) for a random x, INFO,
+// and how many leading pivots agree with cuSOLVER's (they may part at a near tie).
+//   cudrop-getrf-bench [--sizes 4096,8192,16384] [--big] [--prec sd] [--reps 3] [--nb NB]
+//                      [--panels 16384,4096]
+//   --big adds n=32768 for single precision. --panels times cudrop's device-only LU of m x nb
+//   matrices (one panel: the per-column latency of the panel kernel) instead.
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cudrop.h"
+#include "impl/gemm.h"
+#include "impl/getrf.h"
+
+#define CHECK_CUDA(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
+  std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); std::exit(2); } } while (0)
+#define CHECK_CUSOLVER(x) do { cusolverStatus_t s_ = (x); if (s_ != CUSOLVER_STATUS_SUCCESS) { \
+  std::fprintf(stderr, "%s:%d cusolver %d\n", __FILE__, __LINE__, int(s_)); std::exit(2); } } while (0)
+
+namespace {
+
+double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+template <class T>
+__global__ void fill_random(T *p, size_t count, unsigned seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count; i += size_t(gridDim.x) * blockDim.x) {
+    unsigned x = unsigned(i) * 2654435761u ^ (seed * 97u + unsigned(i >> 32));
+    x ^= x >> 15; x *= 2246822519u; x ^= x >> 13; x *= 3266489917u; x ^= x >> 16;
+    p[i] = T(x) / T(4294967296.0) - T(0.5);
+  }
+}
+
+template <class T> struct Solver;
+template <> struct Solver<float> {
+  static constexpr const char *prec = "s";
+  static void cudrop(const int *m, const int *n, float *a, const int *lda, int *ipiv, int *info) {
+    sgetrf_(m, n, a, lda, ipiv, info);
+  }
+  static int buffer(cusolverDnHandle_t h, int n, float *a) {
+    int lwork = 0;
+    CHECK_CUSOLVER(cusolverDnSgetrf_bufferSize(h, n, n, a, n, &lwork));
+    return lwork;
+  }
+  static void run(cusolverDnHandle_t h, int n, float *a, float *work, int *ipiv, int *info) {
+    CHECK_CUSOLVER(cusolverDnSgetrf(h, n, n, a, n, work, ipiv, info));
+  }
+};
+template <> struct Solver<double> {
+  static constexpr const char *prec = "d";
+  static void cudrop(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info) {
+    dgetrf_(m, n, a, lda, ipiv, info);
+  }
+  static int buffer(cusolverDnHandle_t h, int n, double *a) {
+    int lwork = 0;
+    CHECK_CUSOLVER(cusolverDnDgetrf_bufferSize(h, n, n, a, n, &lwork));
+    return lwork;
+  }
+  static void run(cusolverDnHandle_t h, int n, double *a, double *work, int *ipiv, int *info) {
+    CHECK_CUSOLVER(cusolverDnDgetrf(h, n, n, a, n, work, ipiv, info));
+  }
+};
+
+// ||P A x - L (U x)||_inf / (n ||A||_inf ||x||_inf eps), x random +-1, in double.
+template <class T>
+double spot_check(int n, const T *a, const T *lu, const int *ipiv) {
+  std::vector<double> x(n), ax(n, 0.0), ux(n, 0.0), lux(n, 0.0);
+  unsigned s = 12345;
+  for (double &v : x) { s = s * 1664525u + 1013904223u; v = (s >> 31) ? 1.0 : -1.0; }
+  double anorm = 0;
+  std::vector<double> rowsum(n, 0.0);
+  for (int j = 0; j < n; ++j) {
+    const T *aj = a + size_t(j) * n, *luj = lu + size_t(j) * n;
+    for (int i = 0; i < n; ++i) { ax[i] += double(aj[i]) * x[j]; rowsum[i] += std::fabs(double(aj[i])); }
+    for (int k = 0; k <= j; ++k) ux[k] += double(luj[k]) * x[j];
+  }
+  for (double r : rowsum) anorm = std::max(anorm, r);
+  for (int k = 0; k < n; ++k) {
+    const T *lk = lu + size_t(k) * n;
+    lux[k] += ux[k];
+    for (int i = k + 1; i < n; ++i) lux[i] += double(lk[i]) * ux[k];
+  }
+  for (int k = 0; k < n; ++k) std::swap(ax[k], ax[ipiv[k] - 1]);  // P A x
+  double err = 0;
+  for (int i = 0; i < n; ++i) err = std::max(err, std::fabs(ax[i] - lux[i]));
+  return err / (double(n) * anorm * std::numeric_limits<T>::epsilon() / 2);
+}
+
+template <class T>
+void bench(int n, int reps, int nb, cusolverDnHandle_t handle, cudaStream_t stream) {
+  const size_t count = size_t(n) * n;
+  const double flops = 2.0 / 3.0 * double(n) * n * n;
+  T *dPristine = nullptr, *dA = nullptr, *dWork = nullptr, *dOurWork = nullptr;
+  int *dIpiv = nullptr, *dInfo = nullptr;
+  CHECK_CUDA(cudaMalloc(&dPristine, count * sizeof(T)));
+  fill_random<<<2048, 256, 0, stream>>>(dPristine, count, 7u + unsigned(n));
+  CHECK_CUDA(cudaGetLastError());
+  std::vector<T> pristine(count), a(count);
+  CHECK_CUDA(cudaMemcpyAsync(pristine.data(), dPristine, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  std::vector<int> ipiv(n);
+  int info = -1;
+
+  // cudrop, host->host through the public symbol.
+  std::vector<double> e2e;
+  long gpu0 = 0, fallbacks0 = 0, gpu1 = 0, fallbacks1 = 0;
+  cudrop_counters(&gpu0, nullptr, &fallbacks0);
+  for (int r = 0; r <= reps; ++r) {
+    std::memcpy(a.data(), pristine.data(), count * sizeof(T));
+    const double t0 = now();
+    Solver<T>::cudrop(&n, &n, a.data(), &n, ipiv.data(), &info);
+    if (r > 0) e2e.push_back((now() - t0) * 1e3);  // r = 0: warm-up
+  }
+  cudrop_counters(&gpu1, nullptr, &fallbacks1);
+  const bool on_gpu = gpu1 - gpu0 == reps + 1 && fallbacks1 == fallbacks0;
+  const double resid = spot_check<T>(n, pristine.data(), a.data(), ipiv.data());
+  const int cudrop_info = info;
+
+  // cuSOLVER and cudrop device-only on the same device matrix.
+  CHECK_CUDA(cudaMalloc(&dA, count * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dIpiv, (size_t(n) + 1) * sizeof(int)));
+  dInfo = dIpiv + n;
+  const int lwork = Solver<T>::buffer(handle, n, dA);
+  CHECK_CUDA(cudaMalloc(&dWork, std::max<size_t>(1, size_t(lwork)) * sizeof(T)));
+  const size_t our_work = cudrop::impl::getrf_device_workspace<T>(n, n);
+  CHECK_CUDA(cudaMalloc(&dOurWork, std::max<size_t>(256, our_work)));
+  cudaEvent_t start, stop;
+  CHECK_CUDA(cudaEventCreate(&start));
+  CHECK_CUDA(cudaEventCreate(&stop));
+  auto timed = [&](auto &&factor) {
+    std::vector<double> times;
+    for (int r = 0; r <= reps; ++r) {
+      CHECK_CUDA(cudaMemcpyAsync(dA, dPristine, count * sizeof(T), cudaMemcpyDeviceToDevice, stream));
+      CHECK_CUDA(cudaEventRecord(start, stream));
+      factor();
+      CHECK_CUDA(cudaEventRecord(stop, stream));
+      CHECK_CUDA(cudaEventSynchronize(stop));
+      float ms = 0;
+      CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+      if (r > 0) times.push_back(ms);
+    }
+    return median(times);
+  };
+  const double dev_ms = timed([&] {
+    if (cudrop::impl::getrf_device<T>(n, n, dA, size_t(n), dIpiv, dInfo, dOurWork, stream, nb) !=
+        cudrop::impl::Status::ok) {
+      std::fprintf(stderr, "cudrop getrf_device failed\n");
+      std::exit(2);
+    }
+  });
+  // The floor of this design with cudrop's GEMM: the trailing updates A22 -= L21 U12 alone.
+  const int panel = nb > 0 ? nb : 128;
+  const double gemm_ms = timed([&] {
+    for (int j = 0; j + panel < n; j += panel) {
+      const int rest = n - j - panel;
+      if (cudrop::impl::gemm_device<T>(false, false, rest, rest, panel, T(-1), dA + j + panel + size_t(j) * n,
+                                       size_t(n), dA + j + size_t(j + panel) * n, size_t(n), T(1),
+                                       dA + j + panel + size_t(j + panel) * n, size_t(n), stream) !=
+          cudrop::impl::Status::ok) {
+        std::fprintf(stderr, "cudrop gemm_device failed\n");
+        std::exit(2);
+      }
+    }
+  });
+  CHECK_CUSOLVER(cusolverDnSetStream(handle, stream));
+  const double solver_ms = timed([&] { Solver<T>::run(handle, n, dA, dWork, dIpiv, dInfo); });
+  std::vector<int> solver_ipiv(size_t(n) + 1);
+  CHECK_CUDA(cudaMemcpy(solver_ipiv.data(), dIpiv, solver_ipiv.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  int agree = 0;
+  while (agree < n && solver_ipiv[agree] == ipiv[agree]) ++agree;
+
+  const double e2e_ms = median(e2e);
+  std::printf("getrf %s n=%d cudrop_e2e_ms=%.2f cudrop_tflops=%.2f cudrop_dev_ms=%.2f cudrop_dev_tflops=%.2f "
+              "updates_gemm_ms=%.2f cusolver_ms=%.2f cusolver_tflops=%.2f ratio=%.2f on_gpu=%s resid=%.2g "
+              "info=%d/%d ipiv_agree=%d/%d\n",
+              Solver<T>::prec, n, e2e_ms, flops / e2e_ms / 1e9, dev_ms, flops / dev_ms / 1e9, gemm_ms, solver_ms,
+              flops / solver_ms / 1e9, solver_ms / e2e_ms, on_gpu ? "yes" : "NO", resid, cudrop_info,
+              solver_ipiv[n], agree, n);
+  std::fflush(stdout);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaFree(dPristine); cudaFree(dA); cudaFree(dIpiv); cudaFree(dWork); cudaFree(dOurWork);
+}
+
+// One panel alone: m x nb, device-only, CUDA events.
+template <class T>
+void bench_panel(int m, int nb, int reps, cudaStream_t stream) {
+  if (nb <= 0) nb = 128;
+  const size_t count = size_t(m) * nb;
+  T *dPristine = nullptr, *dA = nullptr;
+  void *dWork = nullptr;
+  int *dIpiv = nullptr;
+  CHECK_CUDA(cudaMalloc(&dPristine, count * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dA, count * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dIpiv, (size_t(nb) + 1) * sizeof(int)));
+  CHECK_CUDA(cudaMalloc(&dWork, std::max<size_t>(256, cudrop::impl::getrf_device_workspace<T>(m, nb))));
+  fill_random<<<2048, 256, 0, stream>>>(dPristine, count, 11u);
+  cudaEvent_t start, stop;
+  CHECK_CUDA(cudaEventCreate(&start));
+  CHECK_CUDA(cudaEventCreate(&stop));
+  std::vector<double> times;
+  for (int r = 0; r <= reps; ++r) {
+    CHECK_CUDA(cudaMemcpyAsync(dA, dPristine, count * sizeof(T), cudaMemcpyDeviceToDevice, stream));
+    CHECK_CUDA(cudaEventRecord(start, stream));
+    if (cudrop::impl::getrf_device<T>(m, nb, dA, size_t(m), dIpiv, dIpiv + nb, dWork, stream, nb) !=
+        cudrop::impl::Status::ok) {
+      std::fprintf(stderr, "cudrop getrf_device failed\n");
+      std::exit(2);
+    }
+    CHECK_CUDA(cudaEventRecord(stop, stream));
+    CHECK_CUDA(cudaEventSynchronize(stop));
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+    if (r > 0) times.push_back(ms);
+  }
+  const double ms = median(times);
+  std::printf("getrf_panel %s m=%d nb=%d ms=%.3f us_per_col=%.2f\n", Solver<T>::prec, m, nb, ms, ms * 1e3 / nb);
+  std::fflush(stdout);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaFree(dPristine); cudaFree(dA); cudaFree(dIpiv); cudaFree(dWork);
+}
+
+std::vector<int> parse_list(const char *text) {
+  std::vector<int> v;
+  for (const char *p = text; *p;) {
+    v.push_back(std::atoi(p));
+    while (*p && *p != ',') ++p;
+    if (*p == ',') ++p;
+  }
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  std::vector<int> sizes = {4096, 8192, 16384}, panels;
+  std::string prec = "sd";
+  int reps = 3, nb = 0;
+  bool big = false;
+  for (int i = 1; i < argc; ++i) {
+    const bool has_value = i + 1 < argc;
+    if (!std::strcmp(argv[i], "--sizes") && has_value) sizes = parse_list(argv[++i]);
+    else if (!std::strcmp(argv[i], "--prec") && has_value) prec = argv[++i];
+    else if (!std::strcmp(argv[i], "--reps") && has_value) reps = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--nb") && has_value) nb = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--panels") && has_value) panels = parse_list(argv[++i]);
+    else if (!std::strcmp(argv[i], "--big")) big = true;
+    else { std::fprintf(stderr, "usage: %s [--sizes a,b,c] [--big] [--prec sd] [--reps N] [--nb NB] [--panels m1,m2]\n", argv[0]); return 2; }
+  }
+  if (cudrop_gpu_available() == 0) {
+    std::printf("getrf bench: no usable GPU\n");
+    return 0;
+  }
+  cudaDeviceProp prop{};
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  cusolverDnHandle_t handle;
+  CHECK_CUSOLVER(cusolverDnCreate(&handle));
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  if (!panels.empty()) {
+    for (char p : prec)
+      for (int m : panels) {
+        if (p == 's') bench_panel<float>(m, nb, reps, stream);
+        else if (p == 'd') bench_panel<double>(m, nb, reps, stream);
+      }
+    return 0;
+  }
+  for (char p : prec) {
+    std::vector<int> list = sizes;
+    if (big && p == 's') list.push_back(32768);
+    for (int n : list) {
+      if (p == 's') bench<float>(n, reps, nb, handle, stream);
+      else if (p == 'd') bench<double>(n, reps, nb, handle, stream);
+    }
+  }
+  cusolverDnDestroy(handle);
+  return 0;
+}

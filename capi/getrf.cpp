@@ -1,0 +1,65 @@
+// LU entry points: Fortran sgetrf_/dgetrf_. The reference routine's argument checks in the
+// reference order, its quick return, then one routed call (GPU or the CPU LAPACK underneath).
+// A = P*L*U with partial pivoting; IPIV 1-based; INFO = first exactly-zero U(i,i).
+#include <algorithm>
+#include <cstdio>
+#include <type_traits>
+
+#include "capi/report.h"
+#include "impl/getrf.h"
+#include "shim/dispatch.h"
+
+#define CUDROP_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace cudrop::capi {
+namespace {
+
+template <class T> struct GetrfNames;
+template <> struct GetrfNames<float> {
+  static constexpr const char *fortran = "SGETRF";
+  static constexpr const char *label = "sgetrf_";
+  static constexpr cpu::Routine routine = cpu::Routine::sgetrf_;
+};
+template <> struct GetrfNames<double> {
+  static constexpr const char *fortran = "DGETRF";
+  static constexpr const char *label = "dgetrf_";
+  static constexpr cpu::Routine routine = cpu::Routine::dgetrf_;
+};
+
+template <class T>
+using getrf_fn = void (*)(const int *, const int *, T *, const int *, int *, int *);
+
+template <class T>
+void getrf(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *info) {
+  // Reference order; INFO is set before XERBLA gets its (positive) parameter number.
+  *info = 0;
+  if (*m < 0) *info = -1;
+  else if (*n < 0) *info = -2;
+  else if (*lda < std::max(1, *m)) *info = -4;
+  if (*info != 0) {
+    report_illegal_argument(GetrfNames<T>::fortran, -*info);
+    return;
+  }
+  if (*m == 0 || *n == 0) return;
+
+  char label[96];
+  const char *name = GetrfNames<T>::label;
+  if (settings().verbose >= 2) {
+    std::snprintf(label, sizeof label, "%s(m=%d,n=%d)", name, *m, *n);
+    name = label;
+  }
+  route(name, std::min(*m, *n) >= settings().getrf_min_n, GetrfNames<T>::routine,
+        [&] { return impl::getrf_host<T>(*m, *n, a, *lda, ipiv, info); },
+        [&] { reinterpret_cast<getrf_fn<T>>(cpu::require(GetrfNames<T>::routine))(m, n, a, lda, ipiv, info); });
+}
+
+}  // namespace
+}  // namespace cudrop::capi
+
+CUDROP_EXPORT void sgetrf_(const int *m, const int *n, float *a, const int *lda, int *ipiv, int *info) {
+  cudrop::capi::getrf(m, n, a, lda, ipiv, info);
+}
+
+CUDROP_EXPORT void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info) {
+  cudrop::capi::getrf(m, n, a, lda, ipiv, info);
+}

@@ -1,0 +1,374 @@
+// Cholesky on the GPU (spotrf_/dpotrf_). The device interface runs the blocked algorithm of
+// impl/potrf_plan.h on a lower triangle: panel kernels (kernels/potrf_panel.cuh) and
+// trailing-update GEMMs (impl::gemm_device). The host interface streams the caller's
+// triangle in (the first columns are factored while the rest is still in transfer),
+// maps UPLO='U' onto the lower algorithm by mirroring the triangle on the device (U = L^T),
+// and writes back only the referenced triangle, and only once the GPU has finished.
+#include "impl/potrf.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "impl/gemm.h"
+#include "impl/gpu_context.cuh"
+#include "impl/potrf_plan.h"
+#include "kernels/potrf_panel.cuh"
+
+namespace cudrop::impl {
+namespace {
+
+using PanelShape = kernels::PotrfPanelShape<float>;
+static_assert(PanelShape::NB == kPotrfNb, "the panel kernel's block is the reference's NB");
+static_assert(kernels::PotrfPanelShape<double>::NB == kPotrfNb, "the panel kernel's block is the reference's NB");
+
+// Device copies are packed with columns padded to 128 bytes (as impl/gemm.cu does).
+size_t padded_ld(size_t rows, size_t element_size) {
+  const size_t per_line = 128 / element_size;
+  return (rows + per_line - 1) / per_line * per_line;
+}
+
+// Below this order the whole matrix is sent before the factorization starts (the transfer
+// is too short to be worth overlapping); from it on, the first quarter of the columns is
+// factored left-looking while the rest arrives (CUDROP_POTRF_LEFT_COLS overrides the count).
+constexpr int kStreamMinN = 4096;
+// Host-side copy granularity of the triangle's diagonal part (serial memcpy per column).
+constexpr int kTriangleCopyCols = 256;
+// Outer panels whose INFO may still be unknown while the host issues more work.
+constexpr int kPollLag = 2, kPollRing = 4;
+
+PotrfBlocking host_blocking(int n) {
+  PotrfBlocking b;
+  static const long configured = [] {
+    const char *text = std::getenv("CUDROP_POTRF_LEFT_COLS");
+    return (text != nullptr && *text != '\0') ? std::atol(text) : -1L;
+  }();
+  if (configured >= 0) b.left_cols = static_cast<int>(std::min<long>(configured, n));
+  else b.left_cols = n >= kStreamMinN ? n / 4 : 0;
+  return b;
+}
+
+int sm_count() {
+  static const int count = [] {
+    int device = 0, value = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+      cudaGetLastError();
+      return 132;
+    }
+    return value;
+  }();
+  return count;
+}
+
+// Pinned words the host polls INFO through, and their events; made once, used under the lease.
+struct PollResources {
+  int *words = nullptr;  // kPollRing ring slots + one for the final read
+  cudaEvent_t done[kPollRing] = {};
+};
+
+Status poll_resources(PollResources **out) {
+  static PollResources r;
+  static bool ready = false;
+  if (!ready) {
+    cudaError_t error = cudaHostAlloc(reinterpret_cast<void **>(&r.words), (kPollRing + 1) * sizeof(int),
+                                      cudaHostAllocDefault);
+    for (int i = 0; i < kPollRing && error == cudaSuccess; ++i)
+      error = cudaEventCreateWithFlags(&r.done[i], cudaEventDisableTiming);
+    if (Status s = check(error, "potrf setup"); s != Status::ok) return s;
+    ready = true;
+  }
+  *out = &r;
+  return Status::ok;
+}
+
+template <class T>
+T *at(T *a, size_t ld, long long row, long long col) {
+  return a + size_t(row) + size_t(col) * ld;
+}
+
+// ---- device steps -----------------------------------------------------------------------
+
+template <class T>
+Status launch_panel(T *dA, size_t ldd, int n, int j0, int *d_info, unsigned *d_finished,
+                    cudaStream_t stream) {
+  using S = kernels::PotrfPanelShape<T>;
+  const long long rows = (long long)n - j0 - std::min(S::NB, n - j0);
+  const long long chunks = (rows + S::ROWS - 1) / S::ROWS;
+  // Enough blocks to cover the panel in about one wave; each factors the diagonal block once.
+  const int blocks = static_cast<int>(std::max(1LL, std::min(chunks, 4LL * sm_count())));
+  kernels::potrf_panel<T, S><<<blocks, S::THREADS, 0, stream>>>(dA, ldd, n, j0, d_info, d_finished);
+  return check(cudaGetLastError(), "potrf panel kernel launch");
+}
+
+template <class T>
+Status launch_mirror(bool to_lower, T *dA, size_t ldd, int n, int c0, int c1, cudaStream_t stream) {
+  constexpr long long kTile = 32, kMaxSlab = 65535 * kTile;  // gridDim.y <= 65535
+  for (long long s0 = c0; s0 < c1; s0 += kMaxSlab) {
+    const int s1 = static_cast<int>(std::min<long long>(c1, s0 + kMaxSlab));
+    const dim3 block(32, 8);
+    const dim3 grid(static_cast<unsigned>((n - s0 + kTile - 1) / kTile),
+                    static_cast<unsigned>((s1 - s0 + kTile - 1) / kTile));
+    if (to_lower) kernels::potrf_mirror<T, true><<<grid, block, 0, stream>>>(dA, ldd, n, int(s0), s1);
+    else kernels::potrf_mirror<T, false><<<grid, block, 0, stream>>>(dA, ldd, n, int(s0), s1);
+    if (Status s = check(cudaGetLastError(), "potrf mirror kernel launch"); s != Status::ok) return s;
+  }
+  return Status::ok;
+}
+
+template <class T>
+Status run_step(const PotrfStep &step, T *dA, size_t ldd, int n, int *d_info, unsigned *d_finished,
+                cudaStream_t stream) {
+  if (step.kind == PotrfStep::Panel) return launch_panel(dA, ldd, n, step.c0, d_info, d_finished, stream);
+  // A(c0:n, c0:c1) -= A(c0:n, k0:k1) * A(c0:c1, k0:k1)^T
+  const T *source = at<T>(dA, ldd, step.c0, step.k0);
+  return gemm_device<T>(false, true, n - step.c0, step.c1 - step.c0, step.k1 - step.k0, T(-1), source, ldd,
+                        source, ldd, T(1), at<T>(dA, ldd, step.c0, step.c0), ldd, stream);
+}
+
+// ---- transfers of one triangle ------------------------------------------------------------
+
+// Sends the referenced triangle to the device in pieces, in column order of the lower
+// layout: for 'L', column blocks (rows c0..n-1 of columns c0..c1-1); for 'U', row blocks
+// (rows r0..r1-1 of columns r0..n-1), mirrored on the compute stream into lower columns
+// r0..r1-1. After each piece, the compute stream waits for it: next() returns how many
+// leading columns of the lower layout the compute stream may now use. The other triangle's
+// entries inside a piece's diagonal block are read too (harmless) and land in device scratch.
+template <class T>
+class TriangleUpload {
+ public:
+  TriangleUpload(GpuContext &ctx, bool upper, int n, const T *a, int lda, T *dA, size_t ldd)
+      : ctx_(ctx), upper_(upper), n_(n), a_(a), lda_(size_t(lda)), dA_(dA), ldd_(ldd) {}
+  bool done() const { return next_ >= n_; }
+
+  Status next(int *arrived) {
+    const size_t es = sizeof(T);
+    const int first = next_;
+    int last = first;
+    const TrianglePiece p = upload_piece(upper_, n_, first, es, ctx_.staging_bytes, &last);
+    const T *src = at(a_, lda_, p.r0, p.c0);
+    T *dst = at(dA_, ldd_, p.r0, p.c0);
+    cudaError_t error = cudaSuccess;
+    if (p.direct) {
+      // A single line longer than a staging buffer: let the driver stage it.
+      error = cudaMemcpy2DAsync(dst, ldd_ * es, src, lda_ * es, p.rows * es, p.cols, cudaMemcpyHostToDevice,
+                                ctx_.stream);
+    } else {
+      // The DMA that last read this staging buffer must be finished before we refill it.
+      if (Status s = check(cudaEventSynchronize(ctx_.staging_free[buffer_]), "potrf upload"); s != Status::ok) return s;
+      void *stage = ctx_.staging[buffer_];
+      copy_columns(ctx_.copier, stage, p.rows * es, src, lda_ * es, p.rows * es, p.cols);
+      error = cudaMemcpy2DAsync(dst, ldd_ * es, stage, p.rows * es, p.rows * es, p.cols, cudaMemcpyHostToDevice,
+                                ctx_.stream);
+      if (error == cudaSuccess) error = cudaEventRecord(ctx_.staging_free[buffer_], ctx_.stream);
+      buffer_ ^= 1;
+    }
+    if (error == cudaSuccess) error = cudaEventRecord(ctx_.panel_ready, ctx_.stream);
+    if (error == cudaSuccess) error = cudaStreamWaitEvent(ctx_.compute, ctx_.panel_ready, 0);
+    if (Status s = check(error, "potrf upload"); s != Status::ok) return s;
+    if (upper_) {
+      if (Status s = launch_mirror(true, dA_, ldd_, n_, first, last, ctx_.compute); s != Status::ok) return s;
+    }
+    next_ = last;
+    *arrived = last;
+    return Status::ok;
+  }
+
+ private:
+  GpuContext &ctx_;
+  const bool upper_;
+  const int n_;
+  const T *a_;
+  const size_t lda_;
+  T *dA_;
+  const size_t ldd_;
+  int next_ = 0, buffer_ = 0;
+};
+
+// Device -> caller's array for the triangle's columns 0..cols_end-1 only: column j gets
+// rows j..n-1 ('L') or rows 0..j ('U'); no other element of the caller's array is written.
+// Pieces go through the two staging buffers (the DMA of the next overlaps the host copy of
+// this one); each piece's off-diagonal rectangle is copied by the copy pool, its diagonal
+// triangle column by column.
+template <class T>
+Status download_triangle(GpuContext &ctx, bool upper, int n, int cols_end, const T *dA, size_t ldd, T *a,
+                         size_t lda) {
+  const size_t es = sizeof(T);
+  const std::vector<TrianglePiece> pieces = download_pieces(upper, n, cols_end, es, ctx.staging_bytes);
+  auto issue = [&](size_t i) {
+    const TrianglePiece &p = pieces[i];
+    cudaError_t error = cudaSuccess;
+    if (p.direct) {
+      // A column longer than a staging buffer: straight into the caller's array, column by
+      // column, exactly the triangle's part.
+      for (int j = p.c0; j < p.c0 + int(p.cols) && error == cudaSuccess; ++j) {
+        int r0 = 0, r1 = 0;
+        triangle_rows(upper, n, j, &r0, &r1);
+        error = cudaMemcpyAsync(at(a, lda, r0, j), at(dA, ldd, r0, j), size_t(r1 - r0) * es,
+                                cudaMemcpyDeviceToHost, ctx.stream);
+      }
+    } else {
+      error = cudaMemcpy2DAsync(ctx.staging[i % 2], p.rows * es, at(dA, ldd, p.r0, p.c0), ldd * es, p.rows * es,
+                                p.cols, cudaMemcpyDeviceToHost, ctx.stream);
+    }
+    if (error == cudaSuccess) error = cudaEventRecord(ctx.staging_free[i % 2], ctx.stream);
+    return check(error, "potrf download");
+  };
+  auto copy = [&](void *dst, size_t dst_ld, const void *src, size_t src_ld, size_t row_bytes, size_t cols) {
+    copy_columns(ctx.copier, dst, dst_ld, src, src_ld, row_bytes, cols);
+  };
+  if (pieces.empty()) return Status::ok;
+  if (Status s = issue(0); s != Status::ok) return s;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    // The next piece's DMA goes into the other buffer while this one is copied out.
+    if (i + 1 < pieces.size()) {
+      if (Status s = issue(i + 1); s != Status::ok) return s;
+    }
+    if (Status s = check(cudaEventSynchronize(ctx.staging_free[i % 2]), "potrf download"); s != Status::ok) return s;
+    if (!pieces[i].direct)
+      copy_piece_out(upper, n, pieces[i], static_cast<const T *>(ctx.staging[i % 2]), a, lda, kTriangleCopyCols, copy);
+  }
+  return check(cudaStreamSynchronize(ctx.stream), "potrf download");
+}
+
+// Looks at the INFO words of the outer panels that have finished. blocking: first wait
+// until at most kPollLag outer panels are still running (the host must not run further
+// ahead while it has nothing else to do, or a failure early on would be noticed only after
+// every later panel's GEMMs had run on garbage).
+Status poll_info(PollResources &r, int recorded, bool blocking, int *failed) {
+  if (blocking && recorded > kPollLag) {
+    const int slot = (recorded - 1 - kPollLag) % kPollRing;
+    if (Status s = check(cudaEventSynchronize(r.done[slot]), "potrf poll"); s != Status::ok) return s;
+  }
+  for (int slot = 0; slot < kPollRing && slot < recorded; ++slot) {
+    const cudaError_t state = cudaEventQuery(r.done[slot]);
+    if (state == cudaErrorNotReady) {
+      cudaGetLastError();  // not an error: only a panel still running
+      continue;
+    }
+    if (Status s = check(state, "potrf poll"); s != Status::ok) return s;
+    const int value = reinterpret_cast<volatile int *>(r.words)[slot];
+    if (value != 0) *failed = value;
+  }
+  return Status::ok;
+}
+
+}  // namespace
+
+template <class T>
+Status potrf_device(int n, T *dA, size_t ldda, int *d_work, void *stream_ptr) {
+  if (inject_fault("launch")) return Status::cuda_error;
+  auto stream = static_cast<cudaStream_t>(stream_ptr);
+  if (Status s = check(cudaMemsetAsync(d_work, 0, 2 * sizeof(int), stream), "potrf"); s != Status::ok) return s;
+  auto *finished = reinterpret_cast<unsigned *>(d_work + 1);
+  for (const PotrfStep &step : potrf_schedule(n, PotrfBlocking{})) {
+    if (Status s = run_step(step, dA, ldda, n, d_work, finished, stream); s != Status::ok) return s;
+  }
+  return Status::ok;
+}
+
+template <class T>
+Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
+  if (inject_fault("launch")) return Status::cuda_error;
+  GpuLease lease;
+  if (!lease.ok()) return Status::no_device;
+  GpuContext &ctx = lease.ctx();
+  const size_t es = sizeof(T), ldd = padded_ld(size_t(n), es);
+  PollResources *poll = nullptr;
+  void *d_matrix = nullptr;
+  Status s = Status::ok;
+  if ((s = poll_resources(&poll)) != Status::ok) return s;
+  // One allocation: the matrix, then INFO and the panel kernel's counter. (A second slot
+  // could be freed again by device_buffer's release-everything retry of the first.)
+  const size_t matrix_bytes = (ldd * size_t(n) * es + 255) / 256 * 256;
+  if ((s = device_buffer(ctx, Slot::a, matrix_bytes + 256, &d_matrix)) != Status::ok) return s;
+  T *dA = static_cast<T *>(d_matrix);
+  int *d_info = reinterpret_cast<int *>(static_cast<char *>(d_matrix) + matrix_bytes);
+  auto *d_finished = reinterpret_cast<unsigned *>(d_info + 1);
+  for (int i = 0; i <= kPollRing; ++i) poll->words[i] = 0;  // nothing of ours is in flight
+  if ((s = check(cudaMemsetAsync(d_info, 0, 2 * sizeof(int), ctx.compute), "potrf")) != Status::ok) return s;
+
+  // Issue the steps in order; each waits for the columns it needs, sending more of the
+  // matrix when they have not been sent yet. INFO is looked at between outer panels.
+  const std::vector<PotrfStep> steps = potrf_schedule(n, host_blocking(n));
+  TriangleUpload<T> upload(ctx, upper, n, a, lda, dA, ldd);
+  int arrived = 0, recorded = 0, failed = 0;
+  for (size_t i = 0; i < steps.size() && failed == 0; ++i) {
+    const PotrfStep &step = steps[i];
+    while (arrived < step.needs) {
+      if ((s = upload.next(&arrived)) != Status::ok) return s;
+    }
+    if (i > 0 && steps[i - 1].group_end) {
+      // While pieces are still to be sent, the host must not block on the GPU.
+      if ((s = poll_info(*poll, recorded, upload.done(), &failed)) != Status::ok) return s;
+      if (failed != 0) break;
+    }
+    if ((s = run_step(step, dA, ldd, n, d_info, d_finished, ctx.compute)) != Status::ok) return s;
+    if (step.group_end) {
+      const int slot = recorded % kPollRing;
+      cudaError_t error = cudaMemcpyAsync(poll->words + slot, d_info, sizeof(int), cudaMemcpyDeviceToHost, ctx.compute);
+      if (error == cudaSuccess) error = cudaEventRecord(poll->done[slot], ctx.compute);
+      if ((s = check(error, "potrf poll")) != Status::ok) return s;
+      ++recorded;
+    }
+  }
+  // The final verdict, once everything issued has run (uploads included).
+  int *final_word = poll->words + kPollRing;
+  cudaError_t error = cudaMemcpyAsync(final_word, d_info, sizeof(int), cudaMemcpyDeviceToHost, ctx.compute);
+  if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.compute);
+  if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.stream);
+  if ((s = check(error, "potrf")) != Status::ok) return s;
+  const int gpu_info = *reinterpret_cast<volatile int *>(final_word);
+
+  if (gpu_info == 0) {
+    if (upper) {
+      if ((s = launch_mirror(false, dA, ldd, n, 0, n, ctx.compute)) != Status::ok) return s;
+      if ((s = check(cudaStreamSynchronize(ctx.compute), "potrf")) != Status::ok) return s;
+    }
+    if ((s = download_triangle(ctx, upper, n, n, dA, ldd, a, size_t(lda))) != Status::ok) return s;
+    *info = 0;
+    return Status::ok;
+  }
+
+  // Not positive definite: leave A as reference SPOTRF does. Its 64-column block j0 failed
+  // in SPOTRF2; columns before it are factored (the device has them), the block's lower
+  // triangle is SPOTRF2's partial work on the SSYRK-updated block (the device holds that
+  // block as it was before the panel kernel: replay SPOTRF2 on it here), and everything
+  // else keeps the caller's values, which is simply not writing it.
+  const int column = gpu_info - 1;
+  const int j0 = column / kPotrfNb * kPotrfNb, jb = std::min(kPotrfNb, n - j0);
+  std::vector<T> block(size_t(jb) * jb);
+  error = cudaMemcpy2DAsync(block.data(), size_t(jb) * es, at<T>(dA, ldd, j0, j0), ldd * es, size_t(jb) * es,
+                            size_t(jb), cudaMemcpyDeviceToHost, ctx.compute);
+  if (error == cudaSuccess && upper && j0 > 0) {
+    if ((s = launch_mirror(false, dA, ldd, n, 0, j0, ctx.compute)) != Status::ok) return s;
+  }
+  if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.compute);
+  if ((s = check(error, "potrf")) != Status::ok) return s;
+  const int block_info = potrf_replay_lower<T>(jb, block.data(), jb, column - j0);
+  if (j0 > 0) {
+    if ((s = download_triangle(ctx, upper, n, j0, dA, ldd, a, size_t(lda))) != Status::ok) return s;
+    if (upper) {  // rows 0..j0-1 of the columns right of the factored part
+      if ((s = download_matrix(ctx, at<T>(dA, ldd, 0, j0), ldd * es, size_t(j0) * es, size_t(n - j0),
+                               at(a, size_t(lda), 0, j0), size_t(lda) * es)) != Status::ok)
+        return s;
+    }
+  }
+  for (int j = 0; j < jb; ++j)
+    for (int i = j; i < jb; ++i) {
+      const T value = block[size_t(i) + size_t(j) * jb];
+      if (upper) *at(a, size_t(lda), j0 + j, j0 + i) = value;
+      else *at(a, size_t(lda), j0 + i, j0 + j) = value;
+    }
+  *info = j0 + block_info;
+  return Status::ok;
+}
+
+template Status potrf_host<float>(bool, int, float *, int, int *);
+template Status potrf_host<double>(bool, int, double *, int, int *);
+template Status potrf_device<float>(int, float *, size_t, int *, void *);
+template Status potrf_device<double>(int, double *, size_t, int *, void *);
+
+}  // namespace cudrop::impl

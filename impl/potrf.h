@@ -1,0 +1,28 @@
+#pragma once
+// Cholesky factorization on the GPU: the host interface (what spotrf_/dpotrf_ use) over the
+// device interface (a matrix already on the GPU, what the benchmark compares with cuSOLVER).
+#include <cstddef>
+
+#include "impl/status.h"
+
+namespace cudrop::impl {
+
+// Host array, LAPACK xPOTRF semantics (arguments already checked, n >= 1): factors the
+// `upper` or lower triangle of the n x n matrix at `a` (leading dimension lda) and sets
+// *info: 0, or k when the leading minor of order k is not positive definite, with A left as
+// reference LAPACK leaves it (impl/potrf_plan.h). Only that triangle is written back; the
+// other one is never written. On any Status other than ok, neither `a` nor *info has been
+// touched, so the call can be repeated on the CPU.
+template <class T>
+Status potrf_host(bool upper, int n, T *a, int lda, int *info);
+
+// Device array, lower triangle only: A = L L^T in place on `stream` (a cudaStream_t;
+// nullptr = the legacy default stream), asynchronous. The strictly upper triangle within
+// 512 columns of the diagonal is used as scratch. d_work: two ints of device memory; when
+// the stream reaches the end, d_work[0] is 0, or the 1-based column whose pivot was <= 0 or
+// NaN: columns before that column's 64-wide block are then factored, its diagonal block
+// holds its values before factorization, and the rest is in an intermediate state.
+template <class T>
+Status potrf_device(int n, T *dA, size_t ldda, int *d_work, void *stream);
+
+}  // namespace cudrop::impl
