@@ -9,36 +9,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <string>
 #include <vector>
 
+#include "bench/bench_common.cuh"
 #include "impl/gemm.h"
 
-static double cudrop_bench_now() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
-#define CHECK_CUDA(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-  std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); std::exit(2); } } while (0)
 #define CHECK_CUBLAS(x) do { cublasStatus_t s_ = (x); if (s_ != CUBLAS_STATUS_SUCCESS) { \
   std::fprintf(stderr, "%s:%d cublas %d\n", __FILE__, __LINE__, int(s_)); std::exit(2); } } while (0)
 
-template <class T>
-__global__ void fill_random(T *p, size_t count, unsigned seed) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count; i += size_t(gridDim.x) * blockDim.x) {
-    unsigned x = unsigned(i) * 2654435761u ^ (seed * 97u + unsigned(i >> 32));
-    x ^= x >> 15; x *= 2246822519u; x ^= x >> 13; x *= 3266489917u; x ^= x >> 16;
-    p[i] = T(x) / T(4294967296.0) - T(0.5);
-  }
-}
 
-static double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 template <class T> struct Cublas;
 template <> struct Cublas<float> {
@@ -74,7 +55,7 @@ static double time_ms(F &&f, int reps, cudaStream_t stream) {
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
-  return median(times);
+  return bench::median(times);
 }
 
 template <class T>
@@ -86,8 +67,8 @@ static void bench_device(const char *prec, int m, int n, int k, bool ta, bool tb
   CHECK_CUDA(cudaMalloc(&dB, rows_b * cols_b * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&dC, size_t(m) * n * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&dRef, size_t(m) * n * sizeof(T)));
-  fill_random<<<1024, 256, 0, stream>>>(dA, rows_a * cols_a, 1);
-  fill_random<<<1024, 256, 0, stream>>>(dB, rows_b * cols_b, 2);
+  bench::fill_random<<<1024, 256, 0, stream>>>(dA, rows_a * cols_a, 1);
+  bench::fill_random<<<1024, 256, 0, stream>>>(dB, rows_b * cols_b, 2);
   const T one = 1, zero = 0;
   auto ours = [&] {
     if (cudrop::impl::gemm_device<T>(ta, tb, m, n, k, one, dA, rows_a, dB, rows_b, zero, dC, m, stream) !=
@@ -131,15 +112,15 @@ static void bench_copy_cublas(const char *prec, int n, int reps, cublasHandle_t 
   std::vector<double> times;
   for (int r = 0; r < reps + 1; ++r) {
     cudaDeviceSynchronize();
-    const double t0 = cudrop_bench_now();
+    const double t0 = bench::now();
     CHECK_CUDA(cudaMemcpy(dA, a.data(), count * sizeof(T), cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(dB, b.data(), count * sizeof(T), cudaMemcpyHostToDevice));
     CHECK_CUBLAS(Cublas<T>::gemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, dA, n, dB, n, &zero, dC, n));
     CHECK_CUDA(cudaMemcpy(c.data(), dC, count * sizeof(T), cudaMemcpyDeviceToHost));
-    const double t = cudrop_bench_now() - t0;
+    const double t = bench::now() - t0;
     if (r > 0) times.push_back(t);  // the first run is warm-up
   }
-  const double s = median(times);
+  const double s = bench::median(times);
   std::printf("host_copy_cublas %s n=%d seconds=%.4f tflops=%.2f\n", prec, n, s, 2.0 * n * n * double(n) / s / 1e12);
   std::fflush(stdout);
   cudaFree(dA); cudaFree(dB); cudaFree(dC);

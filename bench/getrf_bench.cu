@@ -24,32 +24,18 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_common.cuh"
 #include "cudrop.h"
 #include "impl/gemm.h"
 #include "impl/getrf.h"
 
-#define CHECK_CUDA(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-  std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); std::exit(2); } } while (0)
-#define CHECK_CUSOLVER(x) do { cusolverStatus_t s_ = (x); if (s_ != CUSOLVER_STATUS_SUCCESS) { \
-  std::fprintf(stderr, "%s:%d cusolver %d\n", __FILE__, __LINE__, int(s_)); std::exit(2); } } while (0)
 
 namespace {
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+using bench::fill_random;
+using bench::median;
+using bench::now;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-template <class T>
-__global__ void fill_random(T *p, size_t count, unsigned seed) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count; i += size_t(gridDim.x) * blockDim.x) {
-    unsigned x = unsigned(i) * 2654435761u ^ (seed * 97u + unsigned(i >> 32));
-    x ^= x >> 15; x *= 2246822519u; x ^= x >> 13; x *= 3266489917u; x ^= x >> 16;
-    p[i] = T(x) / T(4294967296.0) - T(0.5);
-  }
-}
 
 template <class T> struct Solver;
 template <> struct Solver<float> {
@@ -107,7 +93,7 @@ double spot_check(int n, const T *a, const T *lu, const int *ipiv) {
 }
 
 template <class T>
-void bench(int n, int reps, int nb, cusolverDnHandle_t handle, cudaStream_t stream) {
+void run_getrf(int n, int reps, int nb, cusolverDnHandle_t handle, cudaStream_t stream) {
   const size_t count = size_t(n) * n;
   const double flops = 2.0 / 3.0 * double(n) * n * n;
   T *dPristine = nullptr, *dA = nullptr, *dWork = nullptr, *dOurWork = nullptr;
@@ -291,8 +277,8 @@ int main(int argc, char **argv) {
     std::vector<int> list = sizes;
     if (big && p == 's') list.push_back(32768);
     for (int n : list) {
-      if (p == 's') bench<float>(n, reps, nb, handle, stream);
-      else if (p == 'd') bench<double>(n, reps, nb, handle, stream);
+      if (p == 's') run_getrf<float>(n, reps, nb, handle, stream);
+      else if (p == 'd') run_getrf<double>(n, reps, nb, handle, stream);
     }
   }
   cusolverDnDestroy(handle);

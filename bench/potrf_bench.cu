@@ -22,22 +22,16 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_common.cuh"
 #include "cudrop.h"
 #include "impl/potrf.h"
 
-#define CHECK_CUDA(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-  std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); std::exit(2); } } while (0)
-#define CHECK_CUSOLVER(x) do { cusolverStatus_t s_ = (x); if (s_ != CUSOLVER_STATUS_SUCCESS) { \
-  std::fprintf(stderr, "%s:%d cusolver %d\n", __FILE__, __LINE__, int(s_)); std::exit(2); } } while (0)
 
 namespace {
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using bench::fill_random;
+using bench::median;
+using bench::now;
 
 // A symmetric, diagonally dominant (so positive definite) matrix: A(i,j) = A(j,i) in
 // [-0.5, 0.5) from a hash of (min, max), A(i,i) = n.
@@ -83,7 +77,7 @@ template <> struct Solver<double> {
 };
 
 template <class T>
-void bench(int n, int reps, const char *uplo, cusolverDnHandle_t handle, cudaStream_t stream) {
+void run_potrf(int n, int reps, const char *uplo, cusolverDnHandle_t handle, cudaStream_t stream) {
   const size_t count = size_t(n) * n, bytes = count * sizeof(T);
   T *orig = static_cast<T *>(std::malloc(bytes)), *work = static_cast<T *>(std::malloc(bytes));
   if (!orig || !work) { std::fprintf(stderr, "out of host memory at n=%d\n", n); std::exit(2); }
@@ -207,8 +201,8 @@ int main(int argc, char **argv) {
   CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   CHECK_CUSOLVER(cusolverDnSetStream(handle, stream));
   for (int n : sizes) {
-    if (prec.find('s') != std::string::npos) bench<float>(n, reps, uplo.c_str(), handle, stream);
-    if (prec.find('d') != std::string::npos) bench<double>(n, reps, uplo.c_str(), handle, stream);
+    if (prec.find('s') != std::string::npos) run_potrf<float>(n, reps, uplo.c_str(), handle, stream);
+    if (prec.find('d') != std::string::npos) run_potrf<double>(n, reps, uplo.c_str(), handle, stream);
   }
   cusolverDnDestroy(handle);
   return 0;
