@@ -32,12 +32,15 @@ Settings read_settings() {
   // mode must never be much slower than the CPU, so it starts at 1024 (docs/perf/).
   s.gemm_min_flops = env_number("CUDROP_GEMM_MIN_FLOPS", 2.0 * 1024 * 1024 * 1024);
   s.gemm_min_intensity = env_number("CUDROP_GEMM_MIN_INTENSITY", 16);
-  // LU and Cholesky: their GPU paths have not yet run on a GPU (the device budget of the
-  // session that wrote them ran out), so auto mode keeps them on the CPU LAPACK until the
-  // gpu-labelled tests have passed on hardware; CUDROP_MODE=gpu or a size here opts in.
+  // LU: on the H100 machine a host->host sgetrf_ of order 4096 took 29 ms on the GPU, where
+  // the 16-core CPU LAPACK runs at ~0.3 TFLOPS (~150 ms); smaller orders were not measured,
+  // so auto mode starts at the smallest order known to win.
+  s.getrf_min_n = static_cast<int>(env_number("CUDROP_GETRF_MIN_N", 4096));
+  // Cholesky: its GPU path has not run on a GPU yet (the device time ran out), so auto mode
+  // keeps it on the CPU LAPACK until its gpu-labelled tests pass on hardware;
+  // CUDROP_MODE=gpu or a size here opts in.
   constexpr double kNotYetValidated = 2147483647.0;
   s.potrf_min_n = static_cast<int>(env_number("CUDROP_POTRF_MIN_N", kNotYetValidated));
-  s.getrf_min_n = static_cast<int>(env_number("CUDROP_GETRF_MIN_N", kNotYetValidated));
   return s;
 }
 
