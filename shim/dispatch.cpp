@@ -37,10 +37,11 @@ Settings read_settings() {
   // so auto mode starts at the smallest order known to win.
   s.getrf_min_n = static_cast<int>(env_number("CUDROP_GETRF_MIN_N", 4096));
   // Cholesky: its GPU path has not run on a GPU yet (the device time ran out), so auto mode
-  // keeps it on the CPU LAPACK until its gpu-labelled tests pass on hardware;
-  // CUDROP_MODE=gpu or a size here opts in.
+  // keeps it on the CPU LAPACK, in every mode, until its gpu-labelled tests pass on
+  // hardware; setting a size here opts in.
   constexpr double kNotYetValidated = 2147483647.0;
   s.potrf_min_n = static_cast<int>(env_number("CUDROP_POTRF_MIN_N", kNotYetValidated));
+  s.potrf_gpu_opted_in = std::getenv("CUDROP_POTRF_MIN_N") != nullptr;
   return s;
 }
 
