@@ -60,6 +60,40 @@ int cudrop_gpu_available(void);
  * to the CPU after a GPU error. Any pointer may be NULL. */
 void cudrop_counters(long *gpu_calls, long *cpu_calls, long *gpu_fallbacks);
 
+/* ---- Power method (cudrop extension, Fortran ABI: every argument by pointer) ----
+ * Dominant eigenvalue LAMBDA and eigenvector X of an N x N matrix A (docs/power.md):
+ *   x = X (INIT = 0) or ones (INIT = 1); repeat up to MAXIT times:
+ *     y = A*x;  LAMBDA = y(p), p = the FIRST index of the largest |y(i)| (signed value);
+ *     y = y / LAMBDA;  converged when max |y(i) - x(i)| < TOL;  x = y.
+ * On return X is the last iterate, its largest-magnitude entry exactly 1, and MAXIT (in: the
+ * limit) the number of iterations done. INFO:
+ *    0  converged;
+ *    1  not converged in MAXIT iterations: LAMBDA and X of the last iteration (MAXIT = 0: no
+ *       iteration, LAMBDA = 0, X = the start vector);
+ *    2  A*x = 0 exactly: LAMBDA = 0, X = that x (nothing is divided by zero);
+ *    3  the largest |y(i)| is Inf or NaN: LAMBDA = that entry, X = the x that gave it;
+ *   -k  argument k is illegal, reported through xerbla_ with the routine's name
+ *       ("CUDROP_SPOWER", length 13; "CUDROP_SCSRPOWER", length 16; ...) and nothing else
+ *       written. Checked in this order: N < 0 (1); dense: LDA < max(1,N) (3), INIT not 0/1 (6),
+ *       TOL < 0 or NaN (7), MAXIT < 0 (8); CSR: BASE not 0/1 (5), INIT (8), TOL (9), MAXIT (10).
+ *   CSR structure, checked next, before any entry is followed; only INFO is written and
+ *   xerbla_ is NOT called:
+ *   -4  ROWPTR(1) /= BASE, or ROWPTR decreases somewhere;
+ *   -3  a column index outside [BASE, BASE + N - 1].
+ * N = 0: INFO = 0, LAMBDA = 0, MAXIT = 0. A is never written. CSR: row i (0-based) holds
+ * VAL/COLIND entries ROWPTR(i) - BASE .. ROWPTR(i+1) - BASE - 1 (0-based positions); BASE = 1
+ * for 1-based (Fortran) arrays. */
+void cudrop_spower_(const int *n, const float *a, const int *lda, float *lambda, float *x,
+                    const int *init, const float *tol, int *maxit, int *info);
+void cudrop_dpower_(const int *n, const double *a, const int *lda, double *lambda, double *x,
+                    const int *init, const double *tol, int *maxit, int *info);
+void cudrop_scsrpower_(const int *n, const float *val, const int *colind, const int *rowptr,
+                       const int *base, float *lambda, float *x, const int *init,
+                       const float *tol, int *maxit, int *info);
+void cudrop_dcsrpower_(const int *n, const double *val, const int *colind, const int *rowptr,
+                       const int *base, double *lambda, double *x, const int *init,
+                       const double *tol, int *maxit, int *info);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,614 @@
+#include "impl/power.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <type_traits>
+#include <vector>
+
+#include "impl/gpu_context.cuh"
+#include "kernels/csr_power.cuh"
+#include "kernels/gemv_power.cuh"
+#include "kernels/power.cuh"
+#include "shim/dispatch.h"
+
+namespace cudrop::impl {
+namespace {
+
+using kernels::PowerState;
+using kernels::kPowerThreads;
+
+// ---- tuning data ----------------------------------------------------------------------------
+// dense_blocks_per_sm: the dense grid aims at this many blocks per SM (about four waves of
+// eight resident blocks, so the last, partial wave is short); min_chunk_cols: a block's column
+// chunk is at least this wide (its partial sums cost 2*rows*sizeof(T) of traffic per chunk).
+// max_batch: most iterations queued between two looks at the state (the adaptive schedule
+// doubles from 2 to this); a look costs nothing while the next batch runs, and at most two
+// batches of no-op launches (a few microseconds each) follow the stopping iteration.
+struct PowerTune {
+  static constexpr int dense_blocks_per_sm = 32;
+  static constexpr int min_chunk_cols = 128;
+  static constexpr int first_batch = 2;
+  static constexpr int max_batch = 32;
+};
+
+constexpr size_t kAlign = 256;
+size_t align_up(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+
+// Same padding as the GEMM path: every column of the device copy starts on a 128-byte line,
+// so the vector loads of the dense kernel are aligned whatever the caller's LDA.
+size_t padded_ld(size_t rows, size_t element_size) {
+  const size_t per_line = 128 / element_size;
+  return (rows + per_line - 1) / per_line * per_line;
+}
+
+// What the power method keeps beyond GpuContext: the SM count, pinned snapshots of the state
+// (one per batch in flight, one for the end) and events. Made once; never destroyed (like the
+// context). The mutex makes one device call at a time (the snapshots are shared).
+struct PowerDevice {
+  std::mutex mutex;
+  bool ready = false;
+  int device = -1;
+  int sms = 0;
+  void *snapshots = nullptr;  // 3 x sizeof(PowerState<double>), pinned
+  cudaEvent_t batch_done[2] = {};
+  cudaEvent_t loop_start = nullptr, loop_end = nullptr;
+};
+
+PowerDevice &power_device() {
+  static PowerDevice *g = new PowerDevice;
+  return *g;
+}
+
+// Needs the mutex held.
+Status prepare(PowerDevice &g) {
+  int device = 0;
+  if (Status s = check(cudaGetDevice(&device), "power: device"); s != Status::ok) return s;
+  if (g.ready && g.device == device) return Status::ok;
+  if (g.ready) {
+    // A benchmark switched devices: start again on this one (the old resources stay).
+    g.ready = false;
+    g.snapshots = nullptr;
+  }
+  cudaError_t error = cudaDeviceGetAttribute(&g.sms, cudaDevAttrMultiProcessorCount, device);
+  if (error == cudaSuccess) error = cudaHostAlloc(&g.snapshots, 3 * sizeof(PowerState<double>), cudaHostAllocDefault);
+  for (cudaEvent_t &e : g.batch_done)
+    if (error == cudaSuccess) error = cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+  if (error == cudaSuccess) error = cudaEventCreate(&g.loop_start);
+  if (error == cudaSuccess) error = cudaEventCreate(&g.loop_end);
+  if (Status s = check(error, "power: setup"); s != Status::ok) return s;
+  g.device = device;
+  g.ready = true;
+  return Status::ok;
+}
+
+// Blocks of `kernel` (kPowerThreads each) resident on the whole GPU: the size of a
+// grid-stride grid that fills it once.
+template <class Kernel>
+Status one_wave(const PowerDevice &g, Kernel kernel, int *blocks) {
+  int per_sm = 0;
+  const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kPowerThreads, 0);
+  if (Status s = check(error, "power: occupancy"); s != Status::ok) return s;
+  *blocks = std::max(1, per_sm) * std::max(1, g.sms);
+  return Status::ok;
+}
+
+int grid_for(long long items, int cap) {
+  const long long blocks = (items + kPowerThreads - 1) / kPowerThreads;
+  return int(std::max(1LL, std::min<long long>(blocks, cap)));
+}
+
+// ---- plans: launch shapes and workspace layout ---------------------------------------------
+template <class T>
+struct DensePlan {
+  int vec = 1;  // V of the kernel
+  int tiles = 0, chunks = 0, chunk_cols = 0;
+  size_t y = 0, partial = 0, slot_v = 0, slot_i = 0, arrivals = 0, state = 0, bytes = 0;
+};
+
+template <class T>
+DensePlan<T> dense_plan(int n, int sms, int vec) {
+  DensePlan<T> p;
+  p.vec = vec;
+  const int rows = 32 * vec;
+  p.tiles = (n + rows - 1) / rows;
+  const long long target = (long long)std::max(1, sms) * PowerTune::dense_blocks_per_sm;
+  const long long most = std::max(1, (n + PowerTune::min_chunk_cols - 1) / PowerTune::min_chunk_cols);
+  long long chunks = std::min(most, std::max(1LL, (target + p.tiles - 1) / p.tiles));
+  chunks = std::min<long long>(chunks, std::max(1, 2147483647 / p.tiles));  // grid <= 2^31 - 1
+  p.chunk_cols = int((n + chunks - 1) / chunks);
+  p.chunks = (n + p.chunk_cols - 1) / p.chunk_cols;  // no empty chunk
+  size_t at = 0;
+  auto take = [&](size_t bytes) { const size_t here = at; at += align_up(bytes); return here; };
+  p.y = take(size_t(n) * sizeof(T));
+  p.partial = take(size_t(p.chunks) * size_t(n) * sizeof(T));
+  p.slot_v = take(size_t(p.tiles) * sizeof(T));
+  p.slot_i = take(size_t(p.tiles) * sizeof(int));
+  p.arrivals = take(size_t(p.tiles) * sizeof(unsigned));
+  p.state = take(sizeof(PowerState<T>));
+  p.bytes = at;
+  return p;
+}
+
+template <class T> constexpr int dense_vec() { return int(16 / sizeof(T)); }
+
+template <class T>
+struct CsrPlan {
+  int tpr = 1;
+  int blocks = 0;        // mat-vec grid
+  size_t y = 0, slot_v = 0, slot_i = 0, state = 0, bytes = 0;
+};
+
+// Lanes per row: the smallest power of two at least the average row length, up to a warp.
+int csr_lanes_per_row(int n, long long nnz) {
+  const double average = n > 0 ? double(nnz) / n : 0.0;
+  int tpr = 1;
+  while (tpr < 32 && tpr < average) tpr *= 2;
+  return tpr;
+}
+
+template <class T, int TPR>
+Status csr_blocks(const PowerDevice &g, int n, int *blocks) {
+  int wave = 0;
+  if (Status s = one_wave(g, kernels::power_csr_max<T, TPR>, &wave); s != Status::ok) return s;
+  const long long rows_per_block = (long long)kernels::kPowerWarps * kernels::CsrPowerShape<TPR>::rows_per_step;
+  *blocks = int(std::max(1LL, std::min<long long>(wave, (n + rows_per_block - 1) / rows_per_block)));
+  return Status::ok;
+}
+
+template <class T>
+Status csr_plan(const PowerDevice &g, int n, long long nnz, CsrPlan<T> *out) {
+  CsrPlan<T> p;
+  p.tpr = csr_lanes_per_row(n, nnz);
+  Status s = Status::ok;
+  switch (p.tpr) {
+    case 1: s = csr_blocks<T, 1>(g, n, &p.blocks); break;
+    case 2: s = csr_blocks<T, 2>(g, n, &p.blocks); break;
+    case 4: s = csr_blocks<T, 4>(g, n, &p.blocks); break;
+    case 8: s = csr_blocks<T, 8>(g, n, &p.blocks); break;
+    case 16: s = csr_blocks<T, 16>(g, n, &p.blocks); break;
+    default: s = csr_blocks<T, 32>(g, n, &p.blocks); break;
+  }
+  if (s != Status::ok) return s;
+  size_t at = 0;
+  auto take = [&](size_t bytes) { const size_t here = at; at += align_up(bytes); return here; };
+  p.y = take(size_t(n) * sizeof(T));
+  p.slot_v = take(size_t(p.blocks) * sizeof(T));
+  p.slot_i = take(size_t(p.blocks) * sizeof(int));
+  p.state = take(sizeof(PowerState<T>));
+  p.bytes = at;
+  *out = p;
+  return Status::ok;
+}
+
+// ---- the iteration loop, shared by both formats ---------------------------------------------
+int info_of(int stop) {
+  switch (stop) {
+    case kernels::kConverged: return 0;
+    case kernels::kLimit: return 1;
+    case kernels::kZero: return 2;
+    case kernels::kNonFinite: return 3;
+    case kernels::kBadColind: return -3;
+    case kernels::kBadRowptr: return -4;
+    default: return 1;  // kRunning: MAXIT = 0, no iteration done
+  }
+}
+
+Status launched(const char *what) { return check(cudaGetLastError(), what); }
+
+// Queues the iterations in batches: each batch ends with a copy of the state into a pinned
+// snapshot and an event; the host waits for batch b only after queuing batch b+1, so the GPU
+// never waits for the host. `iteration()` queues one iteration's launches.
+template <class T, class Iteration>
+Status run_iterations(PowerDevice &g, cudaStream_t stream, PowerState<T> *d_state, int maxit,
+                      const PowerOptions &opt, Iteration &&iteration, PowerResult<T> *result) {
+  auto *snapshot = static_cast<PowerState<T> *>(g.snapshots);
+  const int fixed = opt.check_every > 0 ? opt.check_every : 0;
+  int batch = fixed ? fixed : PowerTune::first_batch;
+  int issued = 0, batches_issued = 0, batches_seen = 0;
+  Status s = Status::ok;
+  if (opt.time_loop && (s = check(cudaEventRecord(g.loop_start, stream), "power: event")) != Status::ok) return s;
+  auto issue_batch = [&]() -> Status {
+    const int k = std::min(batch, maxit - issued);
+    for (int j = 0; j < k; ++j) {
+      if (Status st = iteration(); st != Status::ok) return st;
+      result->launches += 2;
+    }
+    issued += k;
+    if (!fixed) batch = std::min(2 * batch, PowerTune::max_batch);
+    const int slot = batches_issued % 2;
+    cudaError_t error = cudaMemcpyAsync(&snapshot[slot], d_state, sizeof(PowerState<T>),
+                                        cudaMemcpyDeviceToHost, stream);
+    if (error == cudaSuccess) error = cudaEventRecord(g.batch_done[slot], stream);
+    ++batches_issued;
+    return check(error, "power: batch");
+  };
+  if (maxit > 0 && (s = issue_batch()) != Status::ok) return s;
+  while (batches_seen < batches_issued) {
+    // Keep the GPU busy: queue the next batch before looking at the previous one. Its slot is
+    // the one read in the last round, so that snapshot is no longer needed.
+    if (issued < maxit && (s = issue_batch()) != Status::ok) return s;
+    const int slot = batches_seen % 2;
+    if ((s = check(cudaEventSynchronize(g.batch_done[slot]), "power: wait")) != Status::ok) return s;
+    ++batches_seen;
+    ++result->host_checks;
+    if (snapshot[slot].stop != kernels::kRunning) break;
+  }
+  if (opt.time_loop && (s = check(cudaEventRecord(g.loop_end, stream), "power: event")) != Status::ok) return s;
+  // The final state, once everything queued (no-ops included) has run.
+  cudaError_t error = cudaMemcpyAsync(&snapshot[2], d_state, sizeof(PowerState<T>), cudaMemcpyDeviceToHost, stream);
+  if (error == cudaSuccess) error = cudaStreamSynchronize(stream);
+  if ((s = check(error, "power: result")) != Status::ok) return s;
+  const PowerState<T> final_state = snapshot[2];
+  result->lambda = final_state.lambda;
+  result->iterations = final_state.iterations;
+  result->info = info_of(final_state.stop);
+  if (opt.time_loop) {
+    if ((s = check(cudaEventElapsedTime(&result->loop_ms, g.loop_start, g.loop_end), "power: timing")) != Status::ok) return s;
+  }
+  return Status::ok;
+}
+
+template <class T>
+Status start_state(PowerState<T> *d_state, cudaStream_t stream) {
+  return check(cudaMemsetAsync(d_state, 0, sizeof(PowerState<T>), stream), "power: state");
+}
+
+template <class T>
+Status fill_ones(const PowerDevice &g, int n, T *dx, cudaStream_t stream, PowerResult<T> *result) {
+  int wave = 0;
+  if (Status s = one_wave(g, kernels::power_fill<T>, &wave); s != Status::ok) return s;
+  kernels::power_fill<T><<<grid_for(n, wave), kPowerThreads, 0, stream>>>(n, dx, T(1));
+  ++result->launches;
+  return launched("power: fill");
+}
+
+template <class T, int V>
+Status dense_iterations(PowerDevice &g, const DensePlan<T> &p, int n, const T *dA, size_t ldda,
+                        T *dx, T tol, int maxit, char *work, cudaStream_t stream,
+                        const PowerOptions &opt, PowerResult<T> *result) {
+  T *y = reinterpret_cast<T *>(work + p.y);
+  T *partial = reinterpret_cast<T *>(work + p.partial);
+  T *slot_v = reinterpret_cast<T *>(work + p.slot_v);
+  int *slot_i = reinterpret_cast<int *>(work + p.slot_i);
+  auto *arrivals = reinterpret_cast<unsigned *>(work + p.arrivals);
+  auto *state = reinterpret_cast<PowerState<T> *>(work + p.state);
+  int scale_wave = 0;
+  Status s = one_wave(g, kernels::power_scale_check<T>, &scale_wave);
+  if (s == Status::ok) s = start_state(state, stream);
+  if (s == Status::ok) s = check(cudaMemsetAsync(arrivals, 0, size_t(p.tiles) * sizeof(unsigned), stream), "power: counters");
+  if (s == Status::ok && opt.start_ones) s = fill_ones(g, n, dx, stream, result);
+  if (s != Status::ok) return s;
+  const unsigned grid = unsigned(p.tiles) * unsigned(p.chunks);
+  const int scale_grid = grid_for(n, scale_wave);
+  auto iteration = [&]() -> Status {
+    kernels::power_gemv_max<T, V><<<grid, kPowerThreads, 0, stream>>>(
+        n, dA, ldda, dx, y, partial, p.chunks, p.chunk_cols, slot_v, slot_i, arrivals, state);
+    kernels::power_scale_check<T><<<scale_grid, kPowerThreads, 0, stream>>>(n, y, dx, tol, maxit, state);
+    return launched("power: dense iteration");
+  };
+  return run_iterations(g, stream, state, maxit, opt, iteration, result);
+}
+
+template <class T, int TPR>
+Status csr_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, const T *dval,
+                      const int *dcolind, const int *drowptr, int base, T *dx, T tol, int maxit,
+                      char *work, cudaStream_t stream, const PowerOptions &opt,
+                      PowerResult<T> *result) {
+  T *y = reinterpret_cast<T *>(work + p.y);
+  T *slot_v = reinterpret_cast<T *>(work + p.slot_v);
+  int *slot_i = reinterpret_cast<int *>(work + p.slot_i);
+  auto *state = reinterpret_cast<PowerState<T> *>(work + p.state);
+  int scale_wave = 0, check_wave = 0;
+  Status s = one_wave(g, kernels::power_scale_check<T>, &scale_wave);
+  if (s == Status::ok) s = one_wave(g, kernels::power_csr_validate<T>, &check_wave);
+  if (s == Status::ok) s = start_state(state, stream);
+  if (s != Status::ok) return s;
+  if (opt.validate_csr) {
+    kernels::power_csr_validate<T><<<grid_for(std::max<long long>(n, nnz), check_wave), kPowerThreads, 0, stream>>>(
+        n, nnz, drowptr, dcolind, base, state);
+    ++result->launches;
+    if ((s = launched("power: csr check")) != Status::ok) return s;
+  }
+  if (opt.start_ones && (s = fill_ones(g, n, dx, stream, result)) != Status::ok) return s;
+  const int scale_grid = grid_for(n, scale_wave);
+  auto iteration = [&]() -> Status {
+    kernels::power_csr_max<T, TPR><<<p.blocks, kPowerThreads, 0, stream>>>(
+        n, dval, dcolind, drowptr, base, dx, y, slot_v, slot_i, state);
+    kernels::power_scale_check<T><<<scale_grid, kPowerThreads, 0, stream>>>(n, y, dx, tol, maxit, state);
+    return launched("power: csr iteration");
+  };
+  return run_iterations(g, stream, state, maxit, opt, iteration, result);
+}
+
+// ---- host <-> device vectors through the staging buffers ------------------------------------
+constexpr size_t kVectorColumn = size_t(1) << 20;  // a long vector is staged as 1 MiB columns
+
+Status upload_vector(GpuContext &ctx, const void *host, size_t bytes, void *dev) {
+  const size_t cols = bytes / kVectorColumn, rest = bytes % kVectorColumn;
+  Status s = Status::ok;
+  if (cols > 0) s = upload_matrix(ctx, host, kVectorColumn, kVectorColumn, cols, dev, kVectorColumn);
+  if (s == Status::ok && rest > 0)
+    s = upload_matrix(ctx, static_cast<const char *>(host) + cols * kVectorColumn, rest, rest, 1,
+                      static_cast<char *>(dev) + cols * kVectorColumn, rest);
+  return s;
+}
+
+Status download_vector(GpuContext &ctx, const void *dev, size_t bytes, void *host) {
+  const size_t cols = bytes / kVectorColumn, rest = bytes % kVectorColumn;
+  Status s = Status::ok;
+  if (cols > 0) s = download_matrix(ctx, dev, kVectorColumn, kVectorColumn, cols, host, kVectorColumn);
+  if (s == Status::ok && rest > 0)
+    s = download_matrix(ctx, static_cast<const char *>(dev) + cols * kVectorColumn, rest, rest, 1,
+                        static_cast<char *>(host) + cols * kVectorColumn, rest);
+  return s;
+}
+
+// The caller's outputs, written only now that the GPU work has succeeded: x comes back into a
+// host copy first, so that a failed download leaves the caller's x (the CPU fallback's x_0)
+// untouched.
+template <class T>
+Status deliver(GpuContext &ctx, const PowerResult<T> &r, int n, const T *dx, T *lambda, T *x,
+               int *maxit, int *info) {
+  if (r.info < 0) {  // bad CSR structure: only INFO
+    *info = r.info;
+    return Status::ok;
+  }
+  std::vector<T> result;
+  try {
+    result.resize(size_t(n));
+  } catch (const std::bad_alloc &) {
+    return Status::out_of_memory;
+  }
+  if (Status s = download_vector(ctx, dx, size_t(n) * sizeof(T), result.data()); s != Status::ok) return s;
+  std::memcpy(x, result.data(), size_t(n) * sizeof(T));
+  *lambda = r.lambda;
+  *maxit = r.iterations;
+  *info = r.info;
+  return Status::ok;
+}
+
+// ---- the CPU path ---------------------------------------------------------------------------
+// The iteration of power.h with plain loops; matvec(x, y) computes y = A x.
+template <class T, class MatVec>
+void iterate_cpu(int n, MatVec &&matvec, T *lambda, T *x, bool start_ones, T tol, int *maxit, int *info) {
+  if (start_ones) std::fill(x, x + n, T(1));
+  std::vector<T> y(static_cast<size_t>(n));
+  const int limit = *maxit;
+  *lambda = T(0);
+  for (int k = 1; k <= limit; ++k) {
+    matvec(x, y.data());
+    int p = 0;
+    for (int i = 1; i < n; ++i)
+      if (kernels::power_better(y[i], i, y[p], p)) p = i;
+    const T lam = y[p];
+    if (kernels::power_magnitude_bits(lam) == 0) {
+      *lambda = T(0);
+      *maxit = k;
+      *info = 2;
+      return;
+    }
+    if (!std::isfinite(lam)) {
+      *lambda = lam;
+      *maxit = k;
+      *info = 3;
+      return;
+    }
+    bool moved = false;
+    for (int i = 0; i < n; ++i) {
+      const T scaled = y[i] / lam;
+      if (!(std::fabs(scaled - x[i]) < tol)) moved = true;
+      x[i] = scaled;
+    }
+    *lambda = lam;
+    if (!moved) {
+      *maxit = k;
+      *info = 0;
+      return;
+    }
+  }
+  *maxit = limit;
+  *info = 1;
+}
+
+}  // namespace
+
+// ---- public (inside the library) functions ---------------------------------------------------
+
+bool power_csr_rowptr_valid(int n, const int *rowptr, int base) {
+  if (rowptr[0] != base) return false;
+  for (int i = 0; i < n; ++i)
+    if (rowptr[i + 1] < rowptr[i]) return false;
+  return true;
+}
+
+template <class T>
+void power_dense_cpu(int n, const T *a, int lda, T *lambda, T *x, bool start_ones, T tol,
+                     int *maxit, int *info) {
+  // Columns in order, each an axpy: y = sum_j A(:,j) x_j, with IEEE semantics for every
+  // product (no column is skipped when x_j = 0, so a NaN or Inf in A shows as on the GPU).
+  auto matvec = [&](const T *xv, T *y) {
+    std::fill(y, y + n, T(0));
+    for (int j = 0; j < n; ++j) {
+      const T xj = xv[j];
+      const T *column = a + size_t(j) * size_t(lda);
+      for (int i = 0; i < n; ++i) y[i] += column[i] * xj;
+    }
+  };
+  iterate_cpu(n, matvec, lambda, x, start_ones, tol, maxit, info);
+}
+
+template <class T>
+void power_csr_cpu(int n, const T *val, const int *colind, const int *rowptr, int base,
+                   T *lambda, T *x, bool start_ones, T tol, int *maxit, int *info) {
+  // The row pointers were checked by the entry point; the column indices are checked here,
+  // before any is followed.
+  const long long nnz = (long long)rowptr[n] - base;
+  const long long limit = (long long)base + n;
+  for (long long k = 0; k < nnz; ++k)
+    if (colind[k] < base || colind[k] >= limit) {
+      *info = -3;
+      return;
+    }
+  auto matvec = [&](const T *xv, T *y) {
+    for (int i = 0; i < n; ++i) {
+      T s = T(0);
+      for (long long k = (long long)rowptr[i] - base; k < (long long)rowptr[i + 1] - base; ++k)
+        s += val[k] * xv[colind[k] - base];
+      y[i] = s;
+    }
+  };
+  iterate_cpu(n, matvec, lambda, x, start_ones, tol, maxit, info);
+}
+
+template <class T>
+Status power_dense_workspace(int n, size_t *bytes) {
+  PowerDevice &g = power_device();
+  std::lock_guard<std::mutex> lock(g.mutex);
+  if (Status s = prepare(g); s != Status::ok) return s;
+  *bytes = std::max(dense_plan<T>(n, g.sms, 1).bytes, dense_plan<T>(n, g.sms, dense_vec<T>()).bytes);
+  return Status::ok;
+}
+
+template <class T>
+Status power_csr_workspace(int n, long long nnz, size_t *bytes) {
+  PowerDevice &g = power_device();
+  std::lock_guard<std::mutex> lock(g.mutex);
+  if (Status s = prepare(g); s != Status::ok) return s;
+  CsrPlan<T> p;
+  if (Status s = csr_plan<T>(g, n, nnz, &p); s != Status::ok) return s;
+  *bytes = p.bytes;
+  return Status::ok;
+}
+
+template <class T>
+Status power_dense_device(int n, const T *dA, size_t ldda, T *dx, T tol, int maxit, void *d_work,
+                          size_t work_bytes, void *stream, const PowerOptions &opt,
+                          PowerResult<T> *result) {
+  *result = PowerResult<T>{};
+  if (inject_fault("launch")) return Status::cuda_error;
+  if (n <= 0) return Status::ok;
+  PowerDevice &g = power_device();
+  std::lock_guard<std::mutex> lock(g.mutex);
+  if (Status s = prepare(g); s != Status::ok) return s;
+  constexpr int V = dense_vec<T>();
+  const bool vectors = reinterpret_cast<uintptr_t>(dA) % 16 == 0 && ldda % V == 0;
+  const DensePlan<T> p = dense_plan<T>(n, g.sms, vectors ? V : 1);
+  if (work_bytes < p.bytes || reinterpret_cast<uintptr_t>(d_work) % kAlign != 0) {
+    log(1, "power: workspace of %zu bytes at %p is too small or misaligned (%zu needed)", work_bytes, d_work, p.bytes);
+    return Status::cuda_error;
+  }
+  auto *work = static_cast<char *>(d_work);
+  auto s_ = static_cast<cudaStream_t>(stream);
+  return vectors ? dense_iterations<T, V>(g, p, n, dA, ldda, dx, tol, maxit, work, s_, opt, result)
+                 : dense_iterations<T, 1>(g, p, n, dA, ldda, dx, tol, maxit, work, s_, opt, result);
+}
+
+template <class T>
+Status power_csr_device(int n, long long nnz, const T *dval, const int *dcolind, const int *drowptr,
+                        int base, T *dx, T tol, int maxit, void *d_work, size_t work_bytes,
+                        void *stream, const PowerOptions &opt, PowerResult<T> *result) {
+  *result = PowerResult<T>{};
+  if (inject_fault("launch")) return Status::cuda_error;
+  if (n <= 0) return Status::ok;
+  PowerDevice &g = power_device();
+  std::lock_guard<std::mutex> lock(g.mutex);
+  if (Status s = prepare(g); s != Status::ok) return s;
+  CsrPlan<T> p;
+  if (Status s = csr_plan<T>(g, n, nnz, &p); s != Status::ok) return s;
+  if (work_bytes < p.bytes || reinterpret_cast<uintptr_t>(d_work) % kAlign != 0) {
+    log(1, "power: workspace of %zu bytes at %p is too small or misaligned (%zu needed)", work_bytes, d_work, p.bytes);
+    return Status::cuda_error;
+  }
+  auto *work = static_cast<char *>(d_work);
+  auto st = static_cast<cudaStream_t>(stream);
+  switch (p.tpr) {
+    case 1: return csr_iterations<T, 1>(g, p, n, nnz, dval, dcolind, drowptr, base, dx, tol, maxit, work, st, opt, result);
+    case 2: return csr_iterations<T, 2>(g, p, n, nnz, dval, dcolind, drowptr, base, dx, tol, maxit, work, st, opt, result);
+    case 4: return csr_iterations<T, 4>(g, p, n, nnz, dval, dcolind, drowptr, base, dx, tol, maxit, work, st, opt, result);
+    case 8: return csr_iterations<T, 8>(g, p, n, nnz, dval, dcolind, drowptr, base, dx, tol, maxit, work, st, opt, result);
+    case 16: return csr_iterations<T, 16>(g, p, n, nnz, dval, dcolind, drowptr, base, dx, tol, maxit, work, st, opt, result);
+    default: return csr_iterations<T, 32>(g, p, n, nnz, dval, dcolind, drowptr, base, dx, tol, maxit, work, st, opt, result);
+  }
+}
+
+template <class T>
+Status power_dense_host(int n, const T *a, int lda, T *lambda, T *x, bool start_ones, T tol,
+                        int *maxit, int *info) {
+  GpuLease lease;
+  if (!lease.ok()) return Status::no_device;
+  GpuContext &ctx = lease.ctx();
+  const size_t es = sizeof(T), ldda = padded_ld(size_t(n), es);
+  size_t work_bytes = 0;
+  if (Status s = power_dense_workspace<T>(n, &work_bytes); s != Status::ok) return s;
+  const size_t x_bytes = align_up(size_t(n) * es);
+  void *dA = nullptr, *dW = nullptr;
+  Status s = device_buffers(ctx, {{Slot::a, ldda * size_t(n) * es, &dA}, {Slot::work, x_bytes + work_bytes, &dW}});
+  if (s != Status::ok) return s;
+  T *dx = static_cast<T *>(dW);
+  if ((s = upload_matrix(ctx, a, size_t(lda) * es, size_t(n) * es, size_t(n), dA, ldda * es)) != Status::ok) return s;
+  if (!start_ones && (s = upload_vector(ctx, x, size_t(n) * es, dx)) != Status::ok) return s;
+  PowerOptions opt;
+  opt.start_ones = start_ones;
+  PowerResult<T> r;
+  if ((s = power_dense_device<T>(n, static_cast<const T *>(dA), ldda, dx, tol, *maxit,
+                                 static_cast<char *>(dW) + x_bytes, work_bytes, ctx.stream, opt, &r)) != Status::ok)
+    return s;
+  return deliver(ctx, r, n, dx, lambda, x, maxit, info);
+}
+
+template <class T>
+Status power_csr_host(int n, const T *val, const int *colind, const int *rowptr, int base,
+                      T *lambda, T *x, bool start_ones, T tol, int *maxit, int *info) {
+  GpuLease lease;
+  if (!lease.ok()) return Status::no_device;
+  GpuContext &ctx = lease.ctx();
+  const size_t es = sizeof(T);
+  const long long nnz = (long long)rowptr[n] - base;  // rowptr checked by the entry point
+  size_t work_bytes = 0;
+  if (Status s = power_csr_workspace<T>(n, nnz, &work_bytes); s != Status::ok) return s;
+  const size_t x_bytes = align_up(size_t(n) * es);
+  // Slots as GEMM uses them: a = values, b = column indices, c = row pointers, work = x + work.
+  void *dval = nullptr, *dcol = nullptr, *drow = nullptr, *dW = nullptr;
+  Status s = device_buffers(ctx, {{Slot::a, std::max<size_t>(1, size_t(nnz) * es), &dval},
+                                  {Slot::b, std::max<size_t>(1, size_t(nnz) * sizeof(int)), &dcol},
+                                  {Slot::c, (size_t(n) + 1) * sizeof(int), &drow},
+                                  {Slot::work, x_bytes + work_bytes, &dW}});
+  if (s != Status::ok) return s;
+  T *dx = static_cast<T *>(dW);
+  if ((s = upload_vector(ctx, val, size_t(nnz) * es, dval)) != Status::ok) return s;
+  if ((s = upload_vector(ctx, colind, size_t(nnz) * sizeof(int), dcol)) != Status::ok) return s;
+  if ((s = upload_vector(ctx, rowptr, (size_t(n) + 1) * sizeof(int), drow)) != Status::ok) return s;
+  if (!start_ones && (s = upload_vector(ctx, x, size_t(n) * es, dx)) != Status::ok) return s;
+  PowerOptions opt;
+  opt.start_ones = start_ones;
+  PowerResult<T> r;
+  if ((s = power_csr_device<T>(n, nnz, static_cast<const T *>(dval), static_cast<const int *>(dcol),
+                               static_cast<const int *>(drow), base, dx, tol, *maxit,
+                               static_cast<char *>(dW) + x_bytes, work_bytes, ctx.stream, opt, &r)) != Status::ok)
+    return s;
+  return deliver(ctx, r, n, dx, lambda, x, maxit, info);
+}
+
+#define CUDROP_POWER_INSTANTIATE(T)                                                                   \
+  template void power_dense_cpu<T>(int, const T *, int, T *, T *, bool, T, int *, int *);            \
+  template void power_csr_cpu<T>(int, const T *, const int *, const int *, int, T *, T *, bool, T,   \
+                                 int *, int *);                                                     \
+  template Status power_dense_workspace<T>(int, size_t *);                                           \
+  template Status power_csr_workspace<T>(int, long long, size_t *);                                  \
+  template Status power_dense_device<T>(int, const T *, size_t, T *, T, int, void *, size_t, void *, \
+                                        const PowerOptions &, PowerResult<T> *);                     \
+  template Status power_csr_device<T>(int, long long, const T *, const int *, const int *, int, T *, \
+                                      T, int, void *, size_t, void *, const PowerOptions &,          \
+                                      PowerResult<T> *);                                             \
+  template Status power_dense_host<T>(int, const T *, int, T *, T *, bool, T, int *, int *);         \
+  template Status power_csr_host<T>(int, const T *, const int *, const int *, int, T *, T *, bool,   \
+                                    T, int *, int *);
+CUDROP_POWER_INSTANTIATE(float)
+CUDROP_POWER_INSTANTIATE(double)
+#undef CUDROP_POWER_INSTANTIATE
+
+}  // namespace cudrop::impl

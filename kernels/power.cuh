@@ -1,0 +1,238 @@
+#pragma once
+// The power method on the GPU, the parts the dense and CSR paths share:
+//  * PowerState: the iteration's state on the device, and its stop codes;
+//  * the rule choosing lambda (first index of the largest magnitude), for host and device;
+//  * power_publish_max: the fused second stage of the max-reduction (the last block of the
+//    mat-vec kernel to finish reduces every block's candidate and records lambda);
+//  * power_scale_check: the second launch of an iteration: x = y / lambda, the convergence
+//    flag, and (last block) the iteration count and the decision to stop;
+//  * power_fill, power_csr_validate: once per call.
+//
+// One iteration = two launches: the mat-vec kernel (kernels/gemv_power.cuh or
+// kernels/csr_power.cuh) and power_scale_check. Each starts by reading state->stop and
+// returns at once unless it is kRunning, so that launches issued after the iteration that
+// stopped are no-ops: the host may queue a batch of iterations and look at the state only
+// after the batch, and the results are those of checking after every iteration.
+// Cross-block communication inside one kernel uses only the "last block" pattern (writes,
+// __threadfence, an atomic counter; the block that sees the final count reads everything
+// through L2): no block ever waits for another, so any grid size is safe.
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cstdint>
+#include <cstring>
+
+namespace cudrop::kernels {
+
+constexpr int kPowerThreads = 256;  // block size of every power kernel
+constexpr int kPowerWarps = kPowerThreads / 32;
+
+// Why the iteration stopped (state->stop). kRunning until then.
+enum PowerStop : int {
+  kRunning = 0,
+  kConverged = 1,  // max |y/lambda - x| < tol                       -> INFO = 0
+  kLimit = 2,      // MAXIT iterations done without converging      -> INFO = 1
+  kZero = 3,       // y = A x is exactly zero: lambda = 0           -> INFO = 2
+  kNonFinite = 4,  // the largest |y_i| is Inf or NaN               -> INFO = 3
+  kBadColind = 5,  // a column index outside [base, base + n)       -> INFO = -3
+  kBadRowptr = 6,  // row pointers not starting at base / decreasing -> INFO = -4 (wins over kBadColind)
+};
+
+template <class T>
+struct PowerState {
+  T lambda;                  // lambda of the last iteration done (0 before the first)
+  int stop;                  // PowerStop
+  int iterations;            // iterations done (mat-vecs whose result was used)
+  int not_converged;         // this iteration: some |y_i/lambda - x_i| >= tol (or NaN)
+  unsigned arrivals;         // mat-vec kernel: blocks (row tiles) whose candidate is in
+  unsigned scale_arrivals;   // power_scale_check: blocks done
+  int reserved;
+};
+
+// ---- the rule for lambda ------------------------------------------------------------------
+// lambda = y_p, p = the first index with the largest |y_i|. Magnitudes are compared as the bit
+// patterns of |y_i| (sign bit cleared) read as unsigned integers: for non-negative IEEE
+// numbers that is their order, and it extends it to a total order with NaN above Inf, so the
+// result does not depend on the order of a parallel reduction, and a NaN anywhere in y makes
+// lambda a NaN (-> kNonFinite), as it does on the CPU path (the same function).
+template <class T> struct PowerBits;
+template <> struct PowerBits<float> { using type = uint32_t; };
+template <> struct PowerBits<double> { using type = uint64_t; };
+
+template <class T>
+__host__ __device__ inline typename PowerBits<T>::type power_magnitude_bits(T v) {
+  using U = typename PowerBits<T>::type;
+  U u;
+#ifdef __CUDA_ARCH__
+  if constexpr (sizeof(T) == 4) u = __float_as_uint(v);
+  else u = static_cast<U>(__double_as_longlong(v));
+#else
+  std::memcpy(&u, &v, sizeof u);
+#endif
+  return u & ~(U(1) << (8 * sizeof(U) - 1));
+}
+
+// True when candidate (va, ia) is chosen over (vb, ib).
+template <class T>
+__host__ __device__ inline bool power_better(T va, int ia, T vb, int ib) {
+  const auto ma = power_magnitude_bits(va), mb = power_magnitude_bits(vb);
+  return ma > mb || (ma == mb && ia < ib);
+}
+
+// The empty candidate: loses to every real one (magnitude 0, index after every row).
+constexpr int kNoIndex = INT_MAX;
+
+#ifdef __CUDACC__
+
+template <class T>
+__device__ inline void power_warp_best(T &v, int &i) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    const T ov = __shfl_down_sync(0xffffffffu, v, offset);
+    const int oi = __shfl_down_sync(0xffffffffu, i, offset);
+    if (power_better(ov, oi, v, i)) {
+      v = ov;
+      i = oi;
+    }
+  }
+}
+
+// Every thread of the block calls it; the block's best candidate ends in thread 0.
+template <class T>
+__device__ inline void power_block_best(T &v, int &i) {
+  __shared__ T warp_v[kPowerWarps];
+  __shared__ int warp_i[kPowerWarps];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  power_warp_best(v, i);
+  if (lane == 0) {
+    warp_v[warp] = v;
+    warp_i[warp] = i;
+  }
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < kPowerWarps ? warp_v[lane] : T(0);
+    i = lane < kPowerWarps ? warp_i[lane] : kNoIndex;
+    power_warp_best(v, i);
+  }
+  __syncthreads();  // warp_v/warp_i are free again for a later call
+}
+
+// Second stage of the max-reduction, fused into the mat-vec kernel. Every thread of the block
+// calls it, with the block's candidate (v, i) in thread 0 (power_block_best). The candidate is
+// published in slot `slot` of (slot_v, slot_i); the last of `slots` publishers reduces all of
+// them and records lambda, or the breakdown (y = 0, or a non-finite largest entry: the
+// iteration then counts as done and the stop code stays, so that power_scale_check and every
+// later launch are no-ops and x keeps the iterate that was multiplied).
+template <class T>
+__device__ void power_publish_max(T v, int i, unsigned slot, unsigned slots, T *slot_v,
+                                  int *slot_i, PowerState<T> *state) {
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    slot_v[slot] = v;
+    slot_i[slot] = i;
+    __threadfence();
+    last = atomicAdd(&state->arrivals, 1u) == slots - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  T best_v = T(0);
+  int best_i = kNoIndex;
+  for (unsigned s = threadIdx.x; s < slots; s += blockDim.x) {
+    const T sv = __ldcg(slot_v + s);
+    const int si = __ldcg(slot_i + s);
+    if (power_better(sv, si, best_v, best_i)) {
+      best_v = sv;
+      best_i = si;
+    }
+  }
+  power_block_best(best_v, best_i);
+  if (threadIdx.x == 0) {
+    state->arrivals = 0;  // ready for the next launch
+    if (power_magnitude_bits(best_v) == 0) {
+      state->lambda = T(0);
+      state->stop = kZero;
+      state->iterations += 1;
+    } else if (!isfinite(best_v)) {
+      state->lambda = best_v;
+      state->stop = kNonFinite;
+      state->iterations += 1;
+    } else {
+      state->lambda = best_v;
+    }
+  }
+}
+
+// The second launch of an iteration: x_i = y_i / lambda (a true division, as on the CPU
+// path, so the largest entry becomes exactly 1), not_converged set when some
+// |y_i/lambda - x_i| < tol fails (a NaN fails it too), and, by the last block to finish:
+// iterations += 1, then stop = kConverged, or kLimit once max_iterations are done.
+template <class T>
+__global__ void __launch_bounds__(kPowerThreads)
+power_scale_check(int n, const T *__restrict__ y, T *__restrict__ x, T tol, int max_iterations,
+                  PowerState<T> *state) {
+  if (__ldcg(&state->stop) != kRunning) return;
+  const T lambda = __ldcg(&state->lambda);
+  bool moved = false;
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < size_t(n); i += stride) {
+    const T scaled = y[i] / lambda;
+    if (!(fabs(scaled - x[i]) < tol)) moved = true;
+    x[i] = scaled;
+  }
+  const bool block_moved = __syncthreads_or(moved) != 0;
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    if (block_moved) atomicExch(&state->not_converged, 1);
+    __threadfence();
+    last = atomicAdd(&state->scale_arrivals, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last || threadIdx.x != 0) return;
+  __threadfence();
+  state->scale_arrivals = 0;
+  const int done = __ldcg(&state->iterations) + 1;
+  state->iterations = done;
+  const bool moved_any = atomicExch(&state->not_converged, 0) != 0;
+  if (!moved_any) state->stop = kConverged;
+  else if (done >= max_iterations) state->stop = kLimit;
+}
+
+template <class T>
+__global__ void __launch_bounds__(kPowerThreads) power_fill(int n, T *x, T value) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < size_t(n); i += stride) x[i] = value;
+}
+
+// CSR structure check, before the first iteration: rowptr[0] == base, rowptr non-decreasing,
+// rowptr[n] - base == nnz (-> kBadRowptr), every colind in [base, base + n) (-> kBadColind).
+// Reads rowptr[0..n] and colind[0..nnz) only. The stop code makes every iteration a no-op,
+// so no out-of-range index is ever followed.
+template <class T>
+__global__ void __launch_bounds__(kPowerThreads)
+power_csr_validate(int n, long long nnz, const int *__restrict__ rowptr,
+                   const int *__restrict__ colind, int base, PowerState<T> *state) {
+  bool bad_row = false, bad_col = false;
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  const size_t first = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (size_t i = first; i < size_t(n); i += stride) {
+    const int r0 = rowptr[i], r1 = rowptr[i + 1];
+    if (r1 < r0 || (i == 0 && r0 != base) || (i + 1 == size_t(n) && (long long)r1 - base != nnz))
+      bad_row = true;
+  }
+  const long long limit = (long long)base + n;
+  for (size_t k = first; k < size_t(nnz); k += stride) {
+    const int c = colind[k];
+    if (c < base || (long long)c >= limit) bad_col = true;
+  }
+  const bool block_bad_row = __syncthreads_or(bad_row) != 0;
+  const bool block_bad_col = __syncthreads_or(bad_col) != 0;
+  if (threadIdx.x == 0) {
+    if (block_bad_row) atomicMax(&state->stop, int(kBadRowptr));
+    else if (block_bad_col) atomicMax(&state->stop, int(kBadColind));
+  }
+}
+
+#endif  // __CUDACC__
+
+}  // namespace cudrop::kernels
