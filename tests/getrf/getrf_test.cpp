@@ -45,6 +45,7 @@
 //   --expect-cpu      at the end: no GPU call
 //   --expect-fallback at the end: at least one GPU attempt fell back to the CPU
 //   -v                one line per call
+#include "tests/test_rng.h"
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -92,21 +93,6 @@ long factorizations = 0;
     }                                                   \
   } while (0)
 
-// ---- deterministic random numbers (splitmix64) ----
-struct Rng {
-  uint64_t s;
-  explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull) {}
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return (next() >> 11) * (1.0 / 9007199254740992.0); }  // [0,1)
-  double symmetric() { return 2.0 * uniform() - 1.0; }                      // [-1,1)
-  double sign() { return (next() >> 63) ? 1.0 : -1.0; }
-  size_t below(size_t n) { return size_t(next() % n); }
-};
 
 // ---- this program's own error handler (the testers' way) ----
 int xerbla_calls = 0, xerbla_info = 0;

@@ -27,6 +27,7 @@
 // Options: --max-size N (default 300), --full-n N (1100), --model-n N (600), --ref-n N (1100),
 //   --prec s|d|sd, --require-gpu (exit 77 without a GPU), --expect-gpu | --expect-cpu |
 //   --expect-fallback (counters at the end), --strict-state, -v.
+#include "tests/test_rng.h"
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -91,18 +92,6 @@ int failures = 0, checks = 0, state_notes = 0;
     }                                                                             \
   } while (0)
 
-struct Rng {
-  uint64_t s;
-  explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull) {}
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return (next() >> 11) * (1.0 / 9007199254740992.0); }  // [0,1)
-  double sym() { return 2 * uniform() - 1; }                                 // [-1,1)
-};
 
 // ---- the reference LAPACK, not interposed ----
 using spotrf_fn = void (*)(const char *, const int *, float *, const int *, int *, size_t);
@@ -204,7 +193,7 @@ Source make_source(int n, Family family, uint64_t seed, double bad_decades) {
     // Pivots are >= d_i exactly (the V V^T part's Schur complements are semidefinite).
     for (int i = 0; i < n; ++i)
       s.d[i] = family == Family::LowRank ? 0.5 + 0.5 * rng.uniform() : std::pow(10.0, -bad_decades * rng.uniform());
-    for (double &x : s.v) x = rng.sym();
+    for (double &x : s.v) x = rng.symmetric();
     return s;
   }
   // A = L0 L0^T: L0 lower with diagonal in [1, 2] and off-diagonal entries in [-0.3, 0.3]
@@ -213,11 +202,11 @@ Source make_source(int n, Family family, uint64_t seed, double bad_decades) {
   std::vector<double> l0(size_t(n) * n, 0.0);
   for (int j = 0; j < n; ++j) {
     const double dj = family == Family::DenseBad
-                          ? (1.0 + 0.3 * rng.sym()) * std::pow(10.0, -0.5 * bad_decades * j / std::max(1, n - 1))
+                          ? (1.0 + 0.3 * rng.symmetric()) * std::pow(10.0, -0.5 * bad_decades * j / std::max(1, n - 1))
                           : 1.0;
     for (int i = j; i < n; ++i) {
-      double x = family == Family::DenseBad ? 0.05 * rng.sym() * dj : 0.3 * rng.sym();
-      if (i == j) x = family == Family::DenseBad ? dj : 1.5 + 0.5 * rng.sym();
+      double x = family == Family::DenseBad ? 0.05 * rng.symmetric() * dj : 0.3 * rng.symmetric();
+      if (i == j) x = family == Family::DenseBad ? dj : 1.5 + 0.5 * rng.symmetric();
       l0[i + size_t(j) * n] = x;
     }
   }

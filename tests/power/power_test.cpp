@@ -34,6 +34,7 @@
 // Options: --expect-cpu | --expect-gpu | --expect-fallback (what cudrop_counters must show for
 // every routed call), --require-gpu (exit 77 when cudrop_gpu_available() is 0), --big,
 // --prec s|d|sd, -v.
+#include "tests/test_rng.h"
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -82,19 +83,6 @@ long routed_calls = 0;
     }                                                  \
   } while (0)
 
-struct Rng {
-  uint64_t s;
-  explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull) {}
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return (next() >> 11) * (1.0 / 9007199254740992.0); }
-  double symmetric() { return 2.0 * uniform() - 1.0; }
-  int below(int n) { return int(next() % uint64_t(n)); }
-};
 
 double seconds_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
