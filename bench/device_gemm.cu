@@ -129,7 +129,7 @@ static void bench_copy_cublas(const char *prec, int n, int reps, cublasHandle_t 
 static std::vector<int> parse_list(const char *text) {
   std::vector<int> out;
   for (const char *p = text; *p;) {
-    out.push_back(std::atoi(p));
+    if (std::atoi(p) > 0) out.push_back(std::atoi(p));
     while (*p && *p != ',') ++p;
     if (*p == ',') ++p;
   }
@@ -161,7 +161,9 @@ int main(int argc, char **argv) {
     bench_device<float>("s", n, n, n, true, false, reps, handle, stream);
     bench_device<float>("s", n, n, n, false, true, reps, handle, stream);
     bench_device<float>("s", n, n, n, true, true, reps, handle, stream);
+    // The skinny shapes of the LU and Cholesky trailing updates.
     bench_device<float>("s", 4 * n, 4 * n, 256, false, false, reps, handle, stream);
+    bench_device<float>("s", 4 * n, 4 * n, 512, false, false, reps, handle, stream);
   }
   CHECK_CUBLAS(cublasSetStream(handle, nullptr));
   for (int n : host_sizes) {

@@ -7,6 +7,8 @@
 #include <cuda_runtime.h>
 #include <mma.h>
 
+#include "kernels/gemm_ffma.cuh"
+
 #include <cstddef>
 #include <type_traits>
 
@@ -25,10 +27,8 @@ struct GemmShape {
                 "each thread must load the same number of A and B tile elements");
 };
 
-// Tile tables per precision (tuning is data, the kernels own no policy). float: FFMA with an
-// 8x8 register block per thread; double: the FP64 tensor cores (DMMA, 8x8x4 fragments).
+// Tile table of the double kernel (float has its own kernel, kernels/gemm_ffma.cuh).
 template <class T> struct GemmTile;
-template <> struct GemmTile<float> { using shape = GemmShape<float, 128, 128, 8, 8, 8>; };
 // 256 threads = 8 warps as 4 (rows) x 2 (cols), each warp 32x32 of C = 4x4 DMMA fragments.
 template <> struct GemmTile<double> { using shape = GemmShape<double, 128, 64, 8, 8, 4>; };
 
@@ -85,77 +85,6 @@ struct TileStager {
     }
   }
 };
-
-template <class T, class S, bool TRANS_A, bool TRANS_B>
-__global__ void __launch_bounds__(S::threads)
-gemm_tiled(int m, int n, int k, T alpha, const T *__restrict__ A, size_t lda,
-           const T *__restrict__ B, size_t ldb, T beta, T *__restrict__ C, size_t ldc) {
-  constexpr int BM = S::BM, BN = S::BN, BK = S::BK, TM = S::TM, TN = S::TN;
-  __shared__ __align__(16) T As[2][BK][BM + S::pad];
-  __shared__ __align__(16) T Bs[2][BK][BN + S::pad];
-
-  const int tid = threadIdx.x;
-  const int row0 = blockIdx.x * BM;
-  const int col0 = blockIdx.y * BN;
-  // This thread's TM x TN piece of C: groups of 4 rows (and of 4 columns) spaced a
-  // TM/4-th of the tile apart, so that the 16-byte shared-memory reads of a quarter warp
-  // cover 128 contiguous bytes (no bank conflicts) instead of every other 16 bytes.
-  static_assert(TM % 4 == 0 && TN % 4 == 0, "register blocks are made of 4-wide groups");
-  const int thread_row = (tid % (BM / TM)) * 4;
-  const int thread_col = (tid / (BM / TM)) * 4;
-  auto tile_row = [&](int r) { return (r / 4) * (BM / (TM / 4)) + thread_row + r % 4; };
-  auto tile_col = [&](int c) { return (c / 4) * (BN / (TN / 4)) + thread_col + c % 4; };
-  TileStager<T, S, TRANS_A, TRANS_B> stager;
-
-  T acc[TM][TN];
-#pragma unroll
-  for (int r = 0; r < TM; ++r)
-#pragma unroll
-    for (int c = 0; c < TN; ++c) acc[r][c] = T(0);
-
-  const int tiles = (k + BK - 1) / BK;
-  if (tiles > 0) {
-    stager.load(tid, row0, col0, 0, m, n, k, A, lda, B, ldb);
-    stager.store(tid, As[0], Bs[0]);
-    __syncthreads();
-  }
-  for (int t = 0; t < tiles; ++t) {
-    const int buf = t & 1;
-    // Fetch the next tile into registers while this one is multiplied from shared memory.
-    if (t + 1 < tiles) stager.load(tid, row0, col0, (t + 1) * BK, m, n, k, A, lda, B, ldb);
-#pragma unroll
-    for (int l = 0; l < BK; ++l) {
-      T a_frag[TM], b_frag[TN];
-#pragma unroll
-      for (int r = 0; r < TM; ++r) a_frag[r] = As[buf][l][tile_row(r)];
-#pragma unroll
-      for (int c = 0; c < TN; ++c) b_frag[c] = Bs[buf][l][tile_col(c)];
-#pragma unroll
-      for (int r = 0; r < TM; ++r)
-#pragma unroll
-        for (int c = 0; c < TN; ++c) acc[r][c] += a_frag[r] * b_frag[c];
-    }
-    // The other buffer was last read before the previous barrier, so it is free to fill.
-    if (t + 1 < tiles) stager.store(tid, As[buf ^ 1], Bs[buf ^ 1]);
-    __syncthreads();
-  }
-
-  // beta == 0 means C is output only: it is never read (a NaN there must not survive).
-  const bool read_c = beta != T(0);
-#pragma unroll
-  for (int c = 0; c < TN; ++c) {
-    const int gj = col0 + tile_col(c);
-    if (gj >= n) continue;
-#pragma unroll
-    for (int r = 0; r < TM; ++r) {
-      const int gi = row0 + tile_row(r);
-      if (gi >= m) continue;
-      T *p = C + size_t(gi) + size_t(gj) * ldc;
-      const T value = alpha * acc[r][c];
-      *p = read_c ? value + beta * *p : value;
-    }
-  }
-}
 
 // Double precision on the FP64 tensor cores: each warp owns a 32x32 piece of the block tile
 // as 4x4 accumulator fragments of 8x8 and walks k in steps of 4 (DMMA is IEEE FP64 FMA, so
@@ -248,6 +177,9 @@ template <class T>
 cudaError_t launch_gemm_tiled(bool trans_a, bool trans_b, int m, int n, int k, T alpha,
                               const T *A, size_t lda, const T *B, size_t ldb, T beta, T *C,
                               size_t ldc, cudaStream_t stream) {
+  if constexpr (std::is_same_v<T, float>) {
+    return launch_gemm_ffma(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  } else {
   using S = typename GemmTile<T>::shape;
   const unsigned grid_rows = (unsigned(m) + S::BM - 1) / S::BM;
   // gridDim.y is limited to 65535: very wide products are launched in column slabs.
@@ -258,27 +190,17 @@ cudaError_t launch_gemm_tiled(bool trans_a, bool trans_b, int m, int n, int k, T
     const dim3 grid(grid_rows, (unsigned(cols) + S::BN - 1) / S::BN);
     const T *B_slab = B + (trans_b ? size_t(col) : size_t(col) * ldb);
     T *C_slab = C + size_t(col) * ldc;
-    if constexpr (std::is_same_v<T, double>) {
-      if (!trans_a && !trans_b)
-        gemm_dmma<S, false, false><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
-      else if (!trans_a && trans_b)
-        gemm_dmma<S, false, true><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
-      else if (trans_a && !trans_b)
-        gemm_dmma<S, true, false><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
-      else
-        gemm_dmma<S, true, true><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
-    } else {
-      if (!trans_a && !trans_b)
-        gemm_tiled<T, S, false, false><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
-      else if (!trans_a && trans_b)
-        gemm_tiled<T, S, false, true><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
-      else if (trans_a && !trans_b)
-        gemm_tiled<T, S, true, false><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
-      else
-        gemm_tiled<T, S, true, true><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
-    }
+    if (!trans_a && !trans_b)
+      gemm_dmma<S, false, false><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
+    else if (!trans_a && trans_b)
+      gemm_dmma<S, false, true><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
+    else if (trans_a && !trans_b)
+      gemm_dmma<S, true, false><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
+    else
+      gemm_dmma<S, true, true><<<grid, block, 0, stream>>>(m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc);
   }
   return cudaGetLastError();
+  }
 }
 
 }  // namespace cudrop::kernels

@@ -1,0 +1,217 @@
+#pragma once
+// Single-precision GEMM on the FP32 pipes (no TF32: the netlib thresholds forbid it).
+// C = alpha*op(A)*op(B) + beta*C, column-major, any size, leading dimension and alignment.
+//
+// Block tile 128x128, k in steps of 16, 256 threads each owning an 8x8 piece of C. Tiles of
+// op(A) and op(B) reach shared memory through a multi-stage cp.async pipeline, one 4-byte
+// copy per element: consecutive threads read consecutive global addresses whichever
+// dimension is contiguous (so every transpose and every alignment is coalesced), and the
+// copy lands directly in the k-major layout the multiply wants. Out-of-range elements are
+// zero-filled by the copy itself (src-size 0), so borders need no separate code path.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cudrop::kernels {
+
+struct FfmaShape {
+  static constexpr int BM = 128, BN = 128, BK = 16, threads = 256, stages = 4;
+  // Row pad of the k-major shared tiles: keeps rows 16-byte aligned for the float4 reads
+  // and spreads the transposing writes (consecutive threads walking k) over the banks.
+  static constexpr int pad = 4;
+  static constexpr int row = BM + pad;  // BM == BN
+  static constexpr size_t stage_floats = size_t(2) * BK * row;
+  static constexpr size_t smem_bytes = stages * stage_floats * sizeof(float);
+};
+
+__device__ __forceinline__ void cp_async_f32(float *smem, const float *global, bool valid) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(global),
+               "r"(valid ? 4 : 0));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+// One operand's share of a BK x 128 tile per thread. The tile holds op(X)(i, l) for 128
+// values of i (rows of op(A) or columns of op(B)) and BK values of l (the k index), stored
+// shared[l][i]. ALONG_I: X's contiguous dimension is i (A not transposed, B transposed);
+// otherwise it is l. Either way element e of a thread is base + e*step in global memory.
+template <bool ALONG_I>
+struct OperandLoader {
+  static constexpr int BK = FfmaShape::BK, TILE = FfmaShape::BM, threads = FfmaShape::threads;
+  static constexpr int per_thread = TILE * BK / threads;              // 8
+  static constexpr int fixed_span = ALONG_I ? TILE : BK;               // threads along the contiguous dim
+  static constexpr int moving_stride = threads / fixed_span;           // spacing of e in the other dim
+  const float *ptr;      // element 0 of this thread at the current k tile
+  size_t step;           // global distance between this thread's elements
+  size_t tile_advance;   // global distance from one k tile to the next
+  int i0, l0;            // element 0 position in the tile
+  int i_limit, l_limit;  // valid while i < i_limit and l < l_limit (relative to the tile)
+
+  __device__ OperandLoader(const float *X, size_t ld, int first, int extent, int k, int tid) {
+    if (ALONG_I) {
+      i0 = tid % TILE;
+      l0 = tid / TILE;
+      ptr = X + size_t(first + i0) + size_t(l0) * ld;
+      step = size_t(moving_stride) * ld;
+      tile_advance = size_t(BK) * ld;
+    } else {
+      l0 = tid % BK;
+      i0 = tid / BK;
+      ptr = X + size_t(l0) + size_t(first + i0) * ld;
+      step = size_t(moving_stride) * ld;
+      tile_advance = BK;
+    }
+    i_limit = extent - first;
+    l_limit = k;
+  }
+
+  // Copies the tile at k offset k0 into shared[BK][row]; `fallback` is any valid address.
+  __device__ void issue(float *shared, int k0, const float *fallback) const {
+#pragma unroll
+    for (int e = 0; e < per_thread; ++e) {
+      const int i = ALONG_I ? i0 : i0 + e * moving_stride;
+      const int l = ALONG_I ? l0 + e * moving_stride : l0;
+      const bool valid = i < i_limit && k0 + l < l_limit;
+      cp_async_f32(shared + l * FfmaShape::row + i, valid ? ptr + e * step : fallback, valid);
+    }
+  }
+};
+
+template <bool TRANS_A, bool TRANS_B>
+__global__ void __launch_bounds__(FfmaShape::threads, 2)
+gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t lda,
+          const float *__restrict__ B, size_t ldb, float beta, float *__restrict__ C, size_t ldc) {
+  using S = FfmaShape;
+  constexpr int BK = S::BK, ROW = S::row, STAGES = S::stages;
+  extern __shared__ __align__(16) float smem[];
+  auto a_stage = [&](int s) { return smem + s * S::stage_floats; };
+  auto b_stage = [&](int s) { return smem + s * S::stage_floats + BK * ROW; };
+
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int row0 = blockIdx.x * S::BM, col0 = blockIdx.y * S::BN;
+  // 8 warps as 2 (rows) x 4 (cols), each 64x32 of C; a lane owns rows {r, r+32} + 0..3 and
+  // columns {c, c+16} + 0..3 of its warp's piece, so a warp's float4 reads of one k row of
+  // the A tile cover 128 contiguous bytes and of the B tile 64 (conflict-free, broadcast).
+  const int thread_row = (warp % 2) * 64 + (lane % 8) * 4;
+  const int thread_col = (warp / 2) * 32 + (lane / 8) * 4;
+
+  OperandLoader<!TRANS_A> a_load(A, lda, row0, m, k, tid);
+  OperandLoader<TRANS_B> b_load(B, ldb, col0, n, k, tid);
+
+  float acc[8][8];
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+#pragma unroll
+    for (int c = 0; c < 8; ++c) acc[r][c] = 0.f;
+
+  const int tiles = (k + BK - 1) / BK;
+  // Prologue: the first STAGES-1 tiles in flight. A commit per stage even when there is no
+  // tile keeps the group count uniform, so wait_group<STAGES-2> always means "tile t landed".
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < tiles) {
+      a_load.issue(a_stage(s), s * BK, A);
+      b_load.issue(b_stage(s), s * BK, B);
+      a_load.ptr += a_load.tile_advance;
+      b_load.ptr += b_load.tile_advance;
+    }
+    cp_async_commit();
+  }
+
+  for (int t = 0; t < tiles; ++t) {
+    cp_async_wait<STAGES - 2>();
+    __syncthreads();
+    // The stage refilled now was read in iteration t-1, which every thread has finished.
+    const int next = t + STAGES - 1;
+    if (next < tiles) {
+      a_load.issue(a_stage(next % STAGES), next * BK, A);
+      b_load.issue(b_stage(next % STAGES), next * BK, B);
+      a_load.ptr += a_load.tile_advance;
+      b_load.ptr += b_load.tile_advance;
+    }
+    cp_async_commit();
+
+    const float *As = a_stage(t % STAGES), *Bs = b_stage(t % STAGES);
+#pragma unroll
+    for (int l = 0; l < BK; ++l) {
+      const float4 a0 = *reinterpret_cast<const float4 *>(As + l * ROW + thread_row);
+      const float4 a1 = *reinterpret_cast<const float4 *>(As + l * ROW + thread_row + 32);
+      const float4 b0 = *reinterpret_cast<const float4 *>(Bs + l * ROW + thread_col);
+      const float4 b1 = *reinterpret_cast<const float4 *>(Bs + l * ROW + thread_col + 16);
+      const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+      const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+      for (int r = 0; r < 8; ++r)
+#pragma unroll
+        for (int c = 0; c < 8; ++c) acc[r][c] = fmaf(a[r], b[c], acc[r][c]);
+    }
+  }
+  cp_async_wait<0>();
+
+  // beta == 0 means C is output only: it is never read (a NaN there must not survive).
+  const bool read_c = beta != 0.f;
+#pragma unroll
+  for (int c = 0; c < 8; ++c) {
+    const int gj = col0 + thread_col + (c / 4) * 16 + c % 4;
+    if (gj >= n) continue;
+#pragma unroll
+    for (int r = 0; r < 8; ++r) {
+      const int gi = row0 + thread_row + (r / 4) * 32 + r % 4;
+      if (gi >= m) continue;
+      float *p = C + size_t(gi) + size_t(gj) * ldc;
+      const float value = alpha * acc[r][c];
+      *p = read_c ? value + beta * *p : value;
+    }
+  }
+}
+
+// Enables the dynamic shared memory the pipeline needs (more than the 48 KB default) once
+// per instantiation; cudaFuncSetAttribute is per function and per device context.
+template <bool TRANS_A, bool TRANS_B>
+cudaError_t prepare_gemm_ffma() {
+  static const cudaError_t status = cudaFuncSetAttribute(
+      gemm_ffma<TRANS_A, TRANS_B>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(FfmaShape::smem_bytes));
+  return status;
+}
+
+template <bool TRANS_A, bool TRANS_B>
+cudaError_t launch_gemm_ffma_t(dim3 grid, int m, int n, int k, float alpha, const float *A, size_t lda,
+                               const float *B, size_t ldb, float beta, float *C, size_t ldc,
+                               cudaStream_t stream) {
+  const cudaError_t prepared = prepare_gemm_ffma<TRANS_A, TRANS_B>();
+  if (prepared != cudaSuccess) return prepared;
+  gemm_ffma<TRANS_A, TRANS_B><<<grid, FfmaShape::threads, FfmaShape::smem_bytes, stream>>>(
+      m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  return cudaGetLastError();
+}
+
+inline cudaError_t launch_gemm_ffma(bool trans_a, bool trans_b, int m, int n, int k, float alpha,
+                                    const float *A, size_t lda, const float *B, size_t ldb, float beta,
+                                    float *C, size_t ldc, cudaStream_t stream) {
+  using S = FfmaShape;
+  const unsigned grid_rows = (unsigned(m) + S::BM - 1) / S::BM;
+  // gridDim.y is limited to 65535: very wide products are launched in column slabs.
+  constexpr long long kMaxSlabCols = 65535LL * S::BN;
+  for (long long col = 0; col < n; col += kMaxSlabCols) {
+    const int cols = static_cast<int>(n - col < kMaxSlabCols ? n - col : kMaxSlabCols);
+    const dim3 grid(grid_rows, (unsigned(cols) + S::BN - 1) / S::BN);
+    const float *B_slab = B + (trans_b ? size_t(col) : size_t(col) * ldb);
+    float *C_slab = C + size_t(col) * ldc;
+    cudaError_t error;
+    if (!trans_a && !trans_b)
+      error = launch_gemm_ffma_t<false, false>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, stream);
+    else if (!trans_a && trans_b)
+      error = launch_gemm_ffma_t<false, true>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, stream);
+    else if (trans_a && !trans_b)
+      error = launch_gemm_ffma_t<true, false>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, stream);
+    else
+      error = launch_gemm_ffma_t<true, true>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, stream);
+    if (error != cudaSuccess) return error;
+  }
+  return cudaSuccess;
+}
+
+}  // namespace cudrop::kernels
