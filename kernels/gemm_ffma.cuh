@@ -15,8 +15,9 @@
 
 namespace cudrop::kernels {
 
-struct FfmaShape {
-  static constexpr int BM = 128, BN = 128, BK = 16, threads = 256, stages = 4;
+template <int BK_ = 16, int STAGES_ = 4>
+struct FfmaShapeT {
+  static constexpr int BM = 128, BN = 128, BK = BK_, threads = 256, stages = STAGES_;
   // Row pad of the k-major shared tiles: keeps rows 16-byte aligned for the float4 reads
   // and spreads the transposing writes (consecutive threads walking k) over the banks.
   static constexpr int pad = 4;
@@ -24,6 +25,7 @@ struct FfmaShape {
   static constexpr size_t stage_floats = size_t(2) * BK * row;
   static constexpr size_t smem_bytes = stages * stage_floats * sizeof(float);
 };
+using FfmaShape = FfmaShapeT<>;
 
 __device__ __forceinline__ void cp_async_f32(float *smem, const float *global, bool valid) {
   const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
@@ -38,9 +40,9 @@ __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_gr
 // values of i (rows of op(A) or columns of op(B)) and BK values of l (the k index), stored
 // shared[l][i]. ALONG_I: X's contiguous dimension is i (A not transposed, B transposed);
 // otherwise it is l. Either way element e of a thread is base + e*step in global memory.
-template <bool ALONG_I>
+template <class S, bool ALONG_I>
 struct OperandLoader {
-  static constexpr int BK = FfmaShape::BK, TILE = FfmaShape::BM, threads = FfmaShape::threads;
+  static constexpr int BK = S::BK, TILE = S::BM, threads = S::threads;
   static constexpr int per_thread = TILE * BK / threads;              // 8
   static constexpr int fixed_span = ALONG_I ? TILE : BK;               // threads along the contiguous dim
   static constexpr int moving_stride = threads / fixed_span;           // spacing of e in the other dim
@@ -75,16 +77,15 @@ struct OperandLoader {
       const int i = ALONG_I ? i0 : i0 + e * moving_stride;
       const int l = ALONG_I ? l0 + e * moving_stride : l0;
       const bool valid = i < i_limit && k0 + l < l_limit;
-      cp_async_f32(shared + l * FfmaShape::row + i, valid ? ptr + e * step : fallback, valid);
+      cp_async_f32(shared + l * S::row + i, valid ? ptr + e * step : fallback, valid);
     }
   }
 };
 
-template <bool TRANS_A, bool TRANS_B>
-__global__ void __launch_bounds__(FfmaShape::threads, 2)
+template <bool TRANS_A, bool TRANS_B, class S = FfmaShape>
+__global__ void __launch_bounds__(S::threads, 2)
 gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t lda,
           const float *__restrict__ B, size_t ldb, float beta, float *__restrict__ C, size_t ldc) {
-  using S = FfmaShape;
   constexpr int BK = S::BK, ROW = S::row, STAGES = S::stages;
   extern __shared__ __align__(16) float smem[];
   auto a_stage = [&](int s) { return smem + s * S::stage_floats; };
@@ -98,8 +99,8 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
   const int thread_row = (warp % 2) * 64 + (lane % 8) * 4;
   const int thread_col = (warp / 2) * 32 + (lane / 8) * 4;
 
-  OperandLoader<!TRANS_A> a_load(A, lda, row0, m, k, tid);
-  OperandLoader<TRANS_B> b_load(B, ldb, col0, n, k, tid);
+  OperandLoader<S, !TRANS_A> a_load(A, lda, row0, m, k, tid);
+  OperandLoader<S, TRANS_B> b_load(B, ldb, col0, n, k, tid);
 
   float acc[8][8];
 #pragma unroll
