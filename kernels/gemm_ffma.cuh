@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/gemm_part.cuh"
+
 namespace cudrop::kernels {
 
 // BN = 128: each thread owns 8x8 of C (two blocks per SM); BN = 256: 8x16 (one block per
@@ -90,7 +92,9 @@ struct OperandLoader {
 template <bool TRANS_A, bool TRANS_B, class S = FfmaShape>
 __global__ void __launch_bounds__(S::threads, S::blocks_per_sm)
 gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t lda,
-          const float *__restrict__ B, size_t ldb, float beta, float *__restrict__ C, size_t ldc) {
+          const float *__restrict__ B, size_t ldb, float beta, float *__restrict__ C, size_t ldc,
+          GemmPart part) {
+  if (part.skips((long long)blockIdx.x * S::BM, S::BM, (long long)blockIdx.y * S::BN)) return;
   constexpr int BK = S::BK, STAGES = S::stages, TM = S::TM, TN = S::TN;
   extern __shared__ __align__(16) float smem[];
   auto a_stage = [&](int s) { return smem + s * S::stage_floats; };
@@ -191,38 +195,32 @@ cudaError_t prepare_gemm_ffma() {
 template <bool TRANS_A, bool TRANS_B>
 cudaError_t launch_gemm_ffma_t(dim3 grid, int m, int n, int k, float alpha, const float *A, size_t lda,
                                const float *B, size_t ldb, float beta, float *C, size_t ldc,
-                               cudaStream_t stream) {
+                               GemmPart part, cudaStream_t stream) {
   const cudaError_t prepared = prepare_gemm_ffma<TRANS_A, TRANS_B>();
   if (prepared != cudaSuccess) return prepared;
   gemm_ffma<TRANS_A, TRANS_B><<<grid, FfmaShape::threads, FfmaShape::smem_bytes, stream>>>(
-      m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+      m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, part);
   return cudaGetLastError();
 }
 
 inline cudaError_t launch_gemm_ffma(bool trans_a, bool trans_b, int m, int n, int k, float alpha,
                                     const float *A, size_t lda, const float *B, size_t ldb, float beta,
-                                    float *C, size_t ldc, cudaStream_t stream) {
+                                    float *C, size_t ldc, cudaStream_t stream, bool lower_only = false) {
   using S = FfmaShape;
+  if (m <= 0 || n <= 0) return cudaSuccess;  // nothing to compute (and no empty grid to launch)
   const unsigned grid_rows = (unsigned(m) + S::BM - 1) / S::BM;
-  // gridDim.y is limited to 65535: very wide products are launched in column slabs.
-  constexpr long long kMaxSlabCols = 65535LL * S::BN;
-  for (long long col = 0; col < n; col += kMaxSlabCols) {
-    const int cols = static_cast<int>(n - col < kMaxSlabCols ? n - col : kMaxSlabCols);
+  return for_each_column_slab<S::BN>(n, trans_b, B, ldb, C, ldc, [&](long long col, int cols, const float *B_slab,
+                                                                    float *C_slab) {
     const dim3 grid(grid_rows, (unsigned(cols) + S::BN - 1) / S::BN);
-    const float *B_slab = B + (trans_b ? size_t(col) : size_t(col) * ldb);
-    float *C_slab = C + size_t(col) * ldc;
-    cudaError_t error;
+    const GemmPart part{lower_only, col};
     if (!trans_a && !trans_b)
-      error = launch_gemm_ffma_t<false, false>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, stream);
-    else if (!trans_a && trans_b)
-      error = launch_gemm_ffma_t<false, true>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, stream);
-    else if (trans_a && !trans_b)
-      error = launch_gemm_ffma_t<true, false>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, stream);
-    else
-      error = launch_gemm_ffma_t<true, true>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, stream);
-    if (error != cudaSuccess) return error;
-  }
-  return cudaSuccess;
+      return launch_gemm_ffma_t<false, false>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, part, stream);
+    if (!trans_a && trans_b)
+      return launch_gemm_ffma_t<false, true>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, part, stream);
+    if (trans_a && !trans_b)
+      return launch_gemm_ffma_t<true, false>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, part, stream);
+    return launch_gemm_ffma_t<true, true>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, part, stream);
+  });
 }
 
 }  // namespace cudrop::kernels
