@@ -36,28 +36,18 @@ template <> struct PowerNames<double> {
 // and length (these names are longer than the reference's six characters).
 void report(const char *name, int k) { xerbla_(name, &k, std::strlen(name)); }
 
-// Auto mode: the GPU only pays once the matrix is large enough that one upload plus the
-// iterations at GPU bandwidth beat the iterations at CPU bandwidth; a first estimate (not yet
-// measured): 32 MiB of matrix data. CUDROP_POWER_MIN_BYTES overrides it.
-// The GPU loop has not yet run on a GPU: until its gpu tests pass on hardware it is used only
-// when the user sets CUDROP_POWER_MIN_BYTES (in any mode, CUDROP_MODE=gpu included).
-template <class GpuAttempt, class CpuRun>
-void route_power(const char *name, bool worth_gpu, cpu::Routine routine, GpuAttempt &&gpu, CpuRun &&cpu_run) {
-  static const bool opted_in = std::getenv("CUDROP_POWER_MIN_BYTES") != nullptr;
-  if (!opted_in) {
-    cpu_run();
-    detail::count_cpu(name, 0.0);
-    return;
-  }
-  route(name, worth_gpu, routine, gpu, cpu_run);
-}
-
+// Auto mode: the GPU pays once one upload plus the iterations at GPU bandwidth beat the
+// iterations at CPU bandwidth. Measured on the H100 machine (cudrop-power-bench, 2026-11-21),
+// dense float n=16384 (1 GiB), 10 iterations: CPU path 1519 ms (~7 GB/s per iteration), the
+// GPU call end to end 26 ms (upload included; an iteration is ~0.014 ms + bytes / 3 TB/s).
+// So even a single iteration wins from a few MB; 4 MiB keeps a margin.
+// CUDROP_POWER_MIN_BYTES overrides it.
 bool power_worth_gpu(double matrix_bytes, int maxit) {
   static const double min_bytes = [] {
     const char *text = std::getenv("CUDROP_POWER_MIN_BYTES");
     char *end = nullptr;
     const double value = text ? std::strtod(text, &end) : 0.0;
-    return (text && end != text && value >= 0) ? value : 32.0 * 1024 * 1024;
+    return (text && end != text && value >= 0) ? value : 4.0 * 1024 * 1024;
   }();
   return maxit > 0 && matrix_bytes >= min_bytes;
 }
@@ -89,7 +79,7 @@ void power_dense(const int *n, const T *a, const int *lda, T *lambda, T *x, cons
   }
   const bool ones = *init == 1;
   const double bytes = double(*n) * double(*n) * sizeof(T);
-  route_power(name, power_worth_gpu(bytes, *maxit), PowerNames<T>::routine,
+  route(name, power_worth_gpu(bytes, *maxit), PowerNames<T>::routine,
         [&] { return impl::power_dense_host<T>(*n, a, *lda, lambda, x, ones, *tol, maxit, info); },
         [&] { impl::power_dense_cpu<T>(*n, a, *lda, lambda, x, ones, *tol, maxit, info); });
 }
@@ -129,7 +119,7 @@ void power_csr(const int *n, const T *val, const int *colind, const int *rowptr,
   }
   const bool ones = *init == 1;
   const double bytes = double(nnz) * double(sizeof(T) + sizeof(int)) + (double(*n) + 1) * sizeof(int);
-  route_power(name, power_worth_gpu(bytes, *maxit), PowerNames<T>::routine,
+  route(name, power_worth_gpu(bytes, *maxit), PowerNames<T>::routine,
         [&] { return impl::power_csr_host<T>(*n, val, colind, rowptr, *base, lambda, x, ones, *tol, maxit, info); },
         [&] { impl::power_csr_cpu<T>(*n, val, colind, rowptr, *base, lambda, x, ones, *tol, maxit, info); });
 }

@@ -154,8 +154,8 @@ template <class T, int TPR>
 Status csr_blocks(const PowerDevice &g, int n, int *blocks) {
   int wave = 0;
   if (Status s = one_wave(g, kernels::power_csr_max<T, TPR>, &wave); s != Status::ok) return s;
-  const long long rows_per_block = (long long)kernels::kPowerWarps * kernels::CsrPowerShape<TPR>::rows_per_step;
-  *blocks = int(std::max(1LL, std::min<long long>(wave, (n + rows_per_block - 1) / rows_per_block)));
+  const long long rows_per_tile = kernels::CsrPowerShape<TPR>::rows;
+  *blocks = int(std::max(1LL, std::min<long long>(wave, (n + rows_per_tile - 1) / rows_per_tile)));
   return Status::ok;
 }
 
@@ -315,9 +315,11 @@ Status csr_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz,
   }
   if (opt.start_ones && (s = fill_ones(g, n, dx, stream, result)) != Status::ok) return s;
   const int scale_grid = grid_for(n, scale_wave);
+  // 16-byte loads of 4 entries when both arrays allow them (cudaMalloc'd arrays do).
+  const bool vec = reinterpret_cast<uintptr_t>(dval) % 16 == 0 && reinterpret_cast<uintptr_t>(dcolind) % 16 == 0;
   auto iteration = [&]() -> Status {
     kernels::power_csr_max<T, TPR><<<p.blocks, kPowerThreads, 0, stream>>>(
-        n, dval, dcolind, drowptr, base, dx, y, slot_v, slot_i, state);
+        n, nnz, dval, dcolind, drowptr, base, vec, dx, y, slot_v, slot_i, state);
     kernels::power_scale_check<T><<<scale_grid, kPowerThreads, 0, stream>>>(n, y, dx, tol, maxit, state);
     return launched("power: csr iteration");
   };

@@ -27,6 +27,8 @@
 //    construction and against LAPACK ssyev_/dsyev_ (when linked, n <= 200).
 //  * non-symmetric with known spectrum: dense S D S^-1 (S = I + u v^T), CSR upper triangular.
 //  * PageRank-like column-stochastic CSR (lambda = 1), 0- and 1-based bitwise identical.
+//  * irregular CSR rows (empty rows and tiles, rows longer than the GPU kernel's 4096-entry
+//    window, every lanes-per-row kernel): bit for bit when exact, else within tolerance.
 //  * start vector (INIT = 0) already converged: at most 2 iterations.
 //  * --big: dense n = 4100 (S, D) and 8195 (S); CSR with ~1M rows (PageRank, 16 entries per
 //    row on average), 2^20 rows with ~2 per row, 200000 rows with 40 per row.
@@ -958,6 +960,84 @@ void test_pagerank() {
   }
 }
 
+// ---- irregular rows (the CSR kernel's tiles and windows) ----
+// The GPU kernel reads a tile of rows as one range of entries, in windows of 4096 entries, with
+// 16-byte loads from the 4-aligned entry below the tile's first: rows longer than a window, rows
+// straddling windows, empty rows and tiles, unaligned row starts and the last entries of the
+// arrays are all exercised here, for average row lengths picking every lanes-per-row kernel.
+// Exact (power-of-two diagonal + explicit zeros): bit for bit; general values: within tolerance.
+template <class T>
+Csr<T> irregular(int n, int short_max, int long_every, int long_len, bool exact, uint64_t seed) {
+  Rng rng(seed);
+  const int q = rng.below(n);
+  std::vector<std::vector<std::pair<int, double>>> rows(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    int len = rng.below(short_max + 1);
+    if (long_every > 0 && rng.below(long_every) == 0) len = long_len / 2 + rng.below(long_len);
+    if (i % 101 == 50) len = 0;                         // empty rows (y_i = 0)
+    if (i / 3000 == 2 && (i % 3000) < 2000) len = 0;  // whole empty tiles
+    std::vector<int> cols;
+    if (len > 0) cols.push_back(i);
+    for (int e = 1; e < len; ++e) cols.push_back(rng.below(n));
+    std::sort(cols.begin(), cols.end());
+    bool diagonal_done = false;
+    for (int cidx : cols) {
+      double v;
+      if (cidx == i && !diagonal_done) {
+        diagonal_done = true;
+        v = exact ? (i == q ? 4.0 : 4.0 * std::ldexp(rng.sign(), -1 - rng.below(3))) : (i == q ? 10.0 : 5.0 * rng.symmetric());
+      } else {
+        v = exact ? 0.0 : 0.5 / len * rng.symmetric();
+      }
+      rows[size_t(i)].push_back({cidx, v});
+    }
+  }
+  if (rows[size_t(q)].empty()) rows[size_t(q)].push_back({q, exact ? 4.0 : 10.0});
+  return csr_from_rows<T>(n, rows);
+}
+
+template <class T>
+void test_irregular() {
+  const char *P = Api<T>::prec;
+  const T tol = T(Api<T>::tol);
+  struct Case { const char *name; int n, short_max, long_every, long_len; };
+  const Case cases[] = {
+      // name: the average row length, which picks the lanes per row (1 ... 32)
+      {"avg<1", 20011, 1, 2000, 600},
+      {"avg~1.3", 14000, 2, 3000, 900},
+      {"avg~2.6", 12000, 4, 1000, 1000},
+      {"avg~4", 9001, 8, 2000, 5000},       // rows over up to 2 windows
+      {"avg~8", 12000, 3, 500, 4096},      // rows around a window's length
+      {"avg~9 short rows", 3001, 1, 7, 60},
+      {"avg~17", 7003, 40, 0, 0},
+      {"avg~25", 9001, 3, 300, 9000},
+      {"avg~65", 5003, 80, 1000, 20000},    // rows over up to 8 windows
+  };
+  for (const Case &k : cases) {
+    for (bool exact : {true, false}) {
+      const Csr<T> c = irregular<T>(k.n, k.short_max, k.long_every, k.long_len, exact, uint64_t(k.n) * 3 + exact);
+      const auto mv = csr_matvec(c);
+      char what[160];
+      if (exact) {
+        for (int maxit : {1, 2, 7, 60}) {
+          const Outcome<T> ref = ref_power<T>(c.n, mv, nullptr, T(0), maxit);
+          for (int base : {0, 1}) {
+            std::snprintf(what, sizeof what, "%s irregular exact %s n=%d nnz=%lld base=%d maxit=%d", P, k.name, c.n,
+                          c.nnz(), base, maxit);
+            check_identical(what, call_csr<T>(c.rebased(base), nullptr, T(0), maxit, what), ref);
+          }
+        }
+      } else {
+        std::snprintf(what, sizeof what, "%s irregular %s n=%d nnz=%lld", P, k.name, c.n, c.nnz());
+        const Outcome<T> o = call_csr<T>(c, nullptr, tol, 10000, what);
+        CHECK(o.info == 0, "%s: INFO %d", what, o.info);
+        check_normalized(what, o);
+        check_agree(what, o, ref_power<T>(c.n, mv, nullptr, tol, 10000), double(tol));
+      }
+    }
+  }
+}
+
 // ---- INIT = 0 with a converged start ----
 template <class T>
 void test_start_vector() {
@@ -1066,6 +1146,7 @@ void run_all() {
   step("symmetric", test_symmetric<T>);
   step("nonsymmetric", test_nonsymmetric<T>);
   step("pagerank", test_pagerank<T>);
+  step("irregular rows", test_irregular<T>);
   step("start vector", test_start_vector<T>);
   if (opt.big) step("big", test_big<T>);
   std::printf("%s done in %.1f s\n", Api<T>::prec, seconds_now() - t0);

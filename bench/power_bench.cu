@@ -1,0 +1,690 @@
+// Power-method benchmark (cudrop_spower_/dpower_/scsrpower_/dcsrpower_), one run, one line per
+// case, key=value, starting with "power ":
+//  * cudrop device-only: impl::power_dense_device / power_csr_device (the loop the public calls
+//    run once the data is on the GPU: fused mat-vec + max-reduction, scale + convergence test,
+//    batches checked by the host while the next runs), TOL = 0 so exactly MAXIT iterations,
+//    GPU time of the loop (CUDA events) / iterations; median of 5 runs after a warm-up.
+//  * peer, the "one sync per iteration" loop a cuBLAS/cuSPARSE user writes: cublas?gemv (dense)
+//    or cusparseSpMV (CSR, CUSPARSE_SPMV_ALG_DEFAULT, preprocessed), then cublasI?amax (the
+//    first index of the largest |y_i|, the same rule), a scale + test kernel, and a 16-byte
+//    device->host copy of lambda and the flag that the host checks before the next iteration.
+//    ratio = peer_ms_per_iter / cudrop_ms_per_iter (> 1: cudrop faster). Also the library's
+//    mat-vec alone, back to back (peer_gemv_only_ms / peer_spmv_only_ms): a floor for any loop.
+//  * CSR: cudrop's fused mat-vec kernel alone, back to back (matvec_only_ms: the iteration
+//    without its scale/test launch), and the same for the kernel it replaced (legacy_*, a copy
+//    kept in this file), so that one run compares them on the same matrices.
+//  * for a few cases: the public call end to end (host arrays in and out, transfers included,
+//    e2e_ms, CUDROP_POWER_MIN_BYTES=0 so it runs on the GPU: e2e_gpu=1 checks the counters)
+//    and the CPU path (impl::power_*_cpu, what CUDROP_MODE=cpu runs, cpu_ms), same MAXIT.
+// Bytes per iteration (gbps, copy_frac against a device-to-device cudaMemcpy, read + write):
+// dense n^2 * size (A once); CSR "matrix + y": nnz * (size + 4) + 4 (n + 1) + n * size.
+// Matrices (values uniform in [-0.5, 0.5), never all zero; rows of nnz_per_row/2 ..
+// 3 nnz_per_row/2 entries, nnz_per_row on average, columns sorted within a row, duplicates
+// possible and added):
+//  * matrix=random: columns uniform over all n (no locality: every x gather is its own 32-byte
+//    L2 sector, so the loop is bound by L2 sector traffic, nnz * 32 bytes, not by DRAM);
+//  * matrix=local: columns uniform within +-1024 of the diagonal (mod n): a band, the locality
+//    of a FEM mesh or a bandwidth-reduced (RCM-ordered) graph; x gathers mostly hit L1.
+//   cudrop-power-bench [--quick] [--no-cpu]
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#if !defined(POWER_BENCH_NO_CUSPARSE) && __has_include(<cusparse.h>)
+#include <cusparse.h>
+#define POWER_BENCH_CUSPARSE 1
+#else
+#define POWER_BENCH_CUSPARSE 0
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench/bench_common.cuh"
+#include "cudrop.h"
+#include "impl/power.h"
+#include "kernels/csr_power.cuh"
+
+#define CHECK_CUBLAS(x) do { cublasStatus_t s_ = (x); if (s_ != CUBLAS_STATUS_SUCCESS) { \
+  std::fprintf(stderr, "%s:%d cublas %d\n", __FILE__, __LINE__, int(s_)); std::exit(2); } } while (0)
+#define CHECK_CUSPARSE(x) do { int s_ = int(x); if (s_ != 0) { \
+  std::fprintf(stderr, "%s:%d cusparse %d\n", __FILE__, __LINE__, s_); std::exit(2); } } while (0)
+#define CHECK_STATUS(x) do { cudrop::impl::Status s_ = (x); if (s_ != cudrop::impl::Status::ok) { \
+  std::fprintf(stderr, "%s:%d cudrop status %d\n", __FILE__, __LINE__, int(s_)); std::exit(2); } } while (0)
+
+
+// ---- the CSR kernel before 2026-11-21 (a warp takes 32/TPR rows at a time, UNROLL groups in
+// flight, scalar loads), kept here only to time it against the current one in the same run.
+namespace legacy {
+using namespace cudrop::kernels;
+template <int TPR>
+struct LegacyCsrShape {
+  static constexpr int lanes_per_row = TPR;
+  static constexpr int rows_per_group = 32 / TPR;  // rows a warp takes at a time
+  static constexpr int unroll = TPR >= 16 ? 2 : 4; // row groups in flight per warp
+  static constexpr int rows_per_step = rows_per_group * unroll;
+  static_assert(TPR >= 1 && TPR <= 32 && (TPR & (TPR - 1)) == 0, "TPR: a power of two up to 32");
+};
+
+// slot_v/slot_i: gridDim.x entries.
+template <class T, int TPR>
+__global__ void __launch_bounds__(kPowerThreads)
+legacy_csr_max(int n, const T *__restrict__ val, const int *__restrict__ colind,
+              const int *__restrict__ rowptr, int base, const T *__restrict__ x,
+              T *__restrict__ y, T *slot_v, int *slot_i, PowerState<T> *state) {
+  if (__ldcg(&state->stop) != kRunning) return;
+  using Shape = LegacyCsrShape<TPR>;
+  constexpr int G = Shape::rows_per_group, UR = Shape::unroll, S = Shape::rows_per_step;
+  const int lane = threadIdx.x % 32, group = lane / TPR, gl = lane % TPR;
+  const long long warp0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  const long long warps = (long long)gridDim.x * blockDim.x / 32;
+
+  T best_v = T(0);
+  int best_i = kNoIndex;
+  for (long long step = warp0; step * S < n; step += warps) {
+    const long long first = step * S;
+    unsigned k[UR], end[UR];
+    T sum[UR], v[UR];
+    int c[UR];
+#pragma unroll
+    for (int u = 0; u < UR; ++u) {
+      const long long i = first + u * G + group;
+      k[u] = end[u] = 0;
+      sum[u] = v[u] = T(0);
+      c[u] = 0;
+      if (i < n) {
+        k[u] = unsigned(__ldg(rowptr + i) - base) + unsigned(gl);
+        end[u] = unsigned(__ldg(rowptr + i + 1) - base);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < UR; ++u)
+      if (k[u] < end[u]) {
+        v[u] = __ldg(val + k[u]);
+        c[u] = __ldg(colind + k[u]) - base;
+      }
+#pragma unroll
+    for (int u = 0; u < UR; ++u)
+      if (k[u] < end[u]) sum[u] = fma(v[u], __ldg(x + c[u]), T(0));  // from +0, as the CPU path: never -0
+#pragma unroll
+    for (int u = 0; u < UR; ++u)
+      for (unsigned kk = k[u] + TPR; kk < end[u]; kk += TPR)
+        sum[u] = fma(__ldg(val + kk), __ldg(x + (__ldg(colind + kk) - base)), sum[u]);
+#pragma unroll
+    for (int u = 0; u < UR; ++u) {
+      T s = sum[u];
+#pragma unroll
+      for (int offset = TPR / 2; offset > 0; offset >>= 1) s += __shfl_xor_sync(0xffffffffu, s, offset, TPR);
+      const long long i = first + u * G + group;
+      if (gl == 0 && i < n) {
+        y[i] = s;
+        if (power_better(s, int(i), best_v, best_i)) {
+          best_v = s;
+          best_i = int(i);
+        }
+      }
+    }
+  }
+  power_block_best(best_v, best_i);
+  power_publish_max(best_v, best_i, blockIdx.x, gridDim.x, slot_v, slot_i, state);
+}
+}  // namespace legacy
+
+namespace {
+
+using bench::fill_random;
+using bench::median;
+using bench::now;
+using namespace cudrop::impl;
+
+constexpr int kRuns = 5;  // timed runs (median) after one warm-up
+
+bool g_quick = false, g_cpu = true;
+double g_copy_bw = 0;  // bytes/s, read + write
+cudaStream_t g_stream = nullptr;
+cublasHandle_t g_cublas = nullptr;
+
+template <class T> const char *prec() { return sizeof(T) == 4 ? "s" : "d"; }
+
+double copy_bandwidth() {
+  const size_t bytes = size_t(1) << 30;
+  void *a = nullptr, *b = nullptr;
+  CHECK_CUDA(cudaMalloc(&a, bytes));
+  CHECK_CUDA(cudaMalloc(&b, bytes));
+  CHECK_CUDA(cudaMemset(a, 1, bytes));
+  cudaEvent_t e0, e1;
+  CHECK_CUDA(cudaEventCreate(&e0));
+  CHECK_CUDA(cudaEventCreate(&e1));
+  std::vector<double> rates;
+  for (int r = 0; r <= kRuns; ++r) {
+    CHECK_CUDA(cudaEventRecord(e0, g_stream));
+    for (int i = 0; i < 4; ++i) CHECK_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, g_stream));
+    CHECK_CUDA(cudaEventRecord(e1, g_stream));
+    CHECK_CUDA(cudaEventSynchronize(e1));
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+    if (r > 0) rates.push_back(2.0 * bytes * 4 / (ms * 1e-3));
+  }
+  CHECK_CUDA(cudaFree(a));
+  CHECK_CUDA(cudaFree(b));
+  CHECK_CUDA(cudaEventDestroy(e0));
+  CHECK_CUDA(cudaEventDestroy(e1));
+  return median(rates);
+}
+
+// ---- the peer's pieces ------------------------------------------------------------------------
+template <class T>
+struct PeerRecord {
+  T lambda;
+  int moved_at;  // last iteration in which some |y_i/lambda - x_i| >= tol
+  int pad;
+};
+
+// x = y / y[idx - 1] (idx from cublasI?amax, 1-based), the flag, lambda for the host.
+template <class T>
+__global__ void peer_scale(int n, const T *__restrict__ y, T *__restrict__ x, const int *idx, T tol,
+                           int iteration, PeerRecord<T> *record) {
+  const T lambda = y[*idx - 1];
+  bool moved = false;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < size_t(n); i += size_t(gridDim.x) * blockDim.x) {
+    const T s = y[i] / lambda;
+    if (!(fabs(s - x[i]) < tol)) moved = true;
+    x[i] = s;
+  }
+  if (__syncthreads_or(moved) && threadIdx.x == 0) atomicMax(&record->moved_at, iteration);
+  if (blockIdx.x == 0 && threadIdx.x == 0) record->lambda = lambda;
+}
+
+template <class T>
+__global__ void fill_value(T *p, size_t count, T value) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count; i += size_t(gridDim.x) * blockDim.x) p[i] = value;
+}
+
+template <class T> struct Blas;
+template <> struct Blas<float> {
+  static void gemv(int n, const float *one, const float *a, int lda, const float *x, const float *zero, float *y) {
+    CHECK_CUBLAS(cublasSgemv(g_cublas, CUBLAS_OP_N, n, n, one, a, lda, x, 1, zero, y, 1));
+  }
+  static void amax(int n, const float *y, int *idx) { CHECK_CUBLAS(cublasIsamax(g_cublas, n, y, 1, idx)); }
+  static void cudrop_dense(const int *n, const float *a, const int *lda, float *lambda, float *x, const int *init,
+                           const float *tol, int *maxit, int *info) {
+    cudrop_spower_(n, a, lda, lambda, x, init, tol, maxit, info);
+  }
+  static void cudrop_csr(const int *n, const float *val, const int *col, const int *row, const int *base, float *lambda,
+                         float *x, const int *init, const float *tol, int *maxit, int *info) {
+    cudrop_scsrpower_(n, val, col, row, base, lambda, x, init, tol, maxit, info);
+  }
+};
+template <> struct Blas<double> {
+  static void gemv(int n, const double *one, const double *a, int lda, const double *x, const double *zero, double *y) {
+    CHECK_CUBLAS(cublasDgemv(g_cublas, CUBLAS_OP_N, n, n, one, a, lda, x, 1, zero, y, 1));
+  }
+  static void amax(int n, const double *y, int *idx) { CHECK_CUBLAS(cublasIdamax(g_cublas, n, y, 1, idx)); }
+  static void cudrop_dense(const int *n, const double *a, const int *lda, double *lambda, double *x, const int *init,
+                           const double *tol, int *maxit, int *info) {
+    cudrop_dpower_(n, a, lda, lambda, x, init, tol, maxit, info);
+  }
+  static void cudrop_csr(const int *n, const double *val, const int *col, const int *row, const int *base,
+                         double *lambda, double *x, const int *init, const double *tol, int *maxit, int *info) {
+    cudrop_dcsrpower_(n, val, col, row, base, lambda, x, init, tol, maxit, info);
+  }
+};
+
+// The peer's loop: `matvec()` queues y = A x; then amax, scale, a 16-byte copy and a wait.
+// Returns ms per iteration (median of kRuns) and the last lambda.
+template <class T, class MatVec>
+double peer_loop(int n, int maxit, T *dx, T *dy, MatVec &&matvec, T *lambda_out) {
+  int *d_idx = nullptr;
+  PeerRecord<T> *d_rec = nullptr, *h_rec = nullptr;
+  CHECK_CUDA(cudaMalloc(&d_idx, sizeof(int)));
+  CHECK_CUDA(cudaMalloc(&d_rec, sizeof(PeerRecord<T>)));
+  CHECK_CUDA(cudaHostAlloc(&h_rec, sizeof(PeerRecord<T>), cudaHostAllocDefault));
+  int sms = 0;
+  CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const int grid = int(std::min<long long>((n + 255) / 256, 8LL * sms));
+  cudaEvent_t e0, e1;
+  CHECK_CUDA(cudaEventCreate(&e0));
+  CHECK_CUDA(cudaEventCreate(&e1));
+  std::vector<double> per;
+  for (int r = 0; r <= kRuns; ++r) {
+    fill_value<<<1024, 256, 0, g_stream>>>(dx, size_t(n), T(1));
+    CHECK_CUDA(cudaMemsetAsync(d_rec, 0, sizeof(PeerRecord<T>), g_stream));
+    CHECK_CUDA(cudaEventRecord(e0, g_stream));
+    int done = 0;
+    for (int it = 1; it <= maxit; ++it) {
+      matvec();
+      Blas<T>::amax(n, dy, d_idx);
+      peer_scale<T><<<grid, 256, 0, g_stream>>>(n, dy, dx, d_idx, T(0), it, d_rec);
+      CHECK_CUDA(cudaMemcpyAsync(h_rec, d_rec, sizeof(PeerRecord<T>), cudaMemcpyDeviceToHost, g_stream));
+      CHECK_CUDA(cudaStreamSynchronize(g_stream));
+      done = it;
+      if (h_rec->moved_at != it) break;  // converged (never with TOL = 0)
+    }
+    CHECK_CUDA(cudaEventRecord(e1, g_stream));
+    CHECK_CUDA(cudaEventSynchronize(e1));
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+    if (r > 0) per.push_back(ms / done);
+  }
+  *lambda_out = h_rec->lambda;
+  CHECK_CUDA(cudaFree(d_idx));
+  CHECK_CUDA(cudaFree(d_rec));
+  CHECK_CUDA(cudaFreeHost(h_rec));
+  CHECK_CUDA(cudaEventDestroy(e0));
+  CHECK_CUDA(cudaEventDestroy(e1));
+  return median(per);
+}
+
+// The library mat-vec alone, `reps` back to back: ms per call (median of kRuns).
+template <class MatVec>
+double matvec_only(int reps, MatVec &&matvec) {
+  cudaEvent_t e0, e1;
+  CHECK_CUDA(cudaEventCreate(&e0));
+  CHECK_CUDA(cudaEventCreate(&e1));
+  std::vector<double> per;
+  for (int r = 0; r <= kRuns; ++r) {
+    CHECK_CUDA(cudaEventRecord(e0, g_stream));
+    for (int i = 0; i < reps; ++i) matvec();
+    CHECK_CUDA(cudaEventRecord(e1, g_stream));
+    CHECK_CUDA(cudaEventSynchronize(e1));
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+    if (r > 0) per.push_back(ms / reps);
+  }
+  CHECK_CUDA(cudaEventDestroy(e0));
+  CHECK_CUDA(cudaEventDestroy(e1));
+  return median(per);
+}
+
+// cudrop's device loop, kRuns + 1 times: ms per iteration (median), lambda, INFO, whether x and
+// lambda came out bit-identical in every run.
+template <class T>
+struct CudropTiming {
+  double ms_per_iter = 0;
+  T lambda = 0;
+  int info = 0, iterations = 0;
+  bool repeatable = true;
+};
+
+template <class T, class Run>
+CudropTiming<T> cudrop_loop(int n, T *dx, Run &&run) {
+  CudropTiming<T> out;
+  std::vector<T> first(static_cast<size_t>(n)), again(static_cast<size_t>(n));
+  std::vector<double> per;
+  for (int r = 0; r <= kRuns; ++r) {
+    PowerResult<T> res;
+    run(&res);
+    if (r > 0) per.push_back(double(res.loop_ms) / std::max(1, res.iterations));
+    CHECK_CUDA(cudaMemcpy(r == 0 ? first.data() : again.data(), dx, size_t(n) * sizeof(T), cudaMemcpyDeviceToHost));
+    if (r == 0) {
+      out.lambda = res.lambda;
+      out.info = res.info;
+      out.iterations = res.iterations;
+    } else if (std::memcmp(first.data(), again.data(), size_t(n) * sizeof(T)) != 0 ||
+               std::memcmp(&out.lambda, &res.lambda, sizeof(T)) != 0 || res.iterations != out.iterations) {
+      out.repeatable = false;
+    }
+  }
+  out.ms_per_iter = median(per);
+  return out;
+}
+
+double rel_diff(double a, double b) { return std::fabs(a - b) / std::max(std::fabs(a), std::fabs(b)); }
+
+// ---- dense ---------------------------------------------------------------------------------
+template <class T>
+double bench_dense(int n, int maxit, bool e2e) {
+  const int lda = (n + 31) / 32 * 32;
+  const size_t count = size_t(lda) * size_t(n);
+  T *dA = nullptr, *dx = nullptr, *dy = nullptr, *dconst = nullptr;
+  void *dw = nullptr;
+  CHECK_CUDA(cudaMalloc(&dA, count * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dx, size_t(n) * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dy, size_t(n) * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dconst, 2 * sizeof(T)));
+  fill_random<<<2048, 256, 0, g_stream>>>(dA, count, 7u + unsigned(n));
+  const T consts[2] = {T(1), T(0)};
+  CHECK_CUDA(cudaMemcpy(dconst, consts, sizeof consts, cudaMemcpyHostToDevice));
+  size_t wb = 0;
+  CHECK_STATUS(power_dense_workspace<T>(n, &wb));
+  CHECK_CUDA(cudaMalloc(&dw, wb));
+  CHECK_CUDA(cudaStreamSynchronize(g_stream));
+
+  const CudropTiming<T> ours = cudrop_loop<T>(n, dx, [&](PowerResult<T> *res) {
+    PowerOptions opt;
+    opt.start_ones = true;
+    opt.time_loop = true;
+    CHECK_STATUS(power_dense_device<T>(n, dA, size_t(lda), dx, T(0), maxit, dw, wb, g_stream, opt, res));
+  });
+  auto gemv = [&] { Blas<T>::gemv(n, dconst, dA, lda, dx, dconst + 1, dy); };
+  T peer_lambda = 0;
+  const double peer_ms = peer_loop<T>(n, maxit, dx, dy, gemv, &peer_lambda);
+  const double gemv_ms = matvec_only(maxit, gemv);
+
+  const double bytes = double(n) * n * sizeof(T);
+  const double bw = bytes / (ours.ms_per_iter * 1e-3);
+  std::printf("power dense %s n=%d maxit=%d bytes=%.0f cudrop_ms_per_iter=%.4f gbps=%.0f copy_frac=%.3f info=%d "
+              "repeatable=%d peer=cublas_%sgemv peer_ms_per_iter=%.4f ratio=%.2f peer_gemv_only_ms=%.4f "
+              "peer_gemv_only_frac=%.3f lambda_rel_diff=%.1e",
+              prec<T>(), n, maxit, bytes, ours.ms_per_iter, bw / 1e9, bw / g_copy_bw, ours.info, int(ours.repeatable),
+              prec<T>(), peer_ms, peer_ms / ours.ms_per_iter, gemv_ms, bytes / (gemv_ms * 1e-3) / g_copy_bw,
+              rel_diff(double(ours.lambda), double(peer_lambda)));
+  CHECK_CUDA(cudaFree(dy));
+  CHECK_CUDA(cudaFree(dconst));
+  CHECK_CUDA(cudaFree(dw));
+
+  if (e2e && g_cpu) {
+    // Host matrix (LDA = n), pageable, as a caller has it.
+    std::vector<T> a(static_cast<size_t>(n) * n), x(static_cast<size_t>(n));
+    CHECK_CUDA(cudaMemcpy2D(a.data(), size_t(n) * sizeof(T), dA, size_t(lda) * sizeof(T), size_t(n) * sizeof(T), size_t(n),
+                            cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaFree(dA));
+    dA = nullptr;
+    const int e2e_maxit = 10, init = 1;
+    const T tol = T(0);
+    long gpu0 = 0, fb0 = 0, gpu1 = 0, fb1 = 0;
+    cudrop_counters(&gpu0, nullptr, &fb0);
+    std::vector<double> times;
+    T lambda = 0;
+    int info = 0;
+    for (int r = 0; r <= kRuns; ++r) {
+      int it = e2e_maxit;
+      const double t0 = now();
+      Blas<T>::cudrop_dense(&n, a.data(), &n, &lambda, x.data(), &init, &tol, &it, &info);
+      if (r > 0) times.push_back((now() - t0) * 1e3);
+    }
+    cudrop_counters(&gpu1, nullptr, &fb1);
+    const bool on_gpu = gpu1 - gpu0 == kRuns + 1 && fb1 == fb0;
+    const double e2e_ms = median(times);
+    int it = e2e_maxit, cinfo = 0;
+    T clambda = 0;
+    const double t0 = now();
+    power_dense_cpu<T>(n, a.data(), n, &clambda, x.data(), true, tol, &it, &cinfo);
+    const double cpu_ms = (now() - t0) * 1e3;
+    std::printf(" e2e_maxit=%d e2e_ms=%.1f e2e_gpu=%d cpu_ms=%.1f speedup_vs_cpu=%.1f cpu_lambda_rel_diff=%.1e", e2e_maxit,
+                e2e_ms, int(on_gpu), cpu_ms, cpu_ms / e2e_ms, rel_diff(double(lambda), double(clambda)));
+  }
+  std::printf("\n");
+  std::fflush(stdout);
+  if (dA) CHECK_CUDA(cudaFree(dA));
+  CHECK_CUDA(cudaFree(dx));
+  return ours.ms_per_iter;
+}
+
+// ---- CSR -----------------------------------------------------------------------------------
+__device__ inline unsigned mix(unsigned long long k, unsigned seed) {
+  unsigned x = unsigned(k) * 2654435761u ^ (seed * 97u + unsigned(k >> 32) * 40503u);
+  x ^= x >> 15; x *= 2246822519u; x ^= x >> 13; x *= 3266489917u; x ^= x >> 16;
+  return x;
+}
+
+// Row i's columns: uniform over [0, n) (band = 0) or within +-band of i (mod n); sorted.
+__global__ void make_columns(int n, const int *__restrict__ rowptr, int *__restrict__ col, int band, unsigned seed) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    const int s = rowptr[i], e = rowptr[i + 1];
+    int c[96];
+    const int len = min(e - s, 96);
+    for (int k = 0; k < len; ++k) {
+      const unsigned h = mix((unsigned long long)(s + k), seed);
+      long long v = band > 0 ? i + (long long)(h % unsigned(2 * band + 1)) - band : (long long)(h % unsigned(n));
+      v %= n;
+      if (v < 0) v += n;
+      c[k] = int(v);
+    }
+    for (int k = 1; k < len; ++k) {  // insertion sort
+      const int v = c[k];
+      int j = k - 1;
+      while (j >= 0 && c[j] > v) { c[j + 1] = c[j]; --j; }
+      c[j + 1] = v;
+    }
+    for (int k = 0; k < len; ++k) col[s + k] = c[k];
+  }
+}
+
+// The mat-vec kernels alone (fused max-reduction included, no scale/test launch), back to back:
+// the current kernels::power_csr_max and the legacy one, with the library's lanes-per-row rule
+// and a grid of one wave. ms per launch (median).
+int lanes_for(int n, long long nnz) {
+  const double average = double(nnz) / n;
+  int tpr = 1;
+  while (tpr < 32 && tpr < average) tpr *= 2;
+  return tpr;
+}
+
+template <class Kernel>
+int wave_of(Kernel kernel) {
+  int per_sm = 0, sms = 0;
+  CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, cudrop::kernels::kPowerThreads, 0));
+  CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  return std::max(1, per_sm) * sms;
+}
+
+template <class T, int TPR>
+void csr_kernels_only(int n, long long nnz, const T *dv, const int *dc, const int *dr, const T *dx, T *dy, int reps,
+                      double *current_ms, double *legacy_ms) {
+  using namespace cudrop::kernels;
+  const int wave_new = wave_of(power_csr_max<T, TPR>), wave_old = wave_of(legacy::legacy_csr_max<T, TPR>);
+  const int tiles = int((n + (long long)CsrPowerShape<TPR>::rows - 1) / CsrPowerShape<TPR>::rows);
+  const int grid_new = std::max(1, std::min(wave_new, tiles));
+  const long long per_block_old = (long long)kPowerWarps * legacy::LegacyCsrShape<TPR>::rows_per_step;
+  const int grid_old = int(std::max(1LL, std::min<long long>(wave_old, (n + per_block_old - 1) / per_block_old)));
+  const int slots = std::max(grid_new, grid_old);
+  T *slot_v = nullptr;
+  int *slot_i = nullptr;
+  PowerState<T> *state = nullptr;
+  CHECK_CUDA(cudaMalloc(&slot_v, size_t(slots) * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&slot_i, size_t(slots) * sizeof(int)));
+  CHECK_CUDA(cudaMalloc(&state, sizeof(PowerState<T>)));
+  CHECK_CUDA(cudaMemsetAsync(state, 0, sizeof(PowerState<T>), g_stream));
+  const bool vec = reinterpret_cast<uintptr_t>(dv) % 16 == 0 && reinterpret_cast<uintptr_t>(dc) % 16 == 0;
+  *current_ms = matvec_only(reps, [&] {
+    power_csr_max<T, TPR><<<grid_new, kPowerThreads, 0, g_stream>>>(n, nnz, dv, dc, dr, 0, vec, dx, dy, slot_v, slot_i, state);
+  });
+  *legacy_ms = matvec_only(reps, [&] {
+    legacy::legacy_csr_max<T, TPR><<<grid_old, kPowerThreads, 0, g_stream>>>(n, dv, dc, dr, 0, dx, dy, slot_v, slot_i, state);
+  });
+  CHECK_CUDA(cudaGetLastError());
+  PowerState<T> h{};
+  CHECK_CUDA(cudaMemcpy(&h, state, sizeof h, cudaMemcpyDeviceToHost));
+  if (h.stop != kRunning) std::fprintf(stderr, "kernels_only: stop %d\n", h.stop);
+  CHECK_CUDA(cudaFree(slot_v));
+  CHECK_CUDA(cudaFree(slot_i));
+  CHECK_CUDA(cudaFree(state));
+}
+
+template <class T>
+void csr_kernels_only(int n, long long nnz, const T *dv, const int *dc, const int *dr, const T *dx, T *dy, int reps,
+                      double *current_ms, double *legacy_ms) {
+  switch (lanes_for(n, nnz)) {
+    case 1: return csr_kernels_only<T, 1>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms);
+    case 2: return csr_kernels_only<T, 2>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms);
+    case 4: return csr_kernels_only<T, 4>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms);
+    case 8: return csr_kernels_only<T, 8>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms);
+    case 16: return csr_kernels_only<T, 16>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms);
+    default: return csr_kernels_only<T, 32>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms);
+  }
+}
+
+template <class T>
+void bench_csr(int n, int per_row, bool local, int maxit, bool e2e) {
+  // Row lengths per_row/2 .. per_row/2 + per_row (mean per_row).
+  std::vector<int> rowptr(static_cast<size_t>(n) + 1);
+  rowptr[0] = 0;
+  unsigned s = 12345u + unsigned(per_row);
+  for (int i = 0; i < n; ++i) {
+    s = s * 1664525u + 1013904223u;
+    rowptr[i + 1] = rowptr[i] + per_row / 2 + int((s >> 8) % unsigned(per_row + 1));
+  }
+  const long long nnz = rowptr[n];
+  T *dv = nullptr, *dx = nullptr, *dy = nullptr;
+  int *dc = nullptr, *dr = nullptr;
+  void *dw = nullptr;
+  CHECK_CUDA(cudaMalloc(&dv, size_t(nnz) * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dc, size_t(nnz) * sizeof(int)));
+  CHECK_CUDA(cudaMalloc(&dr, (size_t(n) + 1) * sizeof(int)));
+  CHECK_CUDA(cudaMalloc(&dx, size_t(n) * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dy, size_t(n) * sizeof(T)));
+  CHECK_CUDA(cudaMemcpy(dr, rowptr.data(), (size_t(n) + 1) * sizeof(int), cudaMemcpyHostToDevice));
+  fill_random<<<2048, 256, 0, g_stream>>>(dv, size_t(nnz), 3u + unsigned(per_row));
+  make_columns<<<1024, 256, 0, g_stream>>>(n, dr, dc, local ? 1024 : 0, 99u + unsigned(per_row));
+  CHECK_CUDA(cudaGetLastError());
+  size_t wb = 0;
+  CHECK_STATUS(power_csr_workspace<T>(n, nnz, &wb));
+  CHECK_CUDA(cudaMalloc(&dw, wb));
+  CHECK_CUDA(cudaStreamSynchronize(g_stream));
+
+  const CudropTiming<T> ours = cudrop_loop<T>(n, dx, [&](PowerResult<T> *res) {
+    PowerOptions opt;
+    opt.start_ones = true;
+    opt.time_loop = true;
+    CHECK_STATUS(power_csr_device<T>(n, nnz, dv, dc, dr, 0, dx, T(0), maxit, dw, wb, g_stream, opt, res));
+  });
+  const double bytes = double(nnz) * (sizeof(T) + 4) + 4.0 * (double(n) + 1) + double(n) * sizeof(T);
+  const double bw = bytes / (ours.ms_per_iter * 1e-3);
+  std::printf("power csr %s rows=%d nnz_per_row=%d matrix=%s nnz=%lld maxit=%d bytes=%.0f cudrop_ms_per_iter=%.4f "
+              "gbps=%.0f copy_frac=%.3f info=%d repeatable=%d",
+              prec<T>(), n, per_row, local ? "local" : "random", nnz, maxit, bytes, ours.ms_per_iter, bw / 1e9,
+              bw / g_copy_bw, ours.info, int(ours.repeatable));
+  {
+    double current_ms = 0, legacy_ms = 0;
+    csr_kernels_only<T>(n, nnz, dv, dc, dr, dx, dy, maxit, &current_ms, &legacy_ms);
+    std::printf(" matvec_only_ms=%.4f matvec_only_frac=%.3f legacy_matvec_only_ms=%.4f legacy_matvec_only_frac=%.3f",
+                current_ms, bytes / (current_ms * 1e-3) / g_copy_bw, legacy_ms, bytes / (legacy_ms * 1e-3) / g_copy_bw);
+  }
+#if POWER_BENCH_CUSPARSE
+  {
+    cusparseHandle_t sp = nullptr;
+    CHECK_CUSPARSE(cusparseCreate(&sp));
+    CHECK_CUSPARSE(cusparseSetStream(sp, g_stream));
+    const cudaDataType dt = sizeof(T) == 4 ? CUDA_R_32F : CUDA_R_64F;
+    cusparseSpMatDescr_t mat = nullptr;
+    cusparseDnVecDescr_t vx = nullptr, vy = nullptr;
+    CHECK_CUSPARSE(cusparseCreateCsr(&mat, n, n, nnz, dr, dc, dv, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, dt));
+    CHECK_CUSPARSE(cusparseCreateDnVec(&vx, n, dx, dt));
+    CHECK_CUSPARSE(cusparseCreateDnVec(&vy, n, dy, dt));
+    const T one = T(1), zero = T(0);
+    size_t buffer_bytes = 0;
+    CHECK_CUSPARSE(cusparseSpMV_bufferSize(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy, dt,
+                                           CUSPARSE_SPMV_ALG_DEFAULT, &buffer_bytes));
+    void *buffer = nullptr;
+    CHECK_CUDA(cudaMalloc(&buffer, std::max<size_t>(buffer_bytes, 256)));
+#if CUSPARSE_VERSION >= 12400
+    CHECK_CUSPARSE(cusparseSpMV_preprocess(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy, dt,
+                                           CUSPARSE_SPMV_ALG_DEFAULT, buffer));
+#endif
+    auto spmv = [&] {
+      CHECK_CUSPARSE(cusparseSpMV(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy, dt,
+                                  CUSPARSE_SPMV_ALG_DEFAULT, buffer));
+    };
+    T peer_lambda = 0;
+    const double peer_ms = peer_loop<T>(n, maxit, dx, dy, spmv, &peer_lambda);
+    const double spmv_ms = matvec_only(maxit, spmv);
+    std::printf(" peer=cusparse_spmv peer_ms_per_iter=%.4f ratio=%.2f peer_spmv_only_ms=%.4f peer_spmv_only_frac=%.3f "
+                "lambda_rel_diff=%.1e",
+                peer_ms, peer_ms / ours.ms_per_iter, spmv_ms, bytes / (spmv_ms * 1e-3) / g_copy_bw,
+                rel_diff(double(ours.lambda), double(peer_lambda)));
+    CHECK_CUDA(cudaFree(buffer));
+    CHECK_CUSPARSE(cusparseDestroyDnVec(vx));
+    CHECK_CUSPARSE(cusparseDestroyDnVec(vy));
+    CHECK_CUSPARSE(cusparseDestroySpMat(mat));
+    CHECK_CUSPARSE(cusparseDestroy(sp));
+  }
+#else
+  std::printf(" peer=none");
+#endif
+  CHECK_CUDA(cudaFree(dy));
+  CHECK_CUDA(cudaFree(dw));
+
+  if (e2e && g_cpu) {
+    std::vector<T> val(static_cast<size_t>(nnz)), x(static_cast<size_t>(n));
+    std::vector<int> col(static_cast<size_t>(nnz));
+    CHECK_CUDA(cudaMemcpy(val.data(), dv, size_t(nnz) * sizeof(T), cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(col.data(), dc, size_t(nnz) * sizeof(int), cudaMemcpyDeviceToHost));
+    const int e2e_maxit = 10, init = 1, base = 0;
+    const T tol = T(0);
+    long gpu0 = 0, fb0 = 0, gpu1 = 0, fb1 = 0;
+    cudrop_counters(&gpu0, nullptr, &fb0);
+    std::vector<double> times;
+    T lambda = 0;
+    int info = 0;
+    for (int r = 0; r <= kRuns; ++r) {
+      int it = e2e_maxit;
+      const double t0 = now();
+      Blas<T>::cudrop_csr(&n, val.data(), col.data(), rowptr.data(), &base, &lambda, x.data(), &init, &tol, &it, &info);
+      if (r > 0) times.push_back((now() - t0) * 1e3);
+    }
+    cudrop_counters(&gpu1, nullptr, &fb1);
+    const bool on_gpu = gpu1 - gpu0 == kRuns + 1 && fb1 == fb0;
+    const double e2e_ms = median(times);
+    int it = e2e_maxit, cinfo = 0;
+    T clambda = 0;
+    const double t0 = now();
+    power_csr_cpu<T>(n, val.data(), col.data(), rowptr.data(), 0, &clambda, x.data(), true, tol, &it, &cinfo);
+    const double cpu_ms = (now() - t0) * 1e3;
+    std::printf(" e2e_maxit=%d e2e_ms=%.1f e2e_gpu=%d cpu_ms=%.1f speedup_vs_cpu=%.1f cpu_lambda_rel_diff=%.1e", e2e_maxit,
+                e2e_ms, int(on_gpu), cpu_ms, cpu_ms / e2e_ms, rel_diff(double(lambda), double(clambda)));
+  }
+  std::printf("\n");
+  std::fflush(stdout);
+  CHECK_CUDA(cudaFree(dv));
+  CHECK_CUDA(cudaFree(dc));
+  CHECK_CUDA(cudaFree(dr));
+  CHECK_CUDA(cudaFree(dx));
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) g_quick = true;
+    else if (std::strcmp(argv[i], "--no-cpu") == 0) g_cpu = false;
+    else {
+      std::fprintf(stderr, "usage: %s [--quick] [--no-cpu]\n", argv[0]);
+      return 2;
+    }
+  }
+  // The public calls read these once, at their first call: every e2e call on the GPU.
+  setenv("CUDROP_POWER_MIN_BYTES", "0", 1);
+  const double t_start = now();
+  int device = 0;
+  CHECK_CUDA(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, device));
+  CHECK_CUDA(cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking));
+  CHECK_CUBLAS(cublasCreate(&g_cublas));
+  CHECK_CUBLAS(cublasSetStream(g_cublas, g_stream));
+  CHECK_CUBLAS(cublasSetPointerMode(g_cublas, CUBLAS_POINTER_MODE_DEVICE));
+  g_copy_bw = copy_bandwidth();
+  std::printf("# device=\"%s\" sms=%d l2_mb=%.0f copy_gbps=%.0f (cudaMemcpy D2D, read+write)\n", prop.name,
+              prop.multiProcessorCount, prop.l2CacheSize / 1048576.0, g_copy_bw / 1e9);
+  std::printf("# ratio = peer_ms_per_iter / cudrop_ms_per_iter (>1: cudrop faster); CSR bytes = matrix + y\n");
+  std::fflush(stdout);
+
+  const int rows = g_quick ? 1 << 18 : 1 << 21;
+  // Dense: three sizes of one precision show the fixed cost per iteration (intercept).
+  // Dense: sizes past the L2 (n >= 4096 in single precision) give the fixed cost per
+  // iteration as the intercept of time against bytes (n = 2048, 16 MB, stays in L2).
+  bench_dense<float>(2048, 200, false);
+  const int n1 = 4096, n2 = g_quick ? 8192 : 16384;
+  const double t1 = bench_dense<float>(n1, 100, false);
+  if (!g_quick) bench_dense<float>(8192, 50, false);
+  const double t2 = bench_dense<float>(n2, 30, true);
+  {
+    const double b1 = 4.0 * n1 * n1, b2 = 4.0 * n2 * n2;
+    const double per_byte = (t2 - t1) / (b2 - b1);  // ms per byte
+    std::printf("power dense_fit s n1=%d n2=%d fixed_us_per_iter=%.1f stream_gbps=%.0f stream_copy_frac=%.3f\n", n1, n2,
+                (t1 - per_byte * b1) * 1e3, 1e-6 / per_byte, 1e-6 / per_byte * 1e9 / g_copy_bw);
+  }
+  bench_dense<double>(g_quick ? 4096 : 16384, 20, false);
+  for (int per_row : {8, 16, 32})
+    for (bool local : {false, true}) bench_csr<float>(rows, per_row, local, 50, per_row == 16);
+  for (bool local : {false, true}) bench_csr<double>(rows, 16, local, 50, false);
+  std::printf("# total %.1f s\n", now() - t_start);
+  CHECK_CUBLAS(cublasDestroy(g_cublas));
+  CHECK_CUDA(cudaStreamDestroy(g_stream));
+  return 0;
+}
