@@ -32,7 +32,8 @@ bool gemm_worth_gpu(int m, int n, int k, bool reads_c, size_t element_size) {
   const double flops = 2.0 * m * n * k;
   const double elements = double(m) * k + double(k) * n + double(m) * n * (reads_c ? 2 : 1);
   const Settings &s = settings();
-  return flops >= s.gemm_min_flops && flops >= s.gemm_min_intensity * elements * element_size;
+  const double min_flops = element_size == sizeof(float) ? s.gemm_min_flops_single : s.gemm_min_flops_double;
+  return flops >= min_flops && flops >= s.gemm_min_intensity * elements * element_size;
 }
 
 template <class T>

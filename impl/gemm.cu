@@ -1,19 +1,19 @@
 #include "impl/gemm.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <type_traits>
+#include <vector>
 
 #include "impl/gpu_context.cuh"
 #include "kernels/gemm_tiled.cuh"
+#include "shim/cpu_backend.h"
+#include "shim/dispatch.h"
 
 namespace cudrop::impl {
 namespace {
 
-// Device copies are packed with columns padded to 128 bytes, so that every column starts
-// on a coalescing boundary whatever the caller's LD or alignment was.
-size_t padded_ld(size_t rows, size_t element_size) {
-  const size_t per_line = 128 / element_size;
-  return (rows + per_line - 1) / per_line * per_line;
-}
+size_t padded_ld(size_t rows, size_t element_size) { return gemm_padded_ld(rows, element_size); }
 
 // Column-panel width of the transfer/compute pipeline: about eight panels, each at least a
 // few kernel tiles wide; a call too small to gain from overlap gets one panel (= no pipeline).
@@ -24,16 +24,197 @@ int pipeline_panel_cols(int m, int n, int k, size_t element_size) {
   return std::max(256, (eighth + 127) / 128 * 128);
 }
 
+
+template <class T>
+const char *gemm_name() { return std::is_same_v<T, float> ? "sgemm_" : "dgemm_"; }
+
+// Which device copy of an operand chunk to use: one already holding it, else the copy used
+// least recently (to be refilled once the math that last read it is done).
+struct OperandCopies {
+  int count = 1;
+  long tag[2] = {-1, -1};
+  int last = 1;
+  int take(long wanted, bool *fresh) {
+    for (int c = 0; c < count; ++c)
+      if (tag[c] == wanted) {
+        last = c;
+        *fresh = false;
+        return c;
+      }
+    const int c = count == 1 ? 0 : 1 - last;
+    tag[c] = wanted;
+    last = c;
+    *fresh = true;
+    return c;
+  }
+};
+
+// The steps of an out-of-core plan. Transfers go on ctx.stream, the math on ctx.compute:
+// the next chunks of A and B (and C's next block) are sent while the current step is
+// multiplied, and a finished block of C comes back while the next one is multiplied.
+// written[b]: how many leading columns of block b hold their final values in the caller's C.
+template <class T>
+Status run_tiles(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p,
+                 const std::vector<GemmBlock> &blocks, char *dA, char *dB, char *dC,
+                 std::vector<int> &written) {
+  const size_t es = sizeof(T);
+  const bool reads_c = g.beta != T(0);
+  // A resident C that is read is written back only once all the math has succeeded.
+  const bool early_download = !(p.c_resident && reads_c);
+  OperandCopies copies_a, copies_b;
+  copies_a.count = p.a_buffers;
+  copies_b.count = p.b_buffers;
+  Status s = Status::ok;
+  auto c_device = [&](size_t b) {
+    const GemmBlock &blk = blocks[b];
+    return p.c_resident ? dC + (size_t(blk.i0) + size_t(blk.j0) * p.ld_c) * es
+                        : dC + (b % size_t(p.c_buffers)) * p.c_bytes;
+  };
+  auto download_block = [&](size_t b, bool wait) {
+    const GemmBlock &blk = blocks[b];
+    if (wait) {
+      Status status = check(cudaStreamWaitEvent(ctx.stream, ctx.panel_done[b % 2], 0), "gemm tiles");
+      if (status != Status::ok) return status;
+    }
+    size_t done = 0;
+    Status status = download_matrix(ctx, c_device(b), p.ld_c * es, size_t(blk.rows) * es, size_t(blk.cols),
+                                    g.c + size_t(blk.i0) + size_t(blk.j0) * size_t(g.ldc), size_t(g.ldc) * es, &done);
+    written[b] = int(done);
+    return status;
+  };
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const GemmBlock &blk = blocks[b];
+    char *c_dev = c_device(b);
+    const long block_row = blk.i0 / p.mb, block_col = blk.j0 / p.nb;
+    for (int l = 0; l < p.kchunks; ++l) {
+      const int l0 = l * p.kb, kl = std::min(p.kb, g.k - l0);
+      // op(A)(i0:i0+rows, l0:l0+kl): a block of A, or of A^T's rows.
+      bool fresh = false;
+      const int ca = copies_a.take(block_row * p.kchunks + l, &fresh);
+      char *a_dev = dA + size_t(ca) * p.a_bytes;
+      if (fresh) {
+        const size_t rows = g.trans_a ? size_t(kl) : size_t(blk.rows), cols = g.trans_a ? size_t(blk.rows) : size_t(kl);
+        const T *host = g.trans_a ? g.a + size_t(l0) + size_t(blk.i0) * size_t(g.lda)
+                                  : g.a + size_t(blk.i0) + size_t(l0) * size_t(g.lda);
+        if ((s = check(cudaStreamWaitEvent(ctx.stream, ctx.operand_done[ca], 0), "gemm tiles")) != Status::ok) return s;
+        if ((s = upload_matrix(ctx, host, size_t(g.lda) * es, rows * es, cols, a_dev, p.ld_a * es)) != Status::ok) return s;
+      }
+      // op(B)(l0:l0+kl, j0:j0+cols): a block of B, or of B^T's rows.
+      const int cb = copies_b.take(block_col * p.kchunks + l, &fresh);
+      char *b_dev = dB + size_t(cb) * p.b_bytes;
+      if (fresh) {
+        const size_t rows = g.trans_b ? size_t(blk.cols) : size_t(kl), cols = g.trans_b ? size_t(kl) : size_t(blk.cols);
+        const T *host = g.trans_b ? g.b + size_t(blk.j0) + size_t(l0) * size_t(g.ldb)
+                                  : g.b + size_t(l0) + size_t(blk.j0) * size_t(g.ldb);
+        if ((s = check(cudaStreamWaitEvent(ctx.stream, ctx.operand_done[2 + cb], 0), "gemm tiles")) != Status::ok) return s;
+        if ((s = upload_matrix(ctx, host, size_t(g.ldb) * es, rows * es, cols, b_dev, p.ld_b * es)) != Status::ok) return s;
+      }
+      // C's block goes in before its first chunk only, and only when beta != 0: beta is
+      // applied once, and beta == 0 never reads C. (A rotating copy of C was last used by
+      // block b-2, whose download has completed by now.)
+      if (l == 0 && reads_c) {
+        const T *host = g.c + size_t(blk.i0) + size_t(blk.j0) * size_t(g.ldc);
+        if ((s = upload_matrix(ctx, host, size_t(g.ldc) * es, size_t(blk.rows) * es, size_t(blk.cols), c_dev,
+                               p.ld_c * es)) != Status::ok) return s;
+      }
+      cudaError_t error = cudaEventRecord(ctx.panel_ready, ctx.stream);
+      if (error == cudaSuccess) error = cudaStreamWaitEvent(ctx.compute, ctx.panel_ready, 0);
+      if ((s = check(error, "gemm tiles")) != Status::ok) return s;
+      s = gemm_device<T>(g.trans_a, g.trans_b, blk.rows, blk.cols, kl, g.alpha, reinterpret_cast<const T *>(a_dev),
+                         p.ld_a, reinterpret_cast<const T *>(b_dev), p.ld_b, l == 0 ? g.beta : T(1),
+                         reinterpret_cast<T *>(c_dev), p.ld_c, ctx.compute);
+      if (s != Status::ok) return s;
+      error = cudaEventRecord(ctx.operand_done[ca], ctx.compute);
+      if (error == cudaSuccess) error = cudaEventRecord(ctx.operand_done[2 + cb], ctx.compute);
+      if (error == cudaSuccess && l == p.kchunks - 1) error = cudaEventRecord(ctx.panel_done[b % 2], ctx.compute);
+      if ((s = check(error, "gemm tiles")) != Status::ok) return s;
+      // The previous block comes back while this one is multiplied.
+      if (l == 0 && early_download && b > 0) {
+        if ((s = download_block(b - 1, true)) != Status::ok) return s;
+      }
+    }
+  }
+  if ((s = check(cudaStreamSynchronize(ctx.compute), "gemm tiles")) != Status::ok) return s;
+  if (early_download) return download_block(blocks.size() - 1, true);
+  for (size_t b = 0; b < blocks.size(); ++b)
+    if ((s = download_block(b, false)) != Status::ok) return s;
+  return Status::ok;
+}
+
+// After a GPU failure, the columns of C that the GPU did not write back, on the CPU BLAS:
+// each is still the caller's original, and so are A and B.
+template <class T>
+void finish_on_cpu(const GemmArgs<T> &g, const std::vector<GemmBlock> &blocks,
+                   const std::vector<int> &written) {
+  const cpu::gemm_fn<T> gemm = cpu::gemm<T>();
+  const char ta = g.trans_a ? 'T' : 'N', tb = g.trans_b ? 'T' : 'N';
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const GemmBlock &blk = blocks[b];
+    if (written[b] >= blk.cols) continue;
+    const int j0 = blk.j0 + written[b];
+    const int rows = blk.rows, cols = blk.cols - written[b], k = g.k;
+    const T *a = g.trans_a ? g.a + size_t(blk.i0) * size_t(g.lda) : g.a + size_t(blk.i0);
+    const T *bp = g.trans_b ? g.b + size_t(j0) : g.b + size_t(j0) * size_t(g.ldb);
+    T *c = g.c + size_t(blk.i0) + size_t(j0) * size_t(g.ldc);
+    gemm(&ta, &tb, &rows, &cols, &k, &g.alpha, a, &g.lda, bp, &g.ldb, &g.beta, c, &g.ldc, 1, 1);
+  }
+}
+
+// Out of core: A, B and C do not fit the cap together; the plan's tiles do.
+template <class T>
+Status gemm_tiled(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p, size_t cap) {
+  void *dA = nullptr, *dB = nullptr, *dC = nullptr;
+  Status s = device_buffers(ctx, {{Slot::a, p.a_bytes * size_t(p.a_buffers), &dA},
+                                  {Slot::b, p.b_bytes * size_t(p.b_buffers), &dB},
+                                  {Slot::c, p.c_bytes * size_t(p.c_buffers), &dC}});
+  if (s != Status::ok) return s;
+  log(2, "%s out of core: C in %d x %d blocks of %d x %d (%s), k in %d chunk(s) of %d, %s outer, "
+      "%.1f of %.1f MiB",
+      gemm_name<T>(), p.mblocks, p.nblocks, p.mb, p.nb, p.c_resident ? "C resident" : "C rotating",
+      p.kchunks, p.kb, p.rows_outer ? "rows" : "columns", p.device_bytes / 1048576.0, cap / 1048576.0);
+  const std::vector<GemmBlock> blocks = gemm_tile_blocks(p, g.m, g.n);
+  std::vector<int> written(blocks.size(), 0);
+  s = run_tiles(ctx, g, p, blocks, static_cast<char *>(dA), static_cast<char *>(dB), static_cast<char *>(dC),
+                written);
+  if (s == Status::ok) return s;
+  // Let queued transfers and math drain (they only touch device and pinned buffers), so
+  // that nothing of this call is still running when the next one reuses the buffers.
+  cudaStreamSynchronize(ctx.compute);
+  cudaStreamSynchronize(ctx.stream);
+  cudaGetLastError();
+  size_t blocks_written = 0, columns_written = 0;
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    blocks_written += written[b] == blocks[b].cols;
+    columns_written += size_t(written[b]);
+  }
+  // Nothing of C written yet: the caller's C is intact, the whole call can go to the CPU.
+  if (columns_written == 0) return s;
+  char detail[160];
+  std::snprintf(detail, sizeof detail, "after %zu of %zu blocks of C were written back", blocks_written,
+                blocks.size());
+  cudrop::detail::count_partial_fallback(gemm_name<T>(), s, detail);
+  finish_on_cpu(g, blocks, written);
+  return Status::ok;
+}
+
 }  // namespace
 
 template <class T>
 Status gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha, const T *dA,
                    size_t ldda, const T *dB, size_t lddb, T beta, T *dC, size_t lddc,
-                   void *stream) {
+                   void *stream, bool lower_only) {
   if (inject_fault("launch")) return Status::cuda_error;
-  return check(kernels::launch_gemm_tiled(trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb,
-                                          beta, dC, lddc, static_cast<cudaStream_t>(stream)),
-               "gemm kernel launch");
+  // The launch is judged by cudaGetLastError, which also returns an error some earlier runtime
+  // call left behind: clear it first (and say so) so the launch is not blamed for it.
+  if (const cudaError_t stale = cudaGetLastError(); stale != cudaSuccess)
+    log(1, "a CUDA error was pending before a GEMM launch: %s", cudaGetErrorString(stale));
+  const cudaError_t error = kernels::launch_gemm_tiled(trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb,
+                                                       beta, dC, lddc, static_cast<cudaStream_t>(stream), lower_only);
+  if (error == cudaSuccess) return Status::ok;
+  char what[160];  // the shape goes into the (verbose) failure message
+  std::snprintf(what, sizeof what, "gemm kernel launch (%c%c m=%d n=%d k=%d ld=%zu,%zu,%zu)", trans_a ? 'T' : 'N',
+                trans_b ? 'T' : 'N', m, n, k, ldda, lddb, lddc);
+  return check(error, what);
 }
 
 template <class T>
@@ -48,8 +229,22 @@ Status gemm_host(const GemmArgs<T> &g) {
   const size_t rows_b = g.trans_b ? g.n : g.k, cols_b = g.trans_b ? g.k : g.n;
   const size_t ldda = padded_ld(rows_a, es), lddb = padded_ld(rows_b, es), lddc = padded_ld(g.m, es);
 
-  void *dA = nullptr, *dB = nullptr, *dC = nullptr;
   Status s = Status::ok;
+  if (uses_ab) {
+    // Larger than the device memory cudrop may use: out of core, in tiles.
+    size_t cap = 0;
+    if ((s = device_memory_cap(ctx, &cap)) != Status::ok) return s;
+    const size_t max_block_rows = std::max<size_t>(128, ctx.staging_bytes / es / 128 * 128);
+    const GemmTilePlan plan = plan_gemm_tiles(g.trans_a, g.trans_b, g.m, g.n, g.k, es, g.beta != T(0), cap,
+                                              max_block_rows);
+    if (!plan.fits) {
+      log(1, "%s: not even the smallest tiles fit %.1f MiB of device memory", gemm_name<T>(), cap / 1048576.0);
+      return Status::out_of_memory;
+    }
+    if (!plan.in_core) return gemm_tiled(ctx, g, plan, cap);
+  }
+
+  void *dA = nullptr, *dB = nullptr, *dC = nullptr;
   if (uses_ab) {
     s = device_buffers(ctx, {{Slot::a, ldda * cols_a * es, &dA}, {Slot::b, lddb * cols_b * es, &dB},
                              {Slot::c, lddc * g.n * es, &dC}});
@@ -128,8 +323,8 @@ Status gemm_host(const GemmArgs<T> &g) {
 template Status gemm_host<float>(const GemmArgs<float> &);
 template Status gemm_host<double>(const GemmArgs<double> &);
 template Status gemm_device<float>(bool, bool, int, int, int, float, const float *, size_t,
-                                   const float *, size_t, float, float *, size_t, void *);
+                                   const float *, size_t, float, float *, size_t, void *, bool);
 template Status gemm_device<double>(bool, bool, int, int, int, double, const double *, size_t,
-                                    const double *, size_t, double, double *, size_t, void *);
+                                    const double *, size_t, double, double *, size_t, void *, bool);
 
 }  // namespace cudrop::impl

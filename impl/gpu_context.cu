@@ -54,6 +54,8 @@ void start(Gpu &g) {
   if (error == cudaSuccess) error = cudaEventCreateWithFlags(&ctx.panel_ready, cudaEventDisableTiming);
   for (cudaEvent_t &done : ctx.panel_done)
     if (error == cudaSuccess) error = cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
+  for (cudaEvent_t &done : ctx.operand_done)
+    if (error == cudaSuccess) error = cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
   for (int i = 0; i < GpuContext::kStaging && error == cudaSuccess; ++i) {
     error = cudaHostAlloc(&ctx.staging[i], ctx.staging_bytes, cudaHostAllocDefault);
     if (error == cudaSuccess) error = cudaEventCreateWithFlags(&ctx.staging_free[i], cudaEventDisableTiming);
@@ -116,7 +118,15 @@ Status check(cudaError_t error, const char *what) {
 
 bool inject_fault(const char *kind) {
   static const char *configured = std::getenv("CUDROP_FAULT_INJECT");
-  return configured != nullptr && std::strcmp(configured, kind) == 0;
+  if (configured == nullptr) return false;
+  const size_t length = std::strlen(kind);
+  if (std::strncmp(configured, kind, length) != 0) return false;
+  if (configured[length] == '\0') return true;
+  if (configured[length] != ':') return false;
+  // kind:N: the N-th attempt of this kind in the process fails, and every later one.
+  static std::atomic<long> attempts{0};
+  const long first_failing = std::atol(configured + length + 1);
+  return attempts.fetch_add(1) + 1 >= first_failing;
 }
 
 namespace {
@@ -143,12 +153,68 @@ cudaError_t grow_slot(GpuContext &ctx, int i, size_t bytes, bool exact) {
   return error;
 }
 
+// With a limit: whether the request, grown with headroom, fits beside the slots it does not
+// name; if not, those are released first. False when even that does not fit.
+bool make_room(GpuContext &ctx, std::initializer_list<BufferRequest> requests, size_t limit) {
+  auto total_after = [&] {
+    size_t total = 0;
+    for (int s = 0; s < static_cast<int>(Slot::count); ++s) {
+      size_t bytes = ctx.slot_bytes[s];
+      for (const BufferRequest &r : requests)
+        if (static_cast<int>(r.slot) == s && bytes < r.bytes) bytes = r.bytes + r.bytes / 8;
+      total += bytes;
+    }
+    return total;
+  };
+  if (total_after() <= limit) return true;
+  for (int s = 0; s < static_cast<int>(Slot::count); ++s) {
+    bool requested = false;
+    for (const BufferRequest &r : requests) requested |= static_cast<int>(r.slot) == s;
+    if (requested || ctx.slot[s] == nullptr) continue;
+    cudaFree(ctx.slot[s]);
+    ctx.slot[s] = nullptr;
+    ctx.slot_bytes[s] = 0;
+  }
+  return total_after() <= limit;
+}
+
 }  // namespace
+
+size_t held_device_bytes(const GpuContext &ctx) {
+  size_t total = 0;
+  for (size_t bytes : ctx.slot_bytes) total += bytes;
+  return total;
+}
+
+Status device_memory_cap(GpuContext &ctx, size_t *cap) {
+  size_t free_bytes = 0, total_bytes = 0;
+  if (Status s = check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo"); s != Status::ok) return s;
+  const size_t margin = std::max<size_t>(size_t(256) << 20, total_bytes / 32);
+  const size_t usable = free_bytes + held_device_bytes(ctx);
+  *cap = usable > margin ? usable - margin : 0;
+  const size_t limit = settings().gpu_mem_limit;
+  if (limit != 0) *cap = std::min(*cap, limit);
+  return Status::ok;
+}
 
 Status device_buffers(GpuContext &ctx, std::initializer_list<BufferRequest> requests) {
   if (inject_fault("alloc")) return Status::out_of_memory;
+  const size_t limit = settings().gpu_mem_limit;
+  size_t needed = 0;
+  for (const BufferRequest &r : requests) needed += r.bytes;
+  if (limit != 0 && needed > limit) {
+    log(2, "device buffers of %.1f MiB requested, over CUDROP_GPU_MEM_LIMIT (%.1f MiB)",
+        needed / 1048576.0, limit / 1048576.0);
+    return Status::out_of_memory;
+  }
   cudaError_t error = cudaSuccess;
   for (bool exact : {false, true}) {
+    // With headroom first; exact sizes (after releasing everything) when that does not fit
+    // under the limit or the GPU is short of memory.
+    if (!exact && limit != 0 && !make_room(ctx, requests, limit)) {
+      release_device_buffers(ctx);
+      continue;
+    }
     error = cudaSuccess;
     for (const BufferRequest &r : requests) {
       error = grow_slot(ctx, static_cast<int>(r.slot), r.bytes, exact);
@@ -189,13 +255,17 @@ Status upload_matrix(GpuContext &ctx, const void *host, size_t ld_bytes, size_t 
 }
 
 Status download_matrix(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_t row_bytes,
-                       size_t cols, void *host, size_t ld_bytes) {
+                       size_t cols, void *host, size_t ld_bytes, size_t *cols_done) {
   const auto *src = static_cast<const char *>(dev);
   auto *dst = static_cast<char *>(host);
+  size_t done_here = 0;
+  if (cols_done == nullptr) cols_done = &done_here;
+  *cols_done = 0;
   if (row_bytes > ctx.staging_bytes) {
     cudaError_t error = cudaMemcpy2DAsync(dst, ld_bytes, src, ldd_bytes, row_bytes, cols,
                                           cudaMemcpyDeviceToHost, ctx.stream);
     if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.stream);
+    if (error == cudaSuccess) *cols_done = cols;
     return check(error, "download");
   }
   const size_t chunk_cols = ctx.staging_bytes / row_bytes;
@@ -220,6 +290,7 @@ Status download_matrix(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_
     const size_t col = chunk * chunk_cols;
     const size_t n = cols - col < chunk_cols ? cols - col : chunk_cols;
     copy_columns(ctx.copier, dst + col * ld_bytes, ld_bytes, ctx.staging[buffer], row_bytes, row_bytes, n);
+    *cols_done = col + n;
   }
   return Status::ok;
 }

@@ -21,6 +21,9 @@ struct GpuContext {
   cudaStream_t stream = nullptr;   // transfers (and the math of unpipelined calls)
   cudaStream_t compute = nullptr;  // math of pipelined calls, overlapping the transfers
   cudaEvent_t panel_ready = nullptr, panel_done[2] = {};
+  // Out-of-core GEMM: the math that last read each rotating device copy of an operand
+  // (A copies 0 and 1, then B copies 0 and 1) is done; a new upload into it waits for it.
+  cudaEvent_t operand_done[4] = {};
   static constexpr int kStaging = 2;  // double buffering: host copy of one chunk overlaps DMA of the other
   void *staging[kStaging] = {};
   cudaEvent_t staging_free[kStaging] = {};
@@ -49,6 +52,9 @@ Status check(cudaError_t error, const char *what);
 // Device buffers of at least the requested sizes for these slots (contents undefined), all
 // or none: when the GPU is short of memory every cached buffer is released and the whole set
 // is asked for once more, so no pointer handed out earlier in the set can dangle.
+// With CUDROP_GPU_MEM_LIMIT set, all slots together never hold more than that: slots not in
+// the request are released (and the growth headroom dropped) to make room, and a request
+// larger than the limit by itself fails with out_of_memory without touching the GPU.
 struct BufferRequest {
   Slot slot;
   size_t bytes;
@@ -59,15 +65,28 @@ inline Status device_buffer(GpuContext &ctx, Slot slot, size_t bytes, void **out
   return device_buffers(ctx, {{slot, bytes, out}});
 }
 
+// Bytes the cached device buffers hold now.
+size_t held_device_bytes(const GpuContext &ctx);
+
+// The device memory one call may plan to hold in its buffers: the free device memory plus
+// what cudrop's buffers already hold, less a safety margin (1/32 of the device, at least
+// 256 MiB), and never more than CUDROP_GPU_MEM_LIMIT when that is set.
+Status device_memory_cap(GpuContext &ctx, size_t *cap);
+
 // Host (pageable) matrix <-> device matrix, column-major, through the pinned staging
 // buffers. Sizes in bytes: row_bytes = rows*elem, ld_bytes = ld*elem. Upload is
 // asynchronous on ctx.stream; download returns when the host copy is complete.
+// cols_done (optional): how many leading columns of the host matrix hold their final
+// values, also when the download fails part way (every other column is then untouched,
+// as long as rows fit a staging buffer, row_bytes <= ctx.staging_bytes).
 Status upload_matrix(GpuContext &ctx, const void *host, size_t ld_bytes, size_t row_bytes,
                      size_t cols, void *dev, size_t ldd_bytes);
 Status download_matrix(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_t row_bytes,
-                       size_t cols, void *host, size_t ld_bytes);
+                       size_t cols, void *host, size_t ld_bytes, size_t *cols_done = nullptr);
 
-// Test hook (CUDROP_FAULT_INJECT=alloc|launch): pretend the next GPU allocation or launch failed.
+// Test hook (CUDROP_FAULT_INJECT=alloc|launch|launch:N): pretend GPU allocations or launches
+// fail (every one; with launch:N, the N-th launch of the process and every later one, so a
+// long call can fail part way).
 bool inject_fault(const char *kind);
 
 }  // namespace cudrop::impl

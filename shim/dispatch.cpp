@@ -26,22 +26,26 @@ Settings read_settings() {
     else if (std::strcmp(mode, "cpu") == 0) s.mode = Mode::Cpu;
   }
   s.verbose = static_cast<int>(env_number("CUDROP_VERBOSE", 0));
-  // Crossover measured on the H100 machine against its CPU BLAS (OpenBLAS, 16 cores): the
-  // GPU path (transfers included) is slower at n=512 square in every run, faster at 1024 in
-  // every run, and either between (OpenBLAS timings there vary by 2x from run to run). Auto
-  // mode must never be much slower than the CPU, so it starts at 1024 (docs/perf/).
-  s.gemm_min_flops = env_number("CUDROP_GEMM_MIN_FLOPS", 2.0 * 1024 * 1024 * 1024);
+  // Crossovers measured on the H100 machine against its CPU LAPACK/BLAS (OpenBLAS, 16 cores),
+  // host->host through the public calls (gpu-check, 2026-11-21, docs/perf/): sgemm_ square is
+  // faster on the GPU from n=384-512 in both runs, dgemm_ from 768; sgetrf_/dgetrf_ from
+  // 1024 (2048 clearly: 14.8 vs 18.4 ms); spotrf_/dpotrf_ already at 512 (0.7 vs 1.7 ms).
+  // Auto mode must never be much slower than the CPU, so each starts at a size that won.
+  const double gemm_min_flops = env_number("CUDROP_GEMM_MIN_FLOPS", -1);
+  s.gemm_min_flops_single = gemm_min_flops >= 0 ? gemm_min_flops : 2.0 * 512 * 512 * 512;
+  s.gemm_min_flops_double = gemm_min_flops >= 0 ? gemm_min_flops : 2.0 * 768 * 768 * 768;
   s.gemm_min_intensity = env_number("CUDROP_GEMM_MIN_INTENSITY", 16);
-  // LU: on the H100 machine a host->host sgetrf_ of order 4096 took 29 ms on the GPU, where
-  // the 16-core CPU LAPACK runs at ~0.3 TFLOPS (~150 ms); smaller orders were not measured,
-  // so auto mode starts at the smallest order known to win.
-  s.getrf_min_n = static_cast<int>(env_number("CUDROP_GETRF_MIN_N", 4096));
-  // Cholesky: its GPU path has not run on a GPU yet (the device time ran out), so auto mode
-  // keeps it on the CPU LAPACK, in every mode, until its gpu-labelled tests pass on
-  // hardware; setting a size here opts in.
-  constexpr double kNotYetValidated = 2147483647.0;
-  s.potrf_min_n = static_cast<int>(env_number("CUDROP_POTRF_MIN_N", kNotYetValidated));
-  s.potrf_gpu_opted_in = std::getenv("CUDROP_POTRF_MIN_N") != nullptr;
+  s.getrf_min_n = static_cast<int>(env_number("CUDROP_GETRF_MIN_N", 2048));
+  s.potrf_min_n = static_cast<int>(env_number("CUDROP_POTRF_MIN_N", 512));
+  // Device memory cap (bytes, suffixes K/M/G/T): the out-of-core GEMM tiles to fit it.
+  if (const char *limit = std::getenv("CUDROP_GPU_MEM_LIMIT"); limit != nullptr && *limit != '\0') {
+    if (!parse_byte_size(limit, &s.gpu_mem_limit)) {
+      s.gpu_mem_limit = 0;
+      // (log() would read these settings: not yet.)
+      if (s.verbose >= 1)
+        std::fprintf(stderr, "cudrop: CUDROP_GPU_MEM_LIMIT=%s is not a byte count (e.g. 300M, 2G); ignored\n", limit);
+    }
+  }
   return s;
 }
 
@@ -105,6 +109,12 @@ void count_gpu(const char *routine, double seconds) {
 void count_fallback(const char *routine, impl::Status status) {
   g_gpu_fallbacks.fetch_add(1, std::memory_order_relaxed);
   log(1, "%s: GPU attempt failed (%s); computing it on the CPU", routine, impl::status_text(status));
+}
+
+void count_partial_fallback(const char *routine, impl::Status status, const char *detail) {
+  g_gpu_fallbacks.fetch_add(1, std::memory_order_relaxed);
+  log(1, "%s: GPU attempt failed (%s) %s; the rest is computed on the CPU", routine,
+      impl::status_text(status), detail);
 }
 
 void count_cpu(const char *routine, double seconds) {

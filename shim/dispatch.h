@@ -1,6 +1,9 @@
 #pragma once
 // Where a call runs: GPU or the CPU library underneath, by CUDROP_MODE and by size,
 // with every GPU failure turned into a CPU run of the same call.
+#include <cstddef>
+#include <cstdlib>
+
 #include "impl/status.h"
 #include "shim/cpu_backend.h"
 
@@ -13,16 +16,42 @@ struct Settings {
   int verbose = 0;
   // auto mode: a GEMM goes to the GPU when it does at least this many flops and at least
   // this many flops per byte it must move over PCIe (both measured on the H100, see README).
-  double gemm_min_flops = 0;
+  double gemm_min_flops_single = 0, gemm_min_flops_double = 0;
   double gemm_min_intensity = 0;
   // auto mode: a Cholesky (xPOTRF) goes to the GPU when n is at least this.
   int potrf_min_n = 1024;
-  // The GPU Cholesky has not yet passed its tests on hardware: it is used only when the user
-  // asks for it by setting CUDROP_POTRF_MIN_N (in any mode, CUDROP_MODE=gpu included).
-  bool potrf_gpu_opted_in = false;
   // auto mode: an LU (xGETRF) goes to the GPU when min(m, n) is at least this.
   int getrf_min_n = 1024;
+  // CUDROP_GPU_MEM_LIMIT: most bytes of device memory cudrop's buffers may hold together
+  // (0 = no explicit limit: the free device memory less a safety margin, see
+  // impl::device_memory_cap). Pinned host staging buffers are not counted.
+  size_t gpu_mem_limit = 0;
 };
+
+// "300M", "2G", "1.5GiB", "65536", "64mb": a byte count with an optional binary suffix
+// (K, M, G, T = 2^10 .. 2^40; "B", "iB" after it ignored; case-insensitive). False when the
+// text is not such a number.
+inline bool parse_byte_size(const char *text, size_t *bytes) {
+  if (text == nullptr) return false;
+  char *end = nullptr;
+  const double value = std::strtod(text, &end);
+  if (end == text || !(value >= 0)) return false;
+  double scale = 1;
+  switch (*end) {
+    case 'k': case 'K': scale = 1024.0; ++end; break;
+    case 'm': case 'M': scale = 1024.0 * 1024; ++end; break;
+    case 'g': case 'G': scale = 1024.0 * 1024 * 1024; ++end; break;
+    case 't': case 'T': scale = 1024.0 * 1024 * 1024 * 1024; ++end; break;
+    default: break;
+  }
+  if (scale > 1 && (*end == 'i' || *end == 'I')) ++end;
+  if (*end == 'b' || *end == 'B') ++end;
+  if (*end != '\0') return false;
+  const double total = value * scale;
+  if (!(total < 1.8e19)) return false;
+  *bytes = static_cast<size_t>(total);
+  return true;
+}
 
 const Settings &settings();
 
@@ -42,6 +71,10 @@ namespace detail {
 bool gpu_wanted(const char *routine, bool worth_gpu, cpu::Routine cpu_routine);
 void count_gpu(const char *routine, double seconds);
 void count_fallback(const char *routine, impl::Status status);
+// A GPU attempt that failed after part of its result had reached the caller, and whose rest
+// was computed on the CPU by the GPU path itself (it then returns ok, so route() counts the
+// call as a GPU call): counted as a fallback too, so that forced-GPU runs notice.
+void count_partial_fallback(const char *routine, impl::Status status, const char *detail);
 void count_cpu(const char *routine, double seconds);
 double now_seconds();
 }  // namespace detail

@@ -36,8 +36,20 @@
 //   --expect-cpu      at the end assert gpu_calls == 0, cpu_calls > 0
 //   --expect-fallback at the end assert gpu_fallbacks > 0
 //   --prec s|d|sd     precisions (default sd)      --seed N   data seed (default 1)
-//   --shapes normal|extreme|all   extreme: n > 65535*128 columns, a column > 32 MiB, ...
+//   --shapes normal|extreme|ooc|all   extreme: n > 65535*128 columns, a column > 32 MiB, ...;
+//                     ooc: the out-of-core set (run it under CUDROP_GPU_MEM_LIMIT=64M: every
+//                     shape is then tiled; per shape and precision all 4 transpose pairs x
+//                     beta -1.3 / 0 (C full of NaN) / 1, APIs, LD padding and misalignment rotating)
+//   --expect-tiling   with --shapes ooc and CUDROP_GPU_MEM_LIMIT set: the library's tiling
+//                     plans (impl::plan_gemm_tiles, computed here for each call as the library
+//                     sees it) must include k split, C resident and rotating, both block orders
+//   --expect-partial  at the end assert gpu_calls > 0 and gpu_fallbacks > 0: with
+//                     CUDROP_FAULT_INJECT=launch:N a tiled call failed part way, after some of
+//                     C was written back, and was finished on the CPU (counted as both)
+//   --max-work W      skip shapes with m*n*k > W
+//   --plans-only      --shapes ooc: make no call, only tally (and with -v print) the plans
 //   -v                one line per call
+#include <algorithm>
 #include <cfloat>
 #include <cinttypes>
 #include <cmath>
@@ -50,6 +62,8 @@
 #include <vector>
 
 #include "cudrop.h"
+#include "impl/gemm.h"      // the out-of-core plan (header-only), for --expect-tiling
+#include "shim/dispatch.h"  // parse_byte_size, as the library reads CUDROP_GPU_MEM_LIMIT
 
 namespace {
 
@@ -59,7 +73,9 @@ struct Options {
   long max_size = 300;
   double full_work = 3e7;
   bool quick = false, require_gpu = false, expect_gpu = false, expect_cpu = false,
-       expect_fallback = false, verbose = false;
+       expect_fallback = false, verbose = false, expect_tiling = false, expect_partial = false;
+  double max_work = 0;  // 0: no limit
+  bool plans_only = false;
   std::string prec = "sd";
   std::string shapes = "normal";
   uint64_t seed = 1;
@@ -269,6 +285,51 @@ void matvec(const Stored<T> &s, bool trans, const std::vector<R> &x, std::vector
   }
 }
 
+// ---- which out-of-core plan the library used (for --expect-tiling) ----
+struct PlanTally {
+  long calls = 0, in_core = 0, tiled = 0, k_split = 0, resident_multi = 0, resident_single = 0,
+       rotating = 0, cols_outer = 0, rows_outer_multi = 0, beta0_tiled = 0, beta1_tiled = 0,
+       beta_other_tiled = 0, trans[4] = {};
+} g_plans;
+size_t g_mem_cap = 0;  // CUDROP_GPU_MEM_LIMIT as the library reads it (0: unset)
+
+template <class T>
+void note_plan(const Case &cs) {
+  if (g_mem_cap == 0) return;
+  // The column-major call the library sees: row-major swaps the operands.
+  const bool row = cs.api == Api::cblas_row;
+  const bool ta = (row ? cs.tb : cs.ta) != 'N', tb = (row ? cs.ta : cs.tb) != 'N';
+  const long m = row ? cs.n : cs.m, n = row ? cs.m : cs.n;
+  if (m == 0 || n == 0 || cs.k == 0 || cs.alpha == 0) return;  // answered in the API layer
+  const char *staging = std::getenv("CUDROP_STAGING_MB");
+  const long staging_mb = staging && std::atol(staging) > 0 ? std::atol(staging) : 32;
+  const size_t max_rows = std::max<size_t>(128, (size_t(staging_mb) << 20) / sizeof(T) / 128 * 128);
+  const cudrop::impl::GemmTilePlan p = cudrop::impl::plan_gemm_tiles(
+      ta, tb, int(m), int(n), int(cs.k), sizeof(T), cs.beta != 0, g_mem_cap, max_rows);
+  ++g_plans.calls;
+  if (!p.fits) return;
+  if (p.in_core) {
+    ++g_plans.in_core;
+    return;
+  }
+  ++g_plans.tiled;
+  g_plans.k_split += p.kchunks > 1;
+  const bool multi = p.mblocks * p.nblocks > 1;
+  g_plans.resident_multi += p.c_resident && multi;
+  g_plans.resident_single += p.c_resident && !multi;
+  g_plans.rotating += !p.c_resident;
+  g_plans.cols_outer += !p.rows_outer && p.mblocks > 1 && p.nblocks > 1;
+  g_plans.rows_outer_multi += p.rows_outer && p.mblocks > 1 && p.nblocks > 1;
+  g_plans.beta0_tiled += cs.beta == 0;
+  g_plans.beta1_tiled += cs.beta == 1;
+  g_plans.beta_other_tiled += cs.beta != 0 && cs.beta != 1;
+  ++g_plans.trans[(cs.ta != 'N') + 2 * (cs.tb != 'N')];
+  if (opt.verbose)
+    std::printf("     plan: C in %d x %d blocks of %d x %d (%s), k in %d chunk(s) of %d, %s outer, %.1f MiB\n",
+                p.mblocks, p.nblocks, p.mb, p.nb, p.c_resident ? "resident" : "rotating", p.kchunks, p.kb,
+                p.rows_outer ? "rows" : "columns", p.device_bytes / 1048576.0);
+}
+
 template <class T>
 bool run_case(const Case &cs, Rng &rng) {
   using R = std::conditional_t<std::is_same_v<T, float>, double, long double>;
@@ -325,6 +386,7 @@ bool run_case(const Case &cs, Rng &rng) {
                int(C.ld));
   }
   ++g_calls;
+  note_plan<T>(cs);
 
   bool ok = true;
   auto fail = [&](const char *fmt, auto... args) {
@@ -520,11 +582,44 @@ void run_shape(const Shape &sh, Rng &rng, long &rot) {
     }
 }
 
+// The out-of-core set: every (transpose pair, beta) per precision; alpha, API, LD padding and
+// misalignment rotate. The first call of each shape and precision is f77 N,N with beta = -1.3
+// (single) or 0 (double), so that a fault-injection run starts with a C read / not read.
+void run_ooc_shape(const Shape &sh, Rng &rng, long &rot) {
+  const double alphas[3] = {1.0, -1.3, 0.7};
+  const double betas[3] = {-1.3, 0.0, 1.0};
+  const Api apis[3] = {Api::f77, Api::cblas_col, Api::cblas_row};
+  const long pads[3] = {0, 1, 7};
+  for (bool dbl : {false, true}) {
+    if (opt.prec.find(dbl ? 'd' : 's') == std::string::npos) continue;
+    for (int t = 0; t < 4; ++t)
+      for (int b = 0; b < 3; ++b) {
+        ++rot;
+        const int step = t * 3 + b;
+        const char ta = (t & 1) ? (rot % 2 ? 'C' : 'T') : 'N';
+        const char tb = (t & 2) ? (rot % 3 ? 'T' : 'C') : 'N';
+        const Case c{apis[step % 3], ta, tb, sh.m, sh.n, sh.k, alphas[(step + rot) % 3],
+                     betas[(b + (dbl ? 1 : 0)) % 3], step == 0 ? 0 : (step / 2) % 2, pads[(step + 1) % 3] * (step != 0),
+                     b == 2};
+        if (opt.plans_only) {
+          if (dbl) note_plan<double>(c);
+          else note_plan<float>(c);
+          ++g_calls;
+        } else if (dbl) {
+          run_case<double>(c, rng);
+        } else {
+          run_case<float>(c, rng);
+        }
+      }
+  }
+}
+
 void usage() {
   std::fprintf(stderr,
                "usage: gemm_accuracy [--max-size N] [--full-work W] [--quick] [--require-gpu]\n"
                "                     [--expect-gpu|--expect-cpu|--expect-fallback] [--prec s|d|sd]\n"
-               "                     [--shapes normal|extreme|all] [--seed N] [-v]\n");
+               "                     [--shapes normal|extreme|ooc|all] [--expect-tiling] [--expect-partial]\n"
+               "                     [--max-work W] [--seed N] [-v]\n");
   std::exit(2);
 }
 
@@ -548,9 +643,16 @@ int main(int argc, char **argv) {
     else if (a == "--expect-fallback") opt.expect_fallback = true;
     else if (a == "--prec") opt.prec = value();
     else if (a == "--shapes") opt.shapes = value();
+    else if (a == "--expect-tiling") opt.expect_tiling = true;
+    else if (a == "--expect-partial") opt.expect_partial = true;
+    else if (a == "--max-work") opt.max_work = std::atof(value());
+    else if (a == "--plans-only") opt.plans_only = true;
     else if (a == "--seed") opt.seed = std::strtoull(value(), nullptr, 10);
     else if (a == "-v") opt.verbose = true;
     else usage();
+  }
+  if (const char *limit = std::getenv("CUDROP_GPU_MEM_LIMIT"); limit && *limit) {
+    if (!cudrop::parse_byte_size(limit, &g_mem_cap)) g_mem_cap = 0;
   }
   const char *mode = std::getenv("CUDROP_MODE");
   std::printf("gemm_accuracy: cudrop %s, CUDROP_MODE=%s, max size %ld, full reference up to "
@@ -579,23 +681,40 @@ int main(int argc, char **argv) {
   // a long k with a tiny C. Not limited by --max-size.
   const std::vector<Shape> extreme_shapes = {
       {2, 8388617, 1}, {8388617, 2, 3}, {3, 2, 8388617}, {1, 8388617, 2}};
+  // Out of core (--shapes ooc), chosen for CUDROP_GPU_MEM_LIMIT=64M (plans: -v, or
+  // --plans-only -v): odd sizes everywhere, so border blocks and chunks are partial. First (for
+  // the fault-injection runs): column-outer order, C in rotating blocks; then one shape that
+  // fits whole (the untiled path under a cap); k split in many chunks with one resident C
+  // block (double: 2 x 2 rotating blocks); C resident in several blocks when beta != 0;
+  // m < 128 with n-blocks; n = 3 with k = 40001; a 7-row C whose padded copy is 4.6x its size.
+  const std::vector<Shape> ooc_shapes = {
+      {5084, 3994, 1925}, {1500, 1499, 1501}, {3001, 2999, 3003}, {1000, 1100, 30001},
+      {14611, 397, 1271}, {173, 18145, 907},  {1025, 3, 40001},   {7, 1500001, 9}};
   std::vector<Shape> shapes;
-  if (opt.shapes != "extreme") {
+  const bool ooc = opt.shapes == "ooc";
+  if (opt.shapes != "extreme" && !ooc) {
     for (const Shape &sh : normal_shapes)
       if (std::max(sh.m, std::max(sh.n, sh.k)) <= opt.max_size) shapes.push_back(sh);
   }
-  if (opt.shapes != "normal") shapes.insert(shapes.end(), extreme_shapes.begin(), extreme_shapes.end());
+  if (opt.shapes == "extreme" || opt.shapes == "all")
+    shapes.insert(shapes.end(), extreme_shapes.begin(), extreme_shapes.end());
+  if (ooc || opt.shapes == "all") shapes.insert(shapes.end(), ooc_shapes.begin(), ooc_shapes.end());
   Rng rng(opt.seed);
   long rot = 0;
   long shapes_run = 0;
   for (const Shape &sh : shapes) {
     if (opt.quick && double(sh.m) * sh.n * std::max(sh.k, 1L) > 3e5) continue;
+    if (opt.max_work > 0 && double(sh.m) * sh.n * std::max(sh.k, 1L) > opt.max_work) continue;
+    const bool is_ooc = std::find_if(ooc_shapes.begin(), ooc_shapes.end(), [&](const Shape &o) {
+                          return o.m == sh.m && o.n == sh.n && o.k == sh.k;
+                        }) != ooc_shapes.end();
     const long before = g_calls, fails_before = g_failures;
     const double worst_before = g_worst;
     long g0, c0, f0, g1, c1, f1;
     cudrop_counters(&g0, &c0, &f0);
     g_worst = 0;
-    run_shape(sh, rng, rot);
+    if (is_ooc) run_ooc_shape(sh, rng, rot);
+    else run_shape(sh, rng, rot);
     cudrop_counters(&g1, &c1, &f1);
     std::printf("  m=%-5ld n=%-5ld k=%-5ld %4ld calls, worst ratio %.3f  [gpu %ld, cpu %ld, "
                 "fallbacks %ld]%s\n",
@@ -621,6 +740,33 @@ int main(int argc, char **argv) {
   }
   if (opt.expect_cpu && !(gpu == 0 && cpu > 0)) {
     std::printf("FAIL: expected every call on the CPU (gpu_calls == 0, cpu_calls > 0)\n");
+    status = 1;
+  }
+  if (g_plans.calls > 0)
+    std::printf("plans under CUDROP_GPU_MEM_LIMIT=%zu: %ld calls: %ld in core, %ld tiled (%ld k split, "
+                "%ld C resident in several blocks, %ld C resident in one block, %ld C rotating, %ld "
+                "columns outer, %ld rows outer; beta 0/1/other %ld/%ld/%ld; transposes NN/TN/NT/TT "
+                "%ld/%ld/%ld/%ld)\n",
+                g_mem_cap, g_plans.calls, g_plans.in_core, g_plans.tiled, g_plans.k_split,
+                g_plans.resident_multi, g_plans.resident_single, g_plans.rotating, g_plans.cols_outer,
+                g_plans.rows_outer_multi, g_plans.beta0_tiled, g_plans.beta1_tiled,
+                g_plans.beta_other_tiled, g_plans.trans[0], g_plans.trans[1], g_plans.trans[2],
+                g_plans.trans[3]);
+  if (opt.expect_tiling) {
+    const PlanTally &t = g_plans;
+    if (!(g_mem_cap > 0 && t.tiled > 0 && t.k_split > 0 && t.resident_multi > 0 && t.resident_single > 0 &&
+          t.rotating > 0 && t.cols_outer > 0 && t.rows_outer_multi > 0 && t.beta0_tiled > 0 &&
+          t.beta1_tiled > 0 && t.beta_other_tiled > 0 && t.trans[0] > 0 && t.trans[1] > 0 &&
+          t.trans[2] > 0 && t.trans[3] > 0)) {
+      std::printf("FAIL: expected the calls to be tiled in every way (k split, C resident in one and in "
+                  "several blocks, C rotating, both block orders, every beta and transpose pair); is "
+                  "CUDROP_GPU_MEM_LIMIT set (64M)?\n");
+      status = 1;
+    }
+  }
+  if (opt.expect_partial && !(gpu > 0 && fallbacks > 0)) {
+    std::printf("FAIL: expected a tiled call to fail part way and be finished on the CPU (gpu_calls > 0 "
+                "and gpu_fallbacks > 0)\n");
     status = 1;
   }
   if (opt.expect_fallback && !(fallbacks > 0)) {

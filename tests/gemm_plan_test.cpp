@@ -1,0 +1,265 @@
+// gemm_plan_test: the out-of-core GEMM tiling plan (impl::plan_gemm_tiles, pure host code)
+// and the CUDROP_GPU_MEM_LIMIT parser, without a GPU.
+//
+// For many shapes, transposes, element sizes and caps, every plan must
+//  * fit: its device buffers together (device_bytes) never exceed the cap, and each chunk of
+//    A and B and each block of C the executor will put in a buffer fits that buffer with the
+//    plan's leading dimension (padded to 128 bytes, so copies stay aligned);
+//  * be in core exactly when A, B and C fit whole, and tile otherwise;
+//  * cover C exactly once with its blocks (gemm_tile_blocks) and k exactly once with its chunks;
+//  * use whole dimensions or multiples of 128, C blocks no taller than max_block_rows;
+//  * exist whenever the cap is at least 1 MiB (the smallest tiles need well under that).
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "impl/gemm.h"
+#include "shim/dispatch.h"
+
+namespace {
+
+using cudrop::impl::GemmBlock;
+using cudrop::impl::GemmTilePlan;
+using cudrop::impl::gemm_padded_ld;
+using cudrop::impl::gemm_tile_blocks;
+using cudrop::impl::plan_gemm_tiles;
+
+long g_checks = 0, g_failures = 0;
+
+#define EXPECT(cond, ...)                                  \
+  do {                                                     \
+    ++g_checks;                                            \
+    if (!(cond)) {                                         \
+      ++g_failures;                                        \
+      if (g_failures <= 40) {                              \
+        std::printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+        std::printf(__VA_ARGS__);                          \
+        std::printf("\n");                                 \
+      }                                                    \
+    }                                                      \
+  } while (0)
+
+struct Rng {
+  uint64_t s;
+  explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 1) {}
+  uint64_t next() {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  long below(long n) { return long(next() % uint64_t(n)); }
+};
+
+void test_parse() {
+  struct Case {
+    const char *text;
+    bool ok;
+    size_t bytes;
+  };
+  const Case cases[] = {
+      {"300M", true, size_t(300) << 20},   {"2G", true, size_t(2) << 30},
+      {"64m", true, size_t(64) << 20},     {"1048576", true, 1048576},
+      {"512K", true, 512 * 1024},          {"1.5G", true, size_t(3) << 29},
+      {"300MB", true, size_t(300) << 20},  {"300MiB", true, size_t(300) << 20},
+      {"2gib", true, size_t(2) << 30},     {"1T", true, size_t(1) << 40},
+      {"0", true, 0},                      {"", false, 0},
+      {"M", false, 0},                     {"300X", false, 0},
+      {"-5M", false, 0},                   {"12 M", false, 0},
+      {"nan", false, 0},                   {"inf", false, 0},
+  };
+  for (const Case &c : cases) {
+    size_t bytes = 12345;
+    const bool ok = cudrop::parse_byte_size(c.text, &bytes);
+    EXPECT(ok == c.ok, "parse_byte_size(\"%s\") returned %d", c.text, int(ok));
+    if (ok && c.ok) EXPECT(bytes == c.bytes, "parse_byte_size(\"%s\") = %zu, want %zu", c.text, bytes, c.bytes);
+  }
+}
+
+bool whole_or_128(int size, int dim) { return size == dim || (size % 128 == 0 && size < dim); }
+
+// Every property of one plan; returns false when the plan does not fit at all.
+bool check_plan(bool ta, bool tb, int m, int n, int k, size_t es, bool reads_c, size_t cap,
+                size_t max_rows, bool verbose = false) {
+  const GemmTilePlan p = plan_gemm_tiles(ta, tb, m, n, k, es, reads_c, cap, max_rows);
+  char what[200];
+  std::snprintf(what, sizeof what, "ta=%d tb=%d m=%d n=%d k=%d es=%zu reads_c=%d cap=%zu max_rows=%zu",
+                int(ta), int(tb), m, n, k, es, int(reads_c), cap, max_rows);
+  const size_t whole = gemm_padded_ld(ta ? k : m, es) * size_t(ta ? m : k) * es +
+                       gemm_padded_ld(tb ? n : k, es) * size_t(tb ? k : n) * es +
+                       gemm_padded_ld(m, es) * size_t(n) * es;
+  if (verbose)
+    std::printf("  %-70s -> %s mb=%d nb=%d kb=%d blocks %dx%d chunks %d %s %s, %.1f MiB, traffic %.2fx\n",
+                what, p.in_core ? "in core" : p.fits ? "tiled" : "NO FIT", p.mb, p.nb, p.kb, p.mblocks,
+                p.nblocks, p.kchunks, p.rows_outer ? "rows-outer" : "cols-outer",
+                p.c_resident ? "C-resident" : "C-rotating", p.device_bytes / 1048576.0,
+                p.traffic_bytes / ((double(m) * k + double(k) * n + double(m) * n * (reads_c ? 2 : 1)) * es));
+  if (!p.fits) {
+    EXPECT(cap < (size_t(1) << 20), "no plan fits although cap >= 1 MiB: %s", what);
+    EXPECT(whole > cap, "no plan although everything fits whole: %s", what);
+    return false;
+  }
+  EXPECT(p.in_core == (whole <= cap), "in_core=%d but whole=%zu: %s", int(p.in_core), whole, what);
+  EXPECT(p.device_bytes <= cap, "device_bytes %zu > cap: %s", p.device_bytes, what);
+  EXPECT(p.device_bytes == p.a_bytes * p.a_buffers + p.b_bytes * p.b_buffers + p.c_bytes * p.c_buffers,
+         "device_bytes is not the sum of the buffers: %s", what);
+  if (p.in_core) {
+    EXPECT(p.device_bytes == whole, "in-core plan bytes %zu != %zu: %s", p.device_bytes, whole, what);
+    return true;
+  }
+  // Sizes: whole dimensions or multiples of 128; block counts consistent.
+  EXPECT(whole_or_128(p.mb, m) && whole_or_128(p.nb, n) && whole_or_128(p.kb, k),
+         "mb=%d nb=%d kb=%d not whole or multiples of 128: %s", p.mb, p.nb, p.kb, what);
+  EXPECT(p.mblocks == (m + p.mb - 1) / p.mb && p.nblocks == (n + p.nb - 1) / p.nb &&
+             p.kchunks == (k + p.kb - 1) / p.kb,
+         "block counts: %s", what);
+  EXPECT(size_t(p.mb) <= std::max<size_t>(128, max_rows), "mb=%d taller than max rows: %s", p.mb, what);
+  EXPECT(p.mblocks * p.nblocks * p.kchunks > 1, "tiled plan with one step: %s", what);
+  EXPECT(p.a_buffers >= 1 && p.a_buffers <= 2 && p.b_buffers >= 1 && p.b_buffers <= 2 &&
+             p.c_buffers >= 1 && p.c_buffers <= 2,
+         "buffer counts: %s", what);
+  // One copy of an operand only when that copy holds all of it.
+  EXPECT(p.a_buffers == 2 || (p.mblocks == 1 && p.kchunks == 1), "one A copy for several chunks: %s", what);
+  EXPECT(p.b_buffers == 2 || (p.nblocks == 1 && p.kchunks == 1), "one B copy for several chunks: %s", what);
+  EXPECT(p.c_resident || p.c_buffers == 2 || p.mblocks * p.nblocks == 1, "one C copy for several blocks: %s", what);
+  // Alignment: leading dimensions padded to 128 bytes, so every copy and column is aligned.
+  EXPECT(p.ld_a * es % 128 == 0 && p.ld_b * es % 128 == 0 && p.ld_c * es % 128 == 0 &&
+             p.a_bytes % 128 == 0 && p.b_bytes % 128 == 0 && p.c_bytes % 128 == 0,
+         "alignment: %s", what);
+  // k chunks cover [0, k) once, in order.
+  EXPECT(size_t(p.kchunks - 1) * p.kb < size_t(k) && size_t(p.kchunks) * p.kb >= size_t(k), "k chunks: %s", what);
+  // Blocks: inside C, on the mb x nb lattice, exactly once.
+  const std::vector<GemmBlock> blocks = gemm_tile_blocks(p, m, n);
+  EXPECT(blocks.size() == size_t(p.mblocks) * p.nblocks, "%zu blocks: %s", blocks.size(), what);
+  std::vector<char> seen(size_t(p.mblocks) * p.nblocks, 0);
+  double area = 0;
+  bool blocks_ok = true;
+  for (const GemmBlock &b : blocks) {
+    const bool inside = b.i0 >= 0 && b.j0 >= 0 && b.rows > 0 && b.cols > 0 && b.i0 + b.rows <= m &&
+                        b.j0 + b.cols <= n && b.i0 % p.mb == 0 && b.j0 % p.nb == 0 &&
+                        b.rows == std::min(p.mb, m - b.i0) && b.cols == std::min(p.nb, n - b.j0);
+    if (!inside) {
+      blocks_ok = false;
+      break;
+    }
+    char &s = seen[size_t(b.i0 / p.mb) * p.nblocks + b.j0 / p.nb];
+    if (s) blocks_ok = false;
+    s = 1;
+    area += double(b.rows) * b.cols;
+    // Everything the executor puts in a buffer fits it.
+    if (p.c_resident) {
+      if (p.ld_c < size_t(m) || p.c_bytes < p.ld_c * size_t(n) * es) blocks_ok = false;
+    } else if (p.ld_c < size_t(b.rows) || p.c_bytes < p.ld_c * size_t(b.cols) * es) {
+      blocks_ok = false;
+    }
+    for (int l = 0; l < p.kchunks; ++l) {
+      const size_t kl = size_t(std::min(p.kb, k - l * p.kb));
+      const size_t a_rows = ta ? kl : size_t(b.rows), a_cols = ta ? size_t(b.rows) : kl;
+      const size_t b_rows = tb ? size_t(b.cols) : kl, b_cols = tb ? kl : size_t(b.cols);
+      if (p.ld_a < a_rows || p.ld_a * a_cols * es > p.a_bytes) blocks_ok = false;
+      if (p.ld_b < b_rows || p.ld_b * b_cols * es > p.b_bytes) blocks_ok = false;
+    }
+  }
+  EXPECT(blocks_ok, "blocks outside C, off the lattice, repeated, or larger than their buffers: %s", what);
+  EXPECT(area == double(m) * n, "blocks cover %.0f of %.0f elements: %s", area, double(m) * n, what);
+  // The order: rows outer = block rows one after the other.
+  if (blocks.size() > 1 && p.mblocks > 1 && p.nblocks > 1) {
+    const bool row_order = blocks[1].i0 == blocks[0].i0;
+    EXPECT(row_order == p.rows_outer, "block order does not match rows_outer: %s", what);
+  }
+  // Small enough to check element by element too.
+  if (double(m) * n <= 2.5e5) {
+    std::vector<unsigned char> hit(size_t(m) * n, 0);
+    for (const GemmBlock &b : blocks)
+      for (int j = b.j0; j < b.j0 + b.cols; ++j)
+        for (int i = b.i0; i < b.i0 + b.rows; ++i) ++hit[size_t(j) * m + i];
+    long wrong = 0;
+    for (unsigned char h : hit) wrong += h != 1;
+    EXPECT(wrong == 0, "%ld elements of C covered other than once: %s", wrong, what);
+  }
+  return true;
+}
+
+}  // namespace
+
+int main() {
+  test_parse();
+
+  const size_t MiB = size_t(1) << 20;
+  // Named cases, printed: what the 64M / 300M gpu tests and a large call get.
+  std::printf("plans (printed for reference):\n");
+  const struct {
+    int m, n, k;
+    size_t es, cap;
+    bool reads_c;
+  } named[] = {
+      {3001, 2999, 3003, 4, 64 * MiB, true},     {3001, 2999, 3003, 8, 64 * MiB, false},
+      {1000, 1100, 30001, 8, 64 * MiB, true},    {1500, 1500, 12000, 4, 64 * MiB, true},
+      {20000, 700, 2000, 4, 64 * MiB, true},     {700, 20000, 2000, 4, 64 * MiB, false},
+      {7, 1500001, 9, 4, 64 * MiB, true},        {4097, 4099, 4095, 8, 300 * MiB, true},
+      {80000, 80000, 80000, 4, 70 * (size_t(1) << 30), true}, {8192, 8192, 65536, 8, 256 * MiB, true},
+  };
+  for (const auto &c : named)
+    for (bool ta : {false, true})
+      check_plan(ta, !ta, c.m, c.n, c.k, c.es, c.reads_c, c.cap, 32 * MiB / c.es, ta);
+
+  // Big tiles: a cap of 64 MiB and more with dimensions of 20000 gets blocks of >= 512.
+  for (size_t es : {size_t(4), size_t(8)})
+    for (size_t cap : {64 * MiB, 300 * MiB, size_t(2) << 30}) {
+      const GemmTilePlan p = plan_gemm_tiles(false, false, 20000, 20000, 20000, es, true, cap, 32 * MiB / es);
+      EXPECT(p.fits && !p.in_core && p.mb >= 512 && p.nb >= 512,
+             "es=%zu cap=%zu: mb=%d nb=%d (want >= 512)", es, cap, p.mb, p.nb);
+    }
+
+  // Structured sweep: borders around multiples of 128, tiny and huge dimensions, every transpose.
+  const int dims[] = {1, 5, 127, 128, 129, 1000, 3001, 40000, 1500001};
+  const size_t caps[] = {256 * 1024, MiB, 4 * MiB, 64 * MiB, 300 * MiB};
+  long plans = 0, tiled = 0, split_k = 0, resident = 0, rotating = 0, cols_outer = 0;
+  for (int m : dims)
+    for (int n : dims)
+      for (int k : dims) {
+        // (C must exist in the caller's memory: at most 1e10 elements here.)
+        if (double(m) * n * k > 2e13 || double(m) * n > 1e10) continue;
+        for (size_t es : {size_t(4), size_t(8)})
+          for (size_t cap : caps)
+            for (int t = 0; t < 4; ++t) {
+              const bool reads_c = (m + n + k + t) % 2 == 0;
+              if (!check_plan(t & 1, t & 2, m, n, k, es, reads_c, cap, 32 * MiB / es)) continue;
+              const GemmTilePlan p = plan_gemm_tiles(t & 1, t & 2, m, n, k, es, reads_c, cap, 32 * MiB / es);
+              ++plans;
+              if (p.in_core) continue;
+              ++tiled;
+              split_k += p.kchunks > 1;
+              resident += p.c_resident && p.mblocks * p.nblocks > 1;
+              rotating += !p.c_resident;
+              cols_outer += !p.rows_outer && p.mblocks > 1 && p.nblocks > 1;
+            }
+      }
+  // Random shapes and caps, and small staging buffers (tall C blocks limited).
+  Rng rng(7);
+  for (int trial = 0; trial < 3000; ++trial) {
+    auto dim = [&] {
+      switch (rng.below(4)) {
+        case 0: return int(1 + rng.below(300));
+        case 1: return int(1 + rng.below(5000));
+        case 2: return int(1 + rng.below(60000));
+        default: return int(128 * (1 + rng.below(200)) + rng.below(3) - 1);
+      }
+    };
+    const int m = dim(), n = dim(), k = dim();
+    const size_t es = rng.below(2) ? 8 : 4;
+    const size_t cap = size_t(256 * 1024) << rng.below(12);  // 256 KiB .. 512 MiB
+    const size_t max_rows = rng.below(3) == 0 ? size_t(128) << rng.below(6) : 32 * MiB / es;
+    if (check_plan(rng.below(2), rng.below(2), m, n, k, es, rng.below(2), cap, max_rows)) ++plans;
+  }
+  std::printf("%ld plans checked (%ld tiled: %ld with k split, %ld C resident in several blocks, %ld C "
+              "rotating, %ld columns outer)\n",
+              plans, tiled, split_k, resident, rotating, cols_outer);
+  EXPECT(tiled > 0 && split_k > 0 && resident > 0 && rotating > 0 && cols_outer > 0,
+         "the sweep should reach every kind of plan");
+  std::printf("gemm_plan_test: %ld checks, %ld failed: %s\n", g_checks, g_failures,
+              g_failures == 0 ? "PASS" : "FAIL");
+  return g_failures == 0 ? 0 : 1;
+}
