@@ -51,11 +51,6 @@ void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info) {
     name = label;
   }
   auto on_cpu = [&] { reinterpret_cast<potrf_fn<T>>(cpu::require(PotrfNames<T>::routine))(uplo, n, a, lda, info, 1); };
-  if (!settings().potrf_gpu_opted_in) {
-    on_cpu();
-    detail::count_cpu(name, 0.0);
-    return;
-  }
   route(name, *n >= settings().potrf_min_n, PotrfNames<T>::routine,
         [&] { return impl::potrf_host<T>(u == 'U', *n, a, *lda, info); }, on_cpu);
 }

@@ -1,6 +1,6 @@
 // Cholesky on the GPU (spotrf_/dpotrf_). The device interface runs the blocked algorithm of
 // impl/potrf_plan.h on a lower triangle: panel kernels (kernels/potrf_panel.cuh) and
-// trailing-update GEMMs (impl::gemm_device). The host interface streams the caller's
+// trailing-update GEMMs (impl::gemm_device, lower part only). The host interface streams the caller's
 // triangle in (the first columns are factored while the rest is still in transfer),
 // maps UPLO='U' onto the lower algorithm by mirroring the triangle on the device (U = L^T),
 // and writes back only the referenced triangle, and only once the GPU has finished.
@@ -124,8 +124,10 @@ Status run_step(const PotrfStep &step, T *dA, size_t ldd, int n, int *d_info, un
   if (step.kind == PotrfStep::Panel) return launch_panel(dA, ldd, n, step.c0, d_info, d_finished, stream);
   // A(c0:n, c0:c1) -= A(c0:n, k0:k1) * A(c0:c1, k0:k1)^T
   const T *source = at<T>(dA, ldd, step.c0, step.k0);
+  // Only the target's part on and below its diagonal is needed (the rest is the scratch upper
+  // triangle), so the kernel may skip the tiles above it.
   return gemm_device<T>(false, true, n - step.c0, step.c1 - step.c0, step.k1 - step.k0, T(-1), source, ldd,
-                        source, ldd, T(1), at<T>(dA, ldd, step.c0, step.c0), ldd, stream);
+                        source, ldd, T(1), at<T>(dA, ldd, step.c0, step.c0), ldd, stream, /*lower_only=*/true);
 }
 
 // ---- transfers of one triangle ------------------------------------------------------------

@@ -32,6 +32,11 @@ struct PotrfBlocking {
   int strip = 512;      // columns per trailing-update GEMM: wider wastes the strip's upper half,
                         // narrower launches more, smaller GEMMs
   int left_cols = 0;    // columns factored left-looking before the switch (rounded to `outer`)
+  // Columns per trailing-update GEMM of the right-looking phase. The GPU skips the tiles above
+  // the diagonal (launch_gemm_tiled's lower_only), so one GEMM over the whole trailing matrix
+  // wastes nothing and saves a launch per strip; `strip` still cuts the left-looking catch-up,
+  // which can then start on the columns that have arrived.
+  int right_strip = 1 << 30;
 };
 
 struct PotrfStep {
@@ -61,19 +66,19 @@ inline std::vector<PotrfStep> potrf_schedule(int n, const PotrfBlocking &b) {
     // The group's last step is its last Panel or the Update right after it.
     steps.back().group_end = true;
   };
-  auto trailing = [&](int from, int k0, int k1) {
-    for (int c0 = from; c0 < n; c0 += strip) update(c0, std::min(n, c0 + strip), k0, k1);
+  auto trailing = [&](int from, int k0, int k1, int width) {
+    for (int c0 = from; c0 < n; c0 += width) update(c0, int(std::min<long long>(n, (long long)c0 + width)), k0, k1);
   };
   for (int s0 = 0; s0 < left; s0 += outer) {
     const int s1 = std::min(n, s0 + outer);
     update(s0, s1, 0, s0);
     factor_group(s0, s1);
   }
-  trailing(left, 0, left);
+  trailing(left, 0, left, strip);
   for (int p0 = left; p0 < n; p0 += outer) {
     const int p1 = std::min(n, p0 + outer);
     factor_group(p0, p1);
-    trailing(p1, p0, p1);
+    trailing(p1, p0, p1, std::max(1, b.right_strip));
   }
   return steps;
 }
