@@ -20,6 +20,18 @@ inline double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// "4096,8192,16384" -> {4096, 8192, 16384}; entries that are not positive are dropped (so ""
+// gives an empty list).
+inline std::vector<int> parse_list(const char *text) {
+  std::vector<int> out;
+  for (const char *p = text; *p;) {
+    if (std::atoi(p) > 0) out.push_back(std::atoi(p));
+    while (*p && *p != ',') ++p;
+    if (*p == ',') ++p;
+  }
+  return out;
+}
+
 inline double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];

@@ -126,22 +126,13 @@ static void bench_copy_cublas(const char *prec, int n, int reps, cublasHandle_t 
   cudaFree(dA); cudaFree(dB); cudaFree(dC);
 }
 
-static std::vector<int> parse_list(const char *text) {
-  std::vector<int> out;
-  for (const char *p = text; *p;) {
-    if (std::atoi(p) > 0) out.push_back(std::atoi(p));
-    while (*p && *p != ',') ++p;
-    if (*p == ',') ++p;
-  }
-  return out;
-}
 
 int main(int argc, char **argv) {
   std::vector<int> sizes = {4096, 8192}, host_sizes = {4096, 8192};
   int reps = 7;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--sizes")) sizes = parse_list(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--host-sizes")) host_sizes = parse_list(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--sizes")) sizes = bench::parse_list(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--host-sizes")) host_sizes = bench::parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
   }
   cudaDeviceProp prop{};

@@ -227,15 +227,6 @@ void bench_panel(int m, int nb, int reps, cudaStream_t stream) {
   cudaFree(dPristine); cudaFree(dA); cudaFree(dIpiv); cudaFree(dWork);
 }
 
-std::vector<int> parse_list(const char *text) {
-  std::vector<int> v;
-  for (const char *p = text; *p;) {
-    v.push_back(std::atoi(p));
-    while (*p && *p != ',') ++p;
-    if (*p == ',') ++p;
-  }
-  return v;
-}
 
 }  // namespace
 
@@ -246,11 +237,11 @@ int main(int argc, char **argv) {
   bool big = false;
   for (int i = 1; i < argc; ++i) {
     const bool has_value = i + 1 < argc;
-    if (!std::strcmp(argv[i], "--sizes") && has_value) sizes = parse_list(argv[++i]);
+    if (!std::strcmp(argv[i], "--sizes") && has_value) sizes = bench::parse_list(argv[++i]);
     else if (!std::strcmp(argv[i], "--prec") && has_value) prec = argv[++i];
     else if (!std::strcmp(argv[i], "--reps") && has_value) reps = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--nb") && has_value) nb = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--panels") && has_value) panels = parse_list(argv[++i]);
+    else if (!std::strcmp(argv[i], "--panels") && has_value) panels = bench::parse_list(argv[++i]);
     else if (!std::strcmp(argv[i], "--big")) big = true;
     else { std::fprintf(stderr, "usage: %s [--sizes a,b,c] [--big] [--prec sd] [--reps N] [--nb NB] [--panels m1,m2]\n", argv[0]); return 2; }
   }

@@ -166,15 +166,6 @@ void run_potrf(int n, int reps, const char *uplo, cusolverDnHandle_t handle, cud
   std::free(work);
 }
 
-std::vector<int> parse_list(const char *text) {
-  std::vector<int> out;
-  for (const char *p = text; *p;) {
-    out.push_back(std::atoi(p));
-    while (*p && *p != ',') ++p;
-    if (*p == ',') ++p;
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -183,7 +174,7 @@ int main(int argc, char **argv) {
   std::string prec = "sd", uplo = "L";
   int reps = 3;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--sizes")) sizes = parse_list(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--sizes")) sizes = bench::parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--prec")) prec = argv[i + 1];
     else if (!std::strcmp(argv[i], "--reps")) reps = std::max(1, std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--uplo")) uplo = argv[i + 1];

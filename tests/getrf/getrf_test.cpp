@@ -62,6 +62,7 @@
 #include <vector>
 
 #include "cudrop.h"
+#include "tests/test_check.h"
 
 namespace {
 
@@ -78,20 +79,8 @@ struct Options {
 };
 Options opt;
 
-int failures = 0, checks = 0;
 long factorizations = 0;
 
-#define CHECK(cond, ...)                                \
-  do {                                                  \
-    ++checks;                                           \
-    if (!(cond)) {                                      \
-      ++failures;                                       \
-      std::printf("FAIL %s:%d: ", __FILE__, __LINE__);  \
-      std::printf(__VA_ARGS__);                         \
-      std::printf("\n");                                \
-      std::fflush(stdout);                              \
-    }                                                   \
-  } while (0)
 
 
 // ---- this program's own error handler (the testers' way) ----

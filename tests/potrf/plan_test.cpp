@@ -23,6 +23,7 @@
 
 #include "impl/potrf_plan.h"
 #include "tests/potrf/model.h"
+#include "tests/test_check.h"
 
 using cudrop::impl::kPotrfNb;
 using cudrop::impl::potrf_replay_lower;
@@ -32,17 +33,6 @@ using cudrop::impl::PotrfStep;
 
 namespace {
 
-int failures = 0, checks = 0;
-#define CHECK(cond, ...)                              \
-  do {                                                \
-    ++checks;                                         \
-    if (!(cond)) {                                    \
-      ++failures;                                     \
-      std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-      std::printf(__VA_ARGS__);                       \
-      std::printf("\n");                              \
-    }                                                 \
-  } while (0)
 
 struct Rng {
   uint64_t s;

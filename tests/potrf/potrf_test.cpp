@@ -43,6 +43,7 @@
 
 #include "cudrop.h"
 #include "tests/potrf/model.h"
+#include "tests/test_check.h"
 
 // ---- the program's own xerbla_, recording what it was given ----
 static int xerbla_calls = 0, last_info = 0;
@@ -69,17 +70,7 @@ struct Options {
        strict_state = false, verbose = false;
 } opt;
 
-int failures = 0, checks = 0, state_notes = 0;
-#define CHECK(cond, ...)                                \
-  do {                                                  \
-    ++checks;                                           \
-    if (!(cond)) {                                      \
-      ++failures;                                       \
-      std::printf("FAIL %s:%d: ", __FILE__, __LINE__);  \
-      std::printf(__VA_ARGS__);                         \
-      std::printf("\n");                                \
-    }                                                   \
-  } while (0)
+int state_notes = 0;
 // A difference from the reference's intermediate state: fatal only with --strict-state.
 #define CHECK_STATE(cond, ...)                                                    \
   do {                                                                            \

@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "cudrop.h"
+#include "tests/test_check.h"
 
 #ifdef CUDROP_TEST_HAVE_LAPACK
 extern "C" {
@@ -70,20 +71,8 @@ struct Options {
   std::string prec = "sd";
 };
 Options opt;
-int failures = 0, checks = 0;
 long routed_calls = 0;
 
-#define CHECK(cond, ...)                               \
-  do {                                                 \
-    ++checks;                                          \
-    if (!(cond)) {                                     \
-      ++failures;                                      \
-      std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-      std::printf(__VA_ARGS__);                        \
-      std::printf("\n");                               \
-      std::fflush(stdout);                             \
-    }                                                  \
-  } while (0)
 
 
 double seconds_now() {
