@@ -95,6 +95,10 @@ static double *dA, *dB, *dC, *dC0, *dR, *dBound;
 static unsigned long long *dStats;
 static const size_t kA = 1100000, kB = 17000000, kC = 8500000;  // doubles per buffer
 
+using Launcher = cudaError_t (*)(bool, bool, int, int, int, double, const double *, size_t, const double *, size_t,
+                                 double, double *, size_t, cudaStream_t, bool);
+static Launcher g_launch = launch_gemm_dmma;  // the configuration under check
+
 // One case; returns true on pass.
 static bool run_case(bool ta, bool tb, int m, int n, int k, size_t lda, size_t ldb, size_t ldc, size_t off,
                      double alpha, double beta, unsigned seed, bool quiet) {
@@ -114,7 +118,7 @@ static bool run_case(bool ta, bool tb, int m, int n, int k, size_t lda, size_t l
   CK(cudaMemcpy(dC, dC0, c_total * sizeof(double), cudaMemcpyDeviceToDevice));
   reference<<<kGrid, kBlock>>>(ta, tb, m, n, k, alpha, dA + off, lda, dB + off, ldb, beta, dC0 + off, ldc, dR, dBound);
   CK(cudaGetLastError());
-  CK(launch_gemm_dmma(ta, tb, m, n, k, alpha, dA + off, lda, dB + off, ldb, beta, dC + off, ldc, 0));
+  CK(g_launch(ta, tb, m, n, k, alpha, dA + off, lda, dB + off, ldb, beta, dC + off, ldc, 0, false));
   CK(cudaMemset(dStats, 0, 2 * sizeof(unsigned long long)));
   compare<<<kGrid, kBlock>>>(dC, dC0, c_total, off, m, n, ldc, k, dR, dBound, dStats, dStats + 1);
   unsigned long long stats[2];
@@ -138,6 +142,14 @@ static int check(bool quiet) {
   const double betas[] = {0.0, 1.0, -0.5}, alphas[] = {1.0, 0.3};
   const int pads[] = {0, 3, 1};
   int cases = 0, failures = 0;
+  // Every block tile the dispatcher may pick, each over the whole grid of cases.
+  int optin = 0;
+  CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+  const Launcher configs[] = {size_t(optin) >= DmmaConfigLarge::smem_bytes ? launch_gemm_dmma_cfg<DmmaConfigLarge>
+                                                                           : launch_gemm_dmma_cfg<DmmaConfigSmall>,
+                              launch_gemm_dmma_cfg<DmmaConfigTile64>};
+  for (Launcher config : configs) {
+  g_launch = config;
   for (int op = 0; op < 4; ++op)
     for (int m : sizes)
       for (int n : sizes)
@@ -152,10 +164,12 @@ static int check(bool quiet) {
           failures += !run_case(ta, tb, m, n, k, lda, ldb, ldc, off, alpha, beta, 1000u + c, quiet);
           ++cases;
         }
-  // Column slabs: more than 65535 block columns of 128.
+  // Column slabs: more than 65535 block columns of 128 (or 64).
   const int wide = 65535 * 128 + 77;
   failures += !run_case(false, false, 1, wide, 2, 1, 2, 1, 1, 0.3, -0.5, 7u, quiet); ++cases;
   failures += !run_case(false, true, 1, wide, 2, 1, size_t(wide), 1, 0, 1.0, 0.0, 8u, quiet); ++cases;
+  }
+  g_launch = launch_gemm_dmma;
   std::printf("dmma_check: %d cases, %d failures\n", cases, failures);
   cudaFree(dA); cudaFree(dB); cudaFree(dC); cudaFree(dC0); cudaFree(dR); cudaFree(dBound); cudaFree(dStats);
   return failures;
@@ -211,6 +225,26 @@ static void bench() {
     std::printf("dmma m=%d n=%d k=%d op=%c%c cudrop_tflops=%.2f cublas_tflops=%.2f ratio=%.3f maxdiff_vs_cublas=%.2e\n", n,
                 n, n, ta ? 'T' : 'N', tb ? 'T' : 'N', flops / t_mine * 1e-9, flops / t_cublas * 1e-9,
                 t_cublas / t_mine, diff);
+  }
+  // Block tiles against cuBLAS on the shapes of LU's and Cholesky's trailing updates
+  // (beta = 1, small k) and square ones.
+  struct Shape { int m, n, k; };
+  for (const Shape &sh : {Shape{8192, 8192, 128}, Shape{8192, 8192, 256}, Shape{8192, 8192, 512},
+                          Shape{8192, 8192, 1024}, Shape{4096, 4096, 4096}, Shape{8192, 8192, 8192}}) {
+    const double flops = 2.0 * sh.m * double(sh.n) * sh.k, one = 1.0;
+    auto tflops = [&](auto launch) {
+      return flops / time_ms([&] { CK(launch(false, true, sh.m, sh.n, sh.k, -1.0, A, size_t(sh.m), B, size_t(sh.n), one, C, size_t(sh.m), cudaStream_t(0), false)); }) * 1e-9;
+    };
+    const double minus = -1.0;
+    const double t_cublas = time_ms([&] {
+      CKB(cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, sh.m, sh.n, sh.k, &minus, A, sh.m, B, sh.n, &one, Cref, sh.m));
+    });
+    std::printf("dmma_tiles m=%d n=%d k=%d op=NT beta=1 tile128=%.2f tile64=%.2f tile64_s6b2=%.2f tile64_s3b4=%.2f "
+                "auto=%.2f cublas=%.2f\n",
+                sh.m, sh.n, sh.k, tflops(launch_gemm_dmma_cfg<DmmaConfigLarge>), tflops(launch_gemm_dmma_cfg<DmmaConfigTile64>),
+                tflops(launch_gemm_dmma_cfg<DmmaConfig<6, 1, DmmaInstr::m16n8k16, 64, 2>>),
+                tflops(launch_gemm_dmma_cfg<DmmaConfig<3, 1, DmmaInstr::m16n8k16, 64, 4>>), tflops(launch_gemm_dmma),
+                flops / t_cublas * 1e-9);
   }
   // Kernel variants, NN: pipeline depth and the DMMA shape used on sm_90.
   for (int n : {4096, 8192}) {

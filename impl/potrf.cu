@@ -3,7 +3,9 @@
 // trailing-update GEMMs (impl::gemm_device, lower part only). The host interface streams the caller's
 // triangle in (the first columns are factored while the rest is still in transfer),
 // maps UPLO='U' onto the lower algorithm by mirroring the triangle on the device (U = L^T),
-// and writes back only the referenced triangle, and only once the GPU has finished.
+// and writes back only the referenced triangle: each outer panel as soon as it is final
+// and its INFO is known to be 0 (while the GPU factors the columns to its right), the rest
+// once the GPU has finished.
 #include "impl/potrf.h"
 
 #include <algorithm>
@@ -39,8 +41,20 @@ constexpr int kTriangleCopyCols = 256;
 // Outer panels whose INFO may still be unknown while the host issues more work.
 constexpr int kPollLag = 2, kPollRing = 4;
 
-PotrfBlocking host_blocking(int n) {
+// Blocking shared by the device and host interfaces; CUDROP_POTRF_OUTER overrides the outer
+// panel width (the k of the big trailing GEMMs) for tuning runs.
+PotrfBlocking base_blocking() {
   PotrfBlocking b;
+  static const long outer = [] {
+    const char *text = std::getenv("CUDROP_POTRF_OUTER");
+    return (text != nullptr && *text != '\0') ? std::atol(text) : 0L;
+  }();
+  if (outer >= kPotrfNb) b.outer = static_cast<int>(std::min<long>(outer, 4096)) / kPotrfNb * kPotrfNb;
+  return b;
+}
+
+PotrfBlocking host_blocking(int n) {
+  PotrfBlocking b = base_blocking();
   static const long configured = [] {
     const char *text = std::getenv("CUDROP_POTRF_LEFT_COLS");
     return (text != nullptr && *text != '\0') ? std::atol(text) : -1L;
@@ -189,25 +203,25 @@ class TriangleUpload {
   int next_ = 0, buffer_ = 0;
 };
 
-// Device -> caller's array for the triangle's columns 0..cols_end-1 only: column j gets
-// rows j..n-1 ('L') or rows 0..j ('U'); no other element of the caller's array is written.
-// Pieces go through the two staging buffers (the DMA of the next overlaps the host copy of
-// this one); each piece's off-diagonal rectangle is copied by the copy pool, its diagonal
-// triangle column by column.
+// Device -> caller's array for the factored part that lower-layout columns c0..c1-1 stand
+// for (download_pieces in impl/potrf_plan.h; for 'U' the device's upper rows c0..c1-1 must
+// hold the mirror of those columns); no other element of the caller's array is written.
+// Runs on ctx.stream. Pieces go through the two staging buffers (the DMA of the next
+// overlaps the host copy of this one).
 template <class T>
-Status download_triangle(GpuContext &ctx, bool upper, int n, int cols_end, const T *dA, size_t ldd, T *a,
+Status download_factored(GpuContext &ctx, bool upper, int n, int c0, int c1, const T *dA, size_t ldd, T *a,
                          size_t lda) {
   const size_t es = sizeof(T);
-  const std::vector<TrianglePiece> pieces = download_pieces(upper, n, cols_end, es, ctx.staging_bytes);
+  const std::vector<TrianglePiece> pieces = download_pieces(upper, n, c0, c1, es, ctx.staging_bytes);
   auto issue = [&](size_t i) {
     const TrianglePiece &p = pieces[i];
     cudaError_t error = cudaSuccess;
     if (p.direct) {
       // A column longer than a staging buffer: straight into the caller's array, column by
-      // column, exactly the triangle's part.
+      // column, exactly the piece's part.
       for (int j = p.c0; j < p.c0 + int(p.cols) && error == cudaSuccess; ++j) {
         int r0 = 0, r1 = 0;
-        triangle_rows(upper, n, j, &r0, &r1);
+        piece_column_rows(upper, n, p, j, &r0, &r1);
         error = cudaMemcpyAsync(at(a, lda, r0, j), at(dA, ldd, r0, j), size_t(r1 - r0) * es,
                                 cudaMemcpyDeviceToHost, ctx.stream);
       }
@@ -257,6 +271,29 @@ Status poll_info(PollResources &r, int recorded, bool blocking, int *failed) {
   return Status::ok;
 }
 
+// How far the factorization is known to be finished and sound: the end column of the newest
+// outer panel (of the last kPollRing recorded) whose INFO word has arrived as 0 (INFO is
+// sticky, so it vouches for every earlier panel too); 0 and group -1 when none has.
+Status finished_columns(PollResources &r, const std::vector<int> &group_end_col, int *columns, int *group) {
+  *columns = 0;
+  *group = -1;
+  const int recorded = static_cast<int>(group_end_col.size());
+  for (int d = recorded - 1; d >= 0 && d >= recorded - kPollRing; --d) {
+    const cudaError_t state = cudaEventQuery(r.done[d % kPollRing]);
+    if (state == cudaErrorNotReady) {
+      cudaGetLastError();  // not an error: that panel is still running
+      continue;
+    }
+    if (Status s = check(state, "potrf poll"); s != Status::ok) return s;
+    if (reinterpret_cast<volatile int *>(r.words)[d % kPollRing] == 0) {
+      *columns = group_end_col[size_t(d)];
+      *group = d;
+    }
+    return Status::ok;
+  }
+  return Status::ok;
+}
+
 }  // namespace
 
 template <class T>
@@ -265,7 +302,7 @@ Status potrf_device(int n, T *dA, size_t ldda, int *d_work, void *stream_ptr) {
   auto stream = static_cast<cudaStream_t>(stream_ptr);
   if (Status s = check(cudaMemsetAsync(d_work, 0, 2 * sizeof(int), stream), "potrf"); s != Status::ok) return s;
   auto *finished = reinterpret_cast<unsigned *>(d_work + 1);
-  for (const PotrfStep &step : potrf_schedule(n, PotrfBlocking{})) {
+  for (const PotrfStep &step : potrf_schedule(n, base_blocking())) {
     if (Status s = run_step(step, dA, ldda, n, d_work, finished, stream); s != Status::ok) return s;
   }
   return Status::ok;
@@ -297,6 +334,28 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
   const std::vector<PotrfStep> steps = potrf_schedule(n, host_blocking(n));
   TriangleUpload<T> upload(ctx, upper, n, a, lda, dA, ldd);
   int arrived = 0, recorded = 0, failed = 0;
+  // Finished outer panels go back to the caller while the GPU works on the columns to their
+  // right (once the upload is over: it shares the staging buffers): the caller's array holds
+  // the factored part of lower-layout columns 0..downloaded-1.
+  std::vector<int> group_end_col;
+  int downloaded = 0;
+  auto send_back_finished = [&]() -> Status {
+    int columns = 0, group = -1;
+    if (Status st = finished_columns(*poll, group_end_col, &columns, &group); st != Status::ok) return st;
+    if (columns <= downloaded) return Status::ok;
+    if (Status st = check(cudaStreamWaitEvent(ctx.stream, poll->done[group % kPollRing], 0), "potrf download");
+        st != Status::ok)
+      return st;
+    // 'U': the mirror runs beside the trailing updates; it writes upper rows downloaded..columns-1,
+    // which no later step reads or writes.
+    if (upper) {
+      if (Status st = launch_mirror(false, dA, ldd, n, downloaded, columns, ctx.stream); st != Status::ok) return st;
+    }
+    if (Status st = download_factored(ctx, upper, n, downloaded, columns, dA, ldd, a, size_t(lda)); st != Status::ok)
+      return st;
+    downloaded = columns;
+    return Status::ok;
+  };
   for (size_t i = 0; i < steps.size() && failed == 0; ++i) {
     const PotrfStep &step = steps[i];
     while (arrived < step.needs) {
@@ -308,12 +367,16 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
       if (failed != 0) break;
     }
     if ((s = run_step(step, dA, ldd, n, d_info, d_finished, ctx.compute)) != Status::ok) return s;
+    if (i > 0 && steps[i - 1].group_end && upload.done()) {
+      if ((s = send_back_finished()) != Status::ok) return s;
+    }
     if (step.group_end) {
       const int slot = recorded % kPollRing;
       cudaError_t error = cudaMemcpyAsync(poll->words + slot, d_info, sizeof(int), cudaMemcpyDeviceToHost, ctx.compute);
       if (error == cudaSuccess) error = cudaEventRecord(poll->done[slot], ctx.compute);
       if ((s = check(error, "potrf poll")) != Status::ok) return s;
       ++recorded;
+      group_end_col.push_back(step.c1);
     }
   }
   // The final verdict, once everything issued has run (uploads included).
@@ -326,10 +389,10 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
 
   if (gpu_info == 0) {
     if (upper) {
-      if ((s = launch_mirror(false, dA, ldd, n, 0, n, ctx.compute)) != Status::ok) return s;
+      if ((s = launch_mirror(false, dA, ldd, n, downloaded, n, ctx.compute)) != Status::ok) return s;
       if ((s = check(cudaStreamSynchronize(ctx.compute), "potrf")) != Status::ok) return s;
     }
-    if ((s = download_triangle(ctx, upper, n, n, dA, ldd, a, size_t(lda))) != Status::ok) return s;
+    if ((s = download_factored(ctx, upper, n, downloaded, n, dA, ldd, a, size_t(lda))) != Status::ok) return s;
     *info = 0;
     return Status::ok;
   }
@@ -344,19 +407,15 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
   std::vector<T> block(size_t(jb) * jb);
   error = cudaMemcpy2DAsync(block.data(), size_t(jb) * es, at<T>(dA, ldd, j0, j0), ldd * es, size_t(jb) * es,
                             size_t(jb), cudaMemcpyDeviceToHost, ctx.compute);
-  if (error == cudaSuccess && upper && j0 > 0) {
-    if ((s = launch_mirror(false, dA, ldd, n, 0, j0, ctx.compute)) != Status::ok) return s;
+  if (error == cudaSuccess && upper && j0 > downloaded) {
+    if ((s = launch_mirror(false, dA, ldd, n, downloaded, j0, ctx.compute)) != Status::ok) return s;
   }
   if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.compute);
   if ((s = check(error, "potrf")) != Status::ok) return s;
   const int block_info = potrf_replay_lower<T>(jb, block.data(), jb, column - j0);
-  if (j0 > 0) {
-    if ((s = download_triangle(ctx, upper, n, j0, dA, ldd, a, size_t(lda))) != Status::ok) return s;
-    if (upper) {  // rows 0..j0-1 of the columns right of the factored part
-      if ((s = download_matrix(ctx, at<T>(dA, ldd, 0, j0), ldd * es, size_t(j0) * es, size_t(n - j0),
-                               at(a, size_t(lda), 0, j0), size_t(lda) * es)) != Status::ok)
-        return s;
-    }
+  // Earlier finished panels may be in the caller's array already; never one at or after j0.
+  if (j0 > downloaded) {
+    if ((s = download_factored(ctx, upper, n, downloaded, j0, dA, ldd, a, size_t(lda))) != Status::ok) return s;
   }
   for (int j = 0; j < jb; ++j)
     for (int i = j; i < jb; ++i) {

@@ -93,12 +93,6 @@ struct TrianglePiece {
   bool direct;
 };
 
-// The rows of column j that belong to the triangle: [*first, *end).
-inline void triangle_rows(bool upper, int n, int j, int *first, int *end) {
-  *first = upper ? 0 : j;
-  *end = upper ? j + 1 : n;
-}
-
 // Upload: the piece that brings lower-layout columns first..last-1 (last = first + its
 // width). 'L': rows first..n-1 of columns first..last-1; 'U': rows first..last-1 of columns
 // first..n-1 (a row block, mirrored on the device into lower columns first..last-1). The
@@ -117,39 +111,45 @@ inline TrianglePiece upload_piece(bool upper, int n, int first, size_t elem_size
   return p;
 }
 
-// Download: pieces covering the triangle's columns 0..cols_end-1. 'L': rows c0..n-1 of
-// columns c0..c1-1; 'U': rows 0..c1-1 of columns c0..c1-1, the widest that fits.
-inline std::vector<TrianglePiece> download_pieces(bool upper, int n, int cols_end, size_t elem_size,
+// Download of the factored part that lower-layout columns c0..c1-1 stand for, in the caller's
+// array: 'L': column j in [c0, c1) gets rows j..n-1; 'U': row i in [c0, c1) gets columns
+// i..n-1 (the device mirrors those lower columns into its upper rows first). Finished outer
+// panels go back this way while the GPU still works on the columns to their right, and a
+// matrix that is not positive definite gets exactly its factored leading part.
+// Pieces: 'L': columns q0..q1-1 of [c0, c1), rows q0..n-1; 'U': rows c0..c1-1 of columns
+// q0..q1-1 of [c0, n) (rows below a column's diagonal travel too and are not copied out).
+inline std::vector<TrianglePiece> download_pieces(bool upper, int n, int c0, int c1, size_t elem_size,
                                                   size_t staging_bytes) {
   std::vector<TrianglePiece> pieces;
   const size_t budget = staging_bytes / elem_size;  // elements per staging buffer
-  for (int c0 = 0; c0 < cols_end;) {
-    size_t width;
-    if (!upper) {
-      width = std::max<size_t>(1, budget / size_t(n - c0));
-    } else {  // the largest w with (c0 + w) * w <= budget
-      width = static_cast<size_t>((std::sqrt(double(c0) * c0 + 4.0 * double(budget)) - c0) / 2);
-      while (width > 1 && (size_t(c0) + width) * width > budget) --width;
-      while ((size_t(c0) + width + 1) * (width + 1) <= budget) ++width;
-      width = std::max<size_t>(1, width);
-    }
-    const int c1 = static_cast<int>(std::min<size_t>(size_t(cols_end), size_t(c0) + width));
+  const int end = upper ? n : c1;
+  for (int q0 = c0; q0 < end && c0 < c1;) {
+    const size_t rows = upper ? size_t(c1 - c0) : size_t(n - q0);
+    const size_t width = std::max<size_t>(1, budget / rows);
+    const int q1 = static_cast<int>(std::min<size_t>(size_t(end), size_t(q0) + width));
     TrianglePiece p;
-    p.c0 = c0;
-    p.cols = size_t(c1 - c0);
-    p.r0 = upper ? 0 : c0;
-    p.rows = upper ? size_t(c1) : size_t(n - c0);
+    p.r0 = upper ? c0 : q0;
+    p.c0 = q0;
+    p.rows = rows;
+    p.cols = size_t(q1 - q0);
     p.direct = p.rows * p.cols * elem_size > staging_bytes;
     pieces.push_back(p);
-    c0 = c1;
+    q0 = q1;
   }
   return pieces;
 }
 
+// The rows [*first, *end) of column j that a download piece writes into the caller's array.
+inline void piece_column_rows(bool upper, int n, const TrianglePiece &p, int j, int *first, int *end) {
+  *first = upper ? p.r0 : j;
+  *end = upper ? std::min(j + 1, p.r0 + static_cast<int>(p.rows)) : n;
+}
+
 // Host side of a staged download piece: from `stage` (packed, leading dimension p.rows) into
-// the caller's array, exactly the triangle's part. Each group of `group` columns is a
-// rectangle away from the diagonal (given to copy_columns(dst, dst_ld_bytes, src, src_ld_bytes,
-// row_bytes, cols), the parallel copier) plus its triangle, copied column by column.
+// the caller's array, exactly the part piece_column_rows names. Columns whose part is the
+// piece's full height go as one rectangle to copy_columns(dst, dst_ld_bytes, src,
+// src_ld_bytes, row_bytes, cols) (the parallel copier), `group` columns at a time; the
+// columns that cross the diagonal are copied one by one.
 template <class T, class CopyColumns>
 void copy_piece_out(bool upper, int n, const TrianglePiece &p, const T *stage, T *a, size_t lda, int group,
                     CopyColumns &&copy_columns) {
@@ -157,17 +157,25 @@ void copy_piece_out(bool upper, int n, const TrianglePiece &p, const T *stage, T
   const int c1 = p.c0 + static_cast<int>(p.cols);
   auto staged = [&](long long row, long long col) { return stage + size_t(row - p.r0) + size_t(col - p.c0) * p.rows; };
   auto dst = [&](long long row, long long col) { return a + size_t(row) + size_t(col) * lda; };
+  if (upper) {
+    // Column j is full height from j >= r0 + rows - 1 on.
+    const int full_from = std::max(p.c0, std::min(c1, p.r0 + static_cast<int>(p.rows) - 1));
+    for (int j = p.c0; j < full_from; ++j) {
+      int first = 0, end = 0;
+      piece_column_rows(upper, n, p, j, &first, &end);
+      std::memcpy(dst(first, j), staged(first, j), size_t(end - first) * es);
+    }
+    for (int s0 = full_from; s0 < c1; s0 += group) {
+      const int s1 = std::min(c1, s0 + group);
+      copy_columns(dst(p.r0, s0), lda * es, staged(p.r0, s0), p.rows * es, p.rows * es, size_t(s1 - s0));
+    }
+    return;
+  }
   for (int s0 = p.c0; s0 < c1; s0 += group) {
     const int s1 = std::min(c1, s0 + group);
-    if (!upper) {
-      for (int j = s0; j < s1; ++j) std::memcpy(dst(j, j), staged(j, j), size_t(s1 - j) * es);  // rows j..s1-1
-      if (s1 < n)  // rows s1..n-1
-        copy_columns(dst(s1, s0), lda * es, staged(s1, s0), p.rows * es, size_t(n - s1) * es, size_t(s1 - s0));
-    } else {
-      if (s0 > 0)  // rows 0..s0-1
-        copy_columns(dst(0, s0), lda * es, staged(0, s0), p.rows * es, size_t(s0) * es, size_t(s1 - s0));
-      for (int j = s0; j < s1; ++j) std::memcpy(dst(s0, j), staged(s0, j), size_t(j - s0 + 1) * es);  // rows s0..j
-    }
+    for (int j = s0; j < s1; ++j) std::memcpy(dst(j, j), staged(j, j), size_t(s1 - j) * es);  // rows j..s1-1
+    if (s1 < n)  // rows s1..n-1
+      copy_columns(dst(s1, s0), lda * es, staged(s1, s0), p.rows * es, size_t(n - s1) * es, size_t(s1 - s0));
   }
 }
 

@@ -4,7 +4,8 @@
 // (8-byte aligned doubles are enough); beta == 0 never reads C.
 //
 // Block tile 128x128, 256 threads = 8 warps as 2 (rows) x 4 (cols), each warp 64x32 of C
-// (4 x 4 accumulator tiles of 16x8, 64 doubles per lane), 1 block per SM. k is walked in
+// (4 x 4 accumulator tiles of 16x8, 64 doubles per lane), 1 block per SM; or 64x64, 128
+// threads = 2 x 2 warps of 32x32, 3 blocks per SM (DmmaShape). k is walked in
 // slices of 16; a pipeline stage holds KSUB slices (one barrier per stage), and STAGES stages
 // are in flight (DmmaConfig; 128 KiB on Hopper and A100, 96 KiB elsewhere). Tiles of op(A) and op(B)
 // reach shared memory through the cp.async pipeline, one 8-byte copy per element: consecutive
@@ -29,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 
 #include "kernels/gemm_part.cuh"
 
@@ -37,25 +39,33 @@ namespace cudrop::kernels {
 // Which mma.sync shape the sm_90+ code uses (sm_80/86/89 always use m8n8k4).
 enum class DmmaInstr { m8n8k4, m16n8k4, m16n8k8, m16n8k16 };
 
+// Block tile TILE x TILE with 2*TILE threads: 128 (8 warps of 64x32, 64 accumulators per
+// lane, one block per SM) or 64 (4 warps of 32x32, 32 accumulators per lane, several blocks
+// per SM). With one block per SM, every SM reads and writes its C tile at the same moment
+// while the tensor cores idle; at small k (LU's and Cholesky's trailing updates, k = 128..256)
+// that epilogue is a large share of the time, and resident neighbours hide it.
+template <int TILE>
 struct DmmaShape {
-  static constexpr int BM = 128, BN = 128, BK = 16, threads = 256;
-  static constexpr int WM = 64, WN = 32;            // warp tile
-  static constexpr int WARPS_M = BM / WM;           // 2 (x 4 along n)
+  static constexpr int BM = TILE, BN = TILE, BK = 16, threads = 2 * TILE;
+  static constexpr int WM = TILE / 2, WN = 32;      // warp tile
+  static constexpr int WARPS_M = BM / WM;           // 2 (x BN/WN along n)
   static constexpr int MI = WM / 16, NI = WN / 8;   // 16x8 accumulator tiles per warp
   static constexpr int sub_doubles = (BM + BN) * BK;  // one 16-deep k slice of both operands
   static constexpr int group_m = 16;                // block rasterization: 16 row tiles per group
   static_assert(BK == 16, "the swizzle and the fragment code assume 16 doubles per tile row");
   static_assert(threads == 32 * (BM / WM) * (BN / WN), "one warp per warp tile");
-  static_assert(BM == 128 && BN == 128, "the loaders assume 128-wide tiles and 256 threads");
+  static_assert(TILE == 128 || TILE == 64, "the loaders cover 128- or 64-wide tiles with 2*TILE threads");
 };
 
 // Pipeline configuration: STAGES buffers of KSUB k slices of 16 (a stage covers 16*KSUB of
-// k and costs KSUB * 32 KiB), and the mma.sync shape used on sm_90+.
-template <int STAGES_, int KSUB_, DmmaInstr INSTR_>
+// k and costs KSUB * TILE/4 KiB), the mma.sync shape used on sm_90+, the block tile, and the
+// blocks per SM the register budget is cut for.
+template <int STAGES_, int KSUB_, DmmaInstr INSTR_, int TILE_ = 128, int BLOCKS_ = 1>
 struct DmmaConfig {
-  static constexpr int STAGES = STAGES_, KSUB = KSUB_;
+  using Shape = DmmaShape<TILE_>;
+  static constexpr int STAGES = STAGES_, KSUB = KSUB_, BLOCKS_PER_SM = BLOCKS_;
   static constexpr DmmaInstr INSTR = INSTR_;
-  static constexpr size_t smem_bytes = size_t(STAGES) * KSUB * DmmaShape::sub_doubles * sizeof(double);
+  static constexpr size_t smem_bytes = size_t(STAGES) * KSUB * Shape::sub_doubles * sizeof(double);
   static_assert(STAGES >= 2 && KSUB >= 1, "at least double buffering");
 };
 // Hopper-class devices (>= 128 KiB of shared memory per block): 4 stages of 16 k = 128 KiB.
@@ -64,6 +74,14 @@ struct DmmaConfig {
 using DmmaConfigLarge = DmmaConfig<4, 1, DmmaInstr::m16n8k16>;
 // Everything else (A100 163 KiB, sm_86/89 99 KiB): 3 stages of 16 k = 96 KiB.
 using DmmaConfigSmall = DmmaConfig<3, 1, DmmaInstr::m16n8k16>;
+// 64x64 tiles, 4 stages of 16 k (64 KiB), 3 blocks per SM (fits every sm_80+ part).
+using DmmaConfigTile64 = DmmaConfig<4, 1, DmmaInstr::m16n8k16, 64, 3>;
+// The 64-wide tiles win up to k = 1024 (where C's read and write are a large share of the
+// work) and on grids of fewer than ~16 waves of 128-wide tiles (the last wave's idle SMs);
+// the 128-wide ones from 8192^3 on. Measured on an H200, NT beta = 1, TFLOPS tile128/tile64:
+// 8192^2 x 256 31.3/38.4, x 1024 39.5/43.0, 4096^3 38.7/44.7, 8192^3 43.0/40.2 (2026-11-21).
+constexpr int kDmmaTile64MaxK = 1024;
+constexpr long long kDmmaTile64MaxTiles128 = 16LL * 132;
 
 namespace dmma_detail {
 
@@ -103,16 +121,18 @@ __device__ __forceinline__ void mma_m16n8k16(double (&d)[4], const double (&a)[4
 }
 #endif
 
-// One operand's share of a 128 x 16 tile per thread (8 elements). The tile holds op(X)(i, l)
-// for 128 values of i and 16 of l. ALONG_I: X's contiguous dimension is i (A not
-// transposed, B transposed), threads walk i and each thread's 8 elements are 2 l apart;
-// otherwise X is contiguous along l, threads walk l and the elements are 16 i apart.
-template <bool ALONG_I>
+// One operand's share of an EXT x 16 tile per thread (8 elements; 2*EXT threads). The tile
+// holds op(X)(i, l) for EXT values of i and 16 of l. ALONG_I: X's contiguous dimension is i
+// (A not transposed, B transposed), threads walk i and each thread's 8 elements are 2 l
+// apart; otherwise X is contiguous along l, threads walk l and the elements are EXT/8 i apart.
+template <bool ALONG_I, int EXT>
 struct Loader {
+  static constexpr int I_STRIDE = EXT / 8;  // !ALONG_I: i distance between a thread's elements
   const double *ptr;     // this thread's element 0 at the current k slice
   size_t step;           // global distance between this thread's elements
   int k_lim;             // element e is in range along k while k0 + (ALONG_I ? 2e : 0) < k_lim
   unsigned smem_off;     // byte offset of element 0 within the operand's slice
+  unsigned smem_off_odd; // !ALONG_I: the same for odd elements (their swizzle may differ)
   unsigned valid_i;      // !ALONG_I: bit e set when element e's i is in range
 
   // Global distance from one k slice to the next.
@@ -121,8 +141,8 @@ struct Loader {
   __device__ Loader(const double *X, size_t ld, int first, int extent, int k, int tid) {
     int i0, l0;
     if (ALONG_I) {
-      i0 = tid % 128;
-      l0 = tid / 128;
+      i0 = tid % EXT;
+      l0 = tid / EXT;
       ptr = X + size_t(first + i0) + size_t(l0) * ld;
       step = 2 * ld;
       valid_i = 0;
@@ -131,17 +151,19 @@ struct Loader {
       l0 = tid % 16;
       i0 = tid / 16;
       ptr = X + size_t(l0) + size_t(first + i0) * ld;
-      step = 16 * ld;
+      step = I_STRIDE * ld;
       k_lim = k - l0;
       valid_i = 0;
 #pragma unroll
-      for (int e = 0; e < 8; ++e) valid_i |= (first + i0 + 16 * e < extent ? 1u : 0u) << e;
+      for (int e = 0; e < 8; ++e) valid_i |= (first + i0 + I_STRIDE * e < extent ? 1u : 0u) << e;
     }
     smem_off = unsigned(i0 * 16) * 8u;
     // ALONG_I: element e sits at l = l0 + 2e, whose swizzled column (l0 + 2e) ^ s is
     // (l0 ^ (s & 1)) + ((2e) ^ (s & 14)): the first part is kept here, the rest in issue().
-    // Otherwise every element has l = l0, and i0 + 16e has the same swizzle as i0.
+    // Otherwise every element has l = l0; i0 + 16e has the swizzle of i0, and i0 + 8e (EXT
+    // 64) that of i0 with bit 1 flipped for odd e ((x + 2) & 3 == x ^ 2 for the (i >> 2) part).
     const int s = swz(i0);
+    smem_off_odd = smem_off + unsigned(ALONG_I ? 0 : l0 ^ s ^ (I_STRIDE == 8 ? 2 : 0)) * 8u;
     smem_off += unsigned(ALONG_I ? l0 ^ (s & 1) : l0 ^ s) * 8u;
   }
 
@@ -149,7 +171,7 @@ struct Loader {
   // shared address `tile` (bytes); `fallback` is any valid global address.
   __device__ void issue(unsigned tile, int k0, const double *fallback, int tid) const {
     if (ALONG_I) {
-      const int s_hi = swz(tid % 128) & 14;
+      const int s_hi = swz(tid % EXT) & 14;
 #pragma unroll
       for (int e = 0; e < 8; ++e) {
         const bool valid = k0 + 2 * e < k_lim;
@@ -161,7 +183,8 @@ struct Loader {
 #pragma unroll
       for (int e = 0; e < 8; ++e) {
         const bool valid = k_ok && ((valid_i >> e) & 1u);
-        cp_async_f64(tile + smem_off + unsigned(e * 16 * 16 * 8), valid ? ptr + e * step : fallback, valid);
+        const unsigned off = (e & 1) ? smem_off_odd : smem_off;
+        cp_async_f64(tile + off + unsigned(e * I_STRIDE * 16 * 8), valid ? ptr + e * step : fallback, valid);
       }
     }
   }
@@ -170,7 +193,7 @@ struct Loader {
 }  // namespace dmma_detail
 
 template <bool TRANS_A, bool TRANS_B, class CFG>
-__global__ void __launch_bounds__(DmmaShape::threads, 1)
+__global__ void __launch_bounds__(CFG::Shape::threads, CFG::BLOCKS_PER_SM)
 gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A, size_t lda,
                  const double *__restrict__ B, size_t ldb, double beta, double *__restrict__ C, size_t ldc,
                  GemmPart part) {
@@ -178,7 +201,7 @@ gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A
   // No FP64 tensor cores before sm_80: fail the launch loudly rather than return a wrong C.
   __trap();
 #else
-  using S = DmmaShape;
+  using S = typename CFG::Shape;
   using namespace dmma_detail;
   constexpr int BM = S::BM, BK = S::BK, MI = S::MI, NI = S::NI;
   constexpr int STAGES = CFG::STAGES, KSUB = CFG::KSUB, KSTAGE = BK * KSUB;
@@ -205,8 +228,8 @@ gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A
   if (part.skips(row0, BM, col0)) return;
   const int wm0 = (warp % S::WARPS_M) * S::WM, wn0 = (warp / S::WARPS_M) * S::WN;
 
-  Loader<!TRANS_A> a_load(A, lda, row0, m, k, tid);
-  Loader<TRANS_B> b_load(B, ldb, col0, n, k, tid);
+  Loader<!TRANS_A, S::BM> a_load(A, lda, row0, m, k, tid);
+  Loader<TRANS_B, S::BN> b_load(B, ldb, col0, n, k, tid);
 
   // Fragment read offsets (doubles, within a k slice): row part + swizzled column. Rows
   // wm0 + 16*mi + 8*h + g (A) and wn0 + 8*ni + g (B) have (row >> 2) & 3 equal to
@@ -300,25 +323,47 @@ gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A
   wait<0>();
 
   // beta == 0 means C is output only: it is never read (a NaN there must not survive).
+  // C is read in chunks of whole accumulator columns, every load of a chunk issued before its
+  // first store: the compiler may not move a load of C above a store to C (it cannot prove
+  // they differ), so load-update-store per element would pay one memory latency per element.
   const bool read_c = beta != 0.0;
+  constexpr int kChunkValues = 16;  // doubles of C in registers at a time
+  constexpr int NI_CHUNK = kChunkValues / (MI * 4) < 1 ? 1 : kChunkValues / (MI * 4);
+  static_assert(NI % NI_CHUNK == 0, "whole chunks");
 #pragma unroll
-  for (int ni = 0; ni < NI; ++ni)
+  for (int n0 = 0; n0 < NI; n0 += NI_CHUNK) {
+    double old_c[NI_CHUNK][2][MI][2];  // [ni - n0][c][mi][h]
 #pragma unroll
-    for (int c = 0; c < 2; ++c) {
-      const int gj = col0 + wn0 + 8 * ni + 2 * tig + c;
-      if (gj >= n) continue;
-      double *column = C + size_t(gj) * ldc;
+    for (int q = 0; q < NI_CHUNK; ++q)
 #pragma unroll
-      for (int mi = 0; mi < MI; ++mi)
+      for (int c = 0; c < 2; ++c) {
+        const int gj = col0 + wn0 + 8 * (n0 + q) + 2 * tig + c;
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int gi = row0 + wm0 + 16 * mi + 8 * h + g;
-          if (gi >= m) continue;
-          double *p = column + gi;
-          const double value = alpha * acc[mi][ni][2 * h + c];
-          *p = read_c ? value + beta * *p : value;
-        }
-    }
+        for (int mi = 0; mi < MI; ++mi)
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int gi = row0 + wm0 + 16 * mi + 8 * h + g;
+            old_c[q][c][mi][h] = read_c && gj < n && gi < m ? C[size_t(gi) + size_t(gj) * ldc] : 0.0;
+          }
+      }
+#pragma unroll
+    for (int q = 0; q < NI_CHUNK; ++q)
+#pragma unroll
+      for (int c = 0; c < 2; ++c) {
+        const int gj = col0 + wn0 + 8 * (n0 + q) + 2 * tig + c;
+        if (gj >= n) continue;
+        double *column = C + size_t(gj) * ldc;
+#pragma unroll
+        for (int mi = 0; mi < MI; ++mi)
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int gi = row0 + wm0 + 16 * mi + 8 * h + g;
+            if (gi >= m) continue;
+            const double value = alpha * acc[mi][n0 + q][2 * h + c];
+            column[gi] = read_c ? value + beta * old_c[q][c][mi][h] : value;
+          }
+      }
+  }
 #endif
 }
 
@@ -336,7 +381,7 @@ template <bool TRANS_A, bool TRANS_B, class CFG>
 cudaError_t launch_gemm_dmma_t(int m, int n, int k, double alpha, const double *A, size_t lda,
                                const double *B, size_t ldb, double beta, double *C, size_t ldc,
                                cudaStream_t stream, bool lower_only = false) {
-  using S = DmmaShape;
+  using S = typename CFG::Shape;
   if (m <= 0 || n <= 0) return cudaSuccess;
   const cudaError_t prepared = prepare_gemm_dmma<TRANS_A, TRANS_B, CFG>();
   if (prepared != cudaSuccess) return prepared;
@@ -360,6 +405,17 @@ cudaError_t launch_gemm_dmma_cfg(bool trans_a, bool trans_b, int m, int n, int k
   return launch_gemm_dmma_t<true, true, CFG>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
 }
 
+// Which block tile a shape gets. CUDROP_DMMA_TILE=64 or 128 forces one (tuning runs).
+inline bool use_dmma_tile64(int m, int n, int k) {
+  static const int forced = [] {
+    const char *text = std::getenv("CUDROP_DMMA_TILE");
+    return text != nullptr ? std::atoi(text) : 0;
+  }();
+  if (forced == 64 || forced == 128) return forced == 64;
+  const long long tiles128 = ((m + 127LL) / 128) * ((n + 127LL) / 128);
+  return k <= kDmmaTile64MaxK || tiles128 < kDmmaTile64MaxTiles128;
+}
+
 // C = alpha*op(A)*op(B) + beta*C on `stream`; the semantics of launch_gemm_tiled<double>.
 // The configuration follows the current device's opt-in shared memory per block.
 inline cudaError_t launch_gemm_dmma(bool trans_a, bool trans_b, int m, int n, int k, double alpha,
@@ -370,6 +426,8 @@ inline cudaError_t launch_gemm_dmma(bool trans_a, bool trans_b, int m, int n, in
   cudaError_t error = cudaGetDevice(&device);
   if (error == cudaSuccess) error = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
   if (error != cudaSuccess) return error;
+  if (use_dmma_tile64(m, n, k))
+    return launch_gemm_dmma_cfg<DmmaConfigTile64>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
   if (size_t(optin) >= DmmaConfigLarge::smem_bytes)
     return launch_gemm_dmma_cfg<DmmaConfigLarge>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
   return launch_gemm_dmma_cfg<DmmaConfigSmall>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);

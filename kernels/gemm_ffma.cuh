@@ -167,18 +167,35 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
   cp_async_wait<0>();
 
   // beta == 0 means C is output only: it is never read (a NaN there must not survive).
+  // C is read a few columns at a time, every load issued before the first store (the compiler
+  // may not move a load of C above a store to C, so load-update-store per element would pay
+  // one memory latency per element).
   const bool read_c = beta != 0.f;
+  constexpr int C_CHUNK = 2;  // columns per chunk: 2 * TM registers
+  static_assert(TN % C_CHUNK == 0, "whole chunks");
 #pragma unroll
-  for (int c = 0; c < TN; ++c) {
-    const int gj = col0 + thread_col + (c / 4) * 16 + c % 4;
-    if (gj >= n) continue;
+  for (int c0 = 0; c0 < TN; c0 += C_CHUNK) {
+    float old_c[C_CHUNK][TM];
 #pragma unroll
-    for (int r = 0; r < TM; ++r) {
-      const int gi = row0 + thread_row + (r / 4) * 32 + r % 4;
-      if (gi >= m) continue;
-      float *p = C + size_t(gi) + size_t(gj) * ldc;
-      const float value = alpha * acc[r][c];
-      *p = read_c ? value + beta * *p : value;
+    for (int q = 0; q < C_CHUNK; ++q) {
+      const int c = c0 + q, gj = col0 + thread_col + (c / 4) * 16 + c % 4;
+#pragma unroll
+      for (int r = 0; r < TM; ++r) {
+        const int gi = row0 + thread_row + (r / 4) * 32 + r % 4;
+        old_c[q][r] = read_c && gj < n && gi < m ? C[size_t(gi) + size_t(gj) * ldc] : 0.f;
+      }
+    }
+#pragma unroll
+    for (int q = 0; q < C_CHUNK; ++q) {
+      const int c = c0 + q, gj = col0 + thread_col + (c / 4) * 16 + c % 4;
+      if (gj >= n) continue;
+#pragma unroll
+      for (int r = 0; r < TM; ++r) {
+        const int gi = row0 + thread_row + (r / 4) * 32 + r % 4;
+        if (gi >= m) continue;
+        const float value = alpha * acc[r][c];
+        C[size_t(gi) + size_t(gj) * ldc] = read_c ? value + beta * old_c[q][r] : value;
+      }
     }
   }
 }

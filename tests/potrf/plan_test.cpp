@@ -315,13 +315,13 @@ void test_replay_vs_lapack() {
 
 // The transfers, simulated with host arrays for the device and the staging buffers: the
 // upload pieces bring exactly the lower-layout columns they promise (after the 'U' mirror),
-// and the download pieces write exactly the triangle's columns 0..cols_end-1 of the caller's
-// array and nothing else, for staging buffers from tiny (direct pieces) to roomy.
+// and the download pieces write exactly the factored part of lower-layout columns
+// 0..cols_end-1 in the caller's array ('L': those columns, 'U': those rows) and nothing else, for staging buffers from tiny (direct pieces) to roomy.
 void test_transfers() {
   using cudrop::impl::copy_piece_out;
   using cudrop::impl::download_pieces;
   using cudrop::impl::TrianglePiece;
-  using cudrop::impl::triangle_rows;
+  using cudrop::impl::piece_column_rows;
   using cudrop::impl::upload_piece;
   auto copy_columns = [](void *dst, size_t dst_ld, const void *src, size_t src_ld, size_t row_bytes, size_t cols) {
     for (size_t j = 0; j < cols; ++j)
@@ -366,35 +366,47 @@ void test_transfers() {
         if (upper)  // the mirror back: the upper layout from the lower one
           for (int j = 0; j < n; ++j)
             for (int i = j + 1; i < n; ++i) dev[j + size_t(i) * ldd] = dev[i + size_t(j) * ldd];
-        for (int cols_end : {n, n / 2, 1}) {
-          std::vector<double> out = a;
-          long covered = 0;
-          for (const TrianglePiece &p : download_pieces(upper, n, cols_end, sizeof(double), staging)) {
-            covered += long(p.cols);
-            if (p.direct) {
-              for (int j = p.c0; j < p.c0 + int(p.cols); ++j) {
-                int r0 = 0, r1 = 0;
-                triangle_rows(upper, n, j, &r0, &r1);
-                std::memcpy(&out[r0 + size_t(j) * lda], &dev[r0 + size_t(j) * ldd], size_t(r1 - r0) * sizeof(double));
+        // The factored part of columns 0..cols_end-1, sent back in one to three regions (as
+        // finished outer panels go back early, then the rest).
+        for (int cols_end : {n, n / 2, 1})
+          for (int regions : {1, 2, 3}) {
+            std::vector<double> out = a;
+            long covered = 0;
+            for (int r = 0; r < regions; ++r) {
+              const int c0 = cols_end * r / regions, c1 = cols_end * (r + 1) / regions;
+              for (const TrianglePiece &p : download_pieces(upper, n, c0, c1, sizeof(double), staging)) {
+                covered += long(p.cols);
+                if (p.direct) {
+                  for (int j = p.c0; j < p.c0 + int(p.cols); ++j) {
+                    int r0 = 0, r1 = 0;
+                    piece_column_rows(upper, n, p, j, &r0, &r1);
+                    std::memcpy(&out[r0 + size_t(j) * lda], &dev[r0 + size_t(j) * ldd],
+                                size_t(r1 - r0) * sizeof(double));
+                  }
+                  continue;
+                }
+                std::vector<double> stage(p.rows * p.cols);
+                ok = ok && p.rows * p.cols * sizeof(double) <= staging;
+                copy_columns(stage.data(), p.rows * sizeof(double), &dev[p.r0 + size_t(p.c0) * ldd],
+                             ldd * sizeof(double), p.rows * sizeof(double), p.cols);
+                copy_piece_out(upper, n, p, stage.data(), out.data(), size_t(lda), 7, copy_columns);
               }
-              continue;
+              // 'L' pieces cover the region's columns, 'U' pieces columns c0..n-1 of its rows.
+              if (upper && c0 < c1) covered -= long(n - c0) - long(c1 - c0);
             }
-            std::vector<double> stage(p.rows * p.cols);
-            ok = ok && p.rows * p.cols * sizeof(double) <= staging;
-            copy_columns(stage.data(), p.rows * sizeof(double), &dev[p.r0 + size_t(p.c0) * ldd], ldd * sizeof(double),
-                         p.rows * sizeof(double), p.cols);
-            copy_piece_out(upper, n, p, stage.data(), out.data(), size_t(lda), 7, copy_columns);
+            long wrong = 0;
+            for (size_t e = 0; e < out.size(); ++e) {
+              const long i = long(e % lda), j = long(e / lda);
+              // 'L': columns < cols_end, on and below the diagonal; 'U': rows < cols_end, on and
+              // right of it.
+              const bool in = i < n && j < n && (upper ? i < cols_end && i <= j : j < cols_end && i >= j);
+              const double want = in ? dev[i + size_t(j) * ldd] : a[e];
+              if (std::memcmp(&out[e], &want, sizeof(double)) != 0) ++wrong;
+            }
+            CHECK(ok && covered == cols_end && wrong == 0,
+                  "download n=%d upper=%d staging=%zu cols_end=%d regions=%d: %ld wrong", n, upper, staging, cols_end,
+                  regions, wrong);
           }
-          long wrong = 0;
-          for (size_t e = 0; e < out.size(); ++e) {
-            const long i = long(e % lda), j = long(e / lda);
-            const bool in = j < cols_end && i < n && (upper ? i <= j : i >= j);
-            const double want = in ? dev[i + size_t(j) * ldd] : a[e];
-            if (std::memcmp(&out[e], &want, sizeof(double)) != 0) ++wrong;
-          }
-          CHECK(ok && covered == cols_end && wrong == 0, "download n=%d upper=%d staging=%zu cols_end=%d: %ld wrong",
-                n, upper, staging, cols_end, wrong);
-        }
       }
 }
 
