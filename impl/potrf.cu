@@ -41,8 +41,9 @@ constexpr int kTriangleCopyCols = 256;
 // Outer panels whose INFO may still be unknown while the host issues more work.
 constexpr int kPollLag = 2, kPollRing = 4;
 
-// Blocking shared by the device and host interfaces; CUDROP_POTRF_OUTER overrides the outer
-// panel width (the k of the big trailing GEMMs) for tuning runs.
+// Blocking shared by the device and host interfaces. Tuning runs: CUDROP_POTRF_OUTER sets the
+// outer panel width (the k of the big trailing GEMMs), CUDROP_POTRF_LOOKAHEAD=0 turns the
+// look-ahead off.
 PotrfBlocking base_blocking() {
   PotrfBlocking b;
   static const long outer = [] {
@@ -50,6 +51,11 @@ PotrfBlocking base_blocking() {
     return (text != nullptr && *text != '\0') ? std::atol(text) : 0L;
   }();
   if (outer >= kPotrfNb) b.outer = static_cast<int>(std::min<long>(outer, 4096)) / kPotrfNb * kPotrfNb;
+  static const bool lookahead = [] {
+    const char *text = std::getenv("CUDROP_POTRF_LOOKAHEAD");
+    return text == nullptr || std::strcmp(text, "0") != 0;
+  }();
+  b.lookahead = lookahead;
   return b;
 }
 
@@ -77,10 +83,14 @@ int sm_count() {
   return count;
 }
 
-// Pinned words the host polls INFO through, and their events; made once, used under the lease.
+// Pinned words the host polls INFO through, and their events; the panel lane (a stream of
+// the highest priority, so that its small kernels get SMs ahead of the big update's queued
+// blocks) and an event per lane for cross-lane waits. Made once, used under the lease.
 struct PollResources {
   int *words = nullptr;  // kPollRing ring slots + one for the final read
   cudaEvent_t done[kPollRing] = {};
+  cudaStream_t panel_lane = nullptr;
+  cudaEvent_t lane_tail[2] = {};
 };
 
 Status poll_resources(PollResources **out) {
@@ -91,6 +101,11 @@ Status poll_resources(PollResources **out) {
                                       cudaHostAllocDefault);
     for (int i = 0; i < kPollRing && error == cudaSuccess; ++i)
       error = cudaEventCreateWithFlags(&r.done[i], cudaEventDisableTiming);
+    for (int i = 0; i < 2 && error == cudaSuccess; ++i)
+      error = cudaEventCreateWithFlags(&r.lane_tail[i], cudaEventDisableTiming);
+    int least = 0, greatest = 0;
+    if (error == cudaSuccess) error = cudaDeviceGetStreamPriorityRange(&least, &greatest);
+    if (error == cudaSuccess) error = cudaStreamCreateWithPriority(&r.panel_lane, cudaStreamNonBlocking, greatest);
     if (Status s = check(error, "potrf setup"); s != Status::ok) return s;
     ready = true;
   }
@@ -132,6 +147,32 @@ Status launch_mirror(bool to_lower, T *dA, size_t ldd, int n, int c0, int c1, cu
   return Status::ok;
 }
 
+// The two lanes of potrf_schedule's steps: 0 = the update lane, 1 = the panel lane.
+struct Lanes {
+  cudaStream_t stream[2];
+  cudaEvent_t tail[2];
+  // `waiter` waits for everything issued on `lane` so far.
+  Status wait_for(int lane, cudaStream_t waiter) const {
+    cudaError_t error = cudaEventRecord(tail[lane], stream[lane]);
+    if (error == cudaSuccess) error = cudaStreamWaitEvent(waiter, tail[lane], 0);
+    return check(error, "potrf lanes");
+  }
+};
+
+template <class T>
+Status run_step(const PotrfStep &step, T *dA, size_t ldd, int n, int *d_info, unsigned *d_finished,
+                cudaStream_t stream);
+
+// Issues a step on its lane, after the other lane's work so far when the step says so.
+template <class T>
+Status issue_step(const PotrfStep &step, const Lanes &lanes, T *dA, size_t ldd, int n, int *d_info,
+                  unsigned *d_finished) {
+  if (step.wait_other) {
+    if (Status s = lanes.wait_for(1 - step.lane, lanes.stream[step.lane]); s != Status::ok) return s;
+  }
+  return run_step(step, dA, ldd, n, d_info, d_finished, lanes.stream[step.lane]);
+}
+
 template <class T>
 Status run_step(const PotrfStep &step, T *dA, size_t ldd, int n, int *d_info, unsigned *d_finished,
                 cudaStream_t stream) {
@@ -155,8 +196,9 @@ Status run_step(const PotrfStep &step, T *dA, size_t ldd, int n, int *d_info, un
 template <class T>
 class TriangleUpload {
  public:
-  TriangleUpload(GpuContext &ctx, bool upper, int n, const T *a, int lda, T *dA, size_t ldd)
-      : ctx_(ctx), upper_(upper), n_(n), a_(a), lda_(size_t(lda)), dA_(dA), ldd_(ldd) {}
+  // lanes: the compute lanes that wait for each piece (stream[0] is ctx.compute).
+  TriangleUpload(GpuContext &ctx, const Lanes &lanes, bool upper, int n, const T *a, int lda, T *dA, size_t ldd)
+      : ctx_(ctx), lanes_(lanes), upper_(upper), n_(n), a_(a), lda_(size_t(lda)), dA_(dA), ldd_(ldd) {}
   bool done() const { return next_ >= n_; }
 
   Status next(int *arrived) {
@@ -187,6 +229,7 @@ class TriangleUpload {
     if (upper_) {
       if (Status s = launch_mirror(true, dA_, ldd_, n_, first, last, ctx_.compute); s != Status::ok) return s;
     }
+    if (Status s = lanes_.wait_for(0, lanes_.stream[1]); s != Status::ok) return s;  // the piece, mirrored
     next_ = last;
     *arrived = last;
     return Status::ok;
@@ -194,6 +237,7 @@ class TriangleUpload {
 
  private:
   GpuContext &ctx_;
+  const Lanes &lanes_;
   const bool upper_;
   const int n_;
   const T *a_;
@@ -203,9 +247,9 @@ class TriangleUpload {
   int next_ = 0, buffer_ = 0;
 };
 
-// Device -> caller's array for the factored part that lower-layout columns c0..c1-1 stand
-// for (download_pieces in impl/potrf_plan.h; for 'U' the device's upper rows c0..c1-1 must
-// hold the mirror of those columns); no other element of the caller's array is written.
+// Device -> caller's array for the triangle's columns c0..c1-1 (download_pieces in
+// impl/potrf_plan.h; for 'U' the device's upper triangle must hold the mirror of lower rows
+// c0..c1-1 up to their diagonal); no other element of the caller's array is written.
 // Runs on ctx.stream. Pieces go through the two staging buffers (the DMA of the next
 // overlaps the host copy of this one).
 template <class T>
@@ -221,7 +265,7 @@ Status download_factored(GpuContext &ctx, bool upper, int n, int c0, int c1, con
       // column, exactly the piece's part.
       for (int j = p.c0; j < p.c0 + int(p.cols) && error == cudaSuccess; ++j) {
         int r0 = 0, r1 = 0;
-        piece_column_rows(upper, n, p, j, &r0, &r1);
+        triangle_rows(upper, n, j, &r0, &r1);
         error = cudaMemcpyAsync(at(a, lda, r0, j), at(dA, ldd, r0, j), size_t(r1 - r0) * es,
                                 cudaMemcpyDeviceToHost, ctx.stream);
       }
@@ -302,10 +346,13 @@ Status potrf_device(int n, T *dA, size_t ldda, int *d_work, void *stream_ptr) {
   auto stream = static_cast<cudaStream_t>(stream_ptr);
   if (Status s = check(cudaMemsetAsync(d_work, 0, 2 * sizeof(int), stream), "potrf"); s != Status::ok) return s;
   auto *finished = reinterpret_cast<unsigned *>(d_work + 1);
+  PollResources *r = nullptr;
+  if (Status s = poll_resources(&r); s != Status::ok) return s;
+  const Lanes lanes{{stream, r->panel_lane}, {r->lane_tail[0], r->lane_tail[1]}};
   for (const PotrfStep &step : potrf_schedule(n, base_blocking())) {
-    if (Status s = run_step(step, dA, ldda, n, d_work, finished, stream); s != Status::ok) return s;
+    if (Status s = issue_step(step, lanes, dA, ldda, n, d_work, finished); s != Status::ok) return s;
   }
-  return Status::ok;
+  return lanes.wait_for(1, stream);  // the caller's stream sees the whole factorization
 }
 
 template <class T>
@@ -332,7 +379,8 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
   // Issue the steps in order; each waits for the columns it needs, sending more of the
   // matrix when they have not been sent yet. INFO is looked at between outer panels.
   const std::vector<PotrfStep> steps = potrf_schedule(n, host_blocking(n));
-  TriangleUpload<T> upload(ctx, upper, n, a, lda, dA, ldd);
+  const Lanes lanes{{ctx.compute, poll->panel_lane}, {poll->lane_tail[0], poll->lane_tail[1]}};
+  TriangleUpload<T> upload(ctx, lanes, upper, n, a, lda, dA, ldd);
   int arrived = 0, recorded = 0, failed = 0;
   // Finished outer panels go back to the caller while the GPU works on the columns to their
   // right (once the upload is over: it shares the staging buffers): the caller's array holds
@@ -346,8 +394,9 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
     if (Status st = check(cudaStreamWaitEvent(ctx.stream, poll->done[group % kPollRing], 0), "potrf download");
         st != Status::ok)
       return st;
-    // 'U': the mirror runs beside the trailing updates; it writes upper rows downloaded..columns-1,
-    // which no later step reads or writes.
+    // 'U': the mirror runs beside the trailing updates. It writes upper rows
+    // downloaded..columns-1 (of every column right of them), which no later step reads or
+    // writes; with the rows mirrored before, the upper columns downloaded..columns-1 are whole.
     if (upper) {
       if (Status st = launch_mirror(false, dA, ldd, n, downloaded, columns, ctx.stream); st != Status::ok) return st;
     }
@@ -366,14 +415,15 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
       if ((s = poll_info(*poll, recorded, upload.done(), &failed)) != Status::ok) return s;
       if (failed != 0) break;
     }
-    if ((s = run_step(step, dA, ldd, n, d_info, d_finished, ctx.compute)) != Status::ok) return s;
+    if ((s = issue_step(step, lanes, dA, ldd, n, d_info, d_finished)) != Status::ok) return s;
     if (i > 0 && steps[i - 1].group_end && upload.done()) {
       if ((s = send_back_finished()) != Status::ok) return s;
     }
     if (step.group_end) {
       const int slot = recorded % kPollRing;
-      cudaError_t error = cudaMemcpyAsync(poll->words + slot, d_info, sizeof(int), cudaMemcpyDeviceToHost, ctx.compute);
-      if (error == cudaSuccess) error = cudaEventRecord(poll->done[slot], ctx.compute);
+      cudaStream_t lane = lanes.stream[step.lane];
+      cudaError_t error = cudaMemcpyAsync(poll->words + slot, d_info, sizeof(int), cudaMemcpyDeviceToHost, lane);
+      if (error == cudaSuccess) error = cudaEventRecord(poll->done[slot], lane);
       if ((s = check(error, "potrf poll")) != Status::ok) return s;
       ++recorded;
       group_end_col.push_back(step.c1);
@@ -381,6 +431,7 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
   }
   // The final verdict, once everything issued has run (uploads included).
   int *final_word = poll->words + kPollRing;
+  if ((s = lanes.wait_for(1, ctx.compute)) != Status::ok) return s;
   cudaError_t error = cudaMemcpyAsync(final_word, d_info, sizeof(int), cudaMemcpyDeviceToHost, ctx.compute);
   if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.compute);
   if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.stream);
@@ -416,6 +467,11 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
   // Earlier finished panels may be in the caller's array already; never one at or after j0.
   if (j0 > downloaded) {
     if ((s = download_factored(ctx, upper, n, downloaded, j0, dA, ldd, a, size_t(lda))) != Status::ok) return s;
+  }
+  if (upper && j0 > 0) {  // rows 0..j0-1 of the columns right of the factored part
+    if ((s = download_matrix(ctx, at<T>(dA, ldd, 0, j0), ldd * es, size_t(j0) * es, size_t(n - j0),
+                             at(a, size_t(lda), 0, j0), size_t(lda) * es)) != Status::ok)
+      return s;
   }
   for (int j = 0; j < jb; ++j)
     for (int i = j; i < jb; ++i) {

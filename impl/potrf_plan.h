@@ -13,11 +13,13 @@
 // The order is a left-looking phase over the first `left_cols` columns (each outer panel
 // first receives every earlier column's update in one GEMM, then is factored: it needs no
 // column to its right, so it can start while the rest of the matrix is still in transfer),
-// one catch-up of the remaining matrix by those columns, then right-looking outer panels.
+// one catch-up of the remaining matrix by those columns, then right-looking outer panels
+// with look-ahead on two lanes (see `lane` and `wait_other` below).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace cudrop::impl {
@@ -28,7 +30,9 @@ namespace cudrop::impl {
 constexpr int kPotrfNb = 64;
 
 struct PotrfBlocking {
-  int outer = 256;      // columns per outer panel (multiple of kPotrfNb): the k of the big GEMMs
+  // Columns per outer panel (multiple of kPotrfNb): the k of the big GEMMs. 512 measured best
+  // on an H200 (n = 16384 device ms, 256/384/512: s 49.1/48.3/48.2, d 56.7/54.4/53.6).
+  int outer = 512;
   int strip = 512;      // columns per trailing-update GEMM: wider wastes the strip's upper half,
                         // narrower launches more, smaller GEMMs
   int left_cols = 0;    // columns factored left-looking before the switch (rounded to `outer`)
@@ -37,6 +41,10 @@ struct PotrfBlocking {
   // wastes nothing and saves a launch per strip; `strip` still cuts the left-looking catch-up,
   // which can then start on the columns that have arrived.
   int right_strip = 1 << 30;
+  // Look-ahead in the right-looking phase: each outer panel's update of the next outer panel
+  // goes first, so that the next panel's factorization (on the panel lane) runs beside the
+  // rest of the trailing update instead of after it.
+  bool lookahead = true;
 };
 
 struct PotrfStep {
@@ -45,7 +53,11 @@ struct PotrfStep {
   int k0, k1;    // Update: source columns k0..k1-1 (k1 <= c0); unused for Panel
   int needs;     // columns 0..needs-1 must be on the device before the step runs
   bool group_end;  // last step of an outer panel's factorization: a place to look at INFO
+  int lane = 0;             // 0: the update lane; 1: the panel lane (look-ahead), beside it
+  bool wait_other = false;  // first wait for every step listed before it on the other lane
 };
+// Steps of one lane run in list order, and across lanes only as wait_other says; the list
+// order itself is one valid serial order.
 
 // The steps for an n x n matrix, in the order they must run (one stream, sequentially).
 inline std::vector<PotrfStep> potrf_schedule(int n, const PotrfBlocking &b) {
@@ -75,10 +87,41 @@ inline std::vector<PotrfStep> potrf_schedule(int n, const PotrfBlocking &b) {
     factor_group(s0, s1);
   }
   trailing(left, 0, left, strip);
-  for (int p0 = left; p0 < n; p0 += outer) {
-    const int p1 = std::min(n, p0 + outer);
-    factor_group(p0, p1);
-    trailing(p1, p0, p1, std::max(1, b.right_strip));
+  if (!b.lookahead) {
+    for (int p0 = left; p0 < n; p0 += outer) {
+      const int p1 = std::min(n, p0 + outer);
+      factor_group(p0, p1);
+      trailing(p1, p0, p1, std::max(1, b.right_strip));
+    }
+    return steps;
+  }
+  // Look-ahead, in issue order: F(0) U(0) | F(1) T(0) U(1) | F(2) T(1) U(2) | ..., where F(p)
+  // factors outer panel p on the panel lane, U(p) updates panel p+1 by panel p, and T(p) the
+  // columns right of panel p+1 (both on the update lane). F(p+1) waits for U(p) only, so it
+  // runs beside T(p); U(p+1) waits for F(p+1) (T(p) is ahead of it on its own lane).
+  std::vector<std::pair<int, int>> panels;
+  for (int p0 = left; p0 < n; p0 += outer) panels.emplace_back(p0, std::min(n, p0 + outer));
+  auto factor_on_panel_lane = [&](size_t p) {
+    const size_t first = steps.size();
+    factor_group(panels[p].first, panels[p].second);
+    for (size_t i = first; i < steps.size(); ++i) steps[i].lane = 1;
+    steps[first].wait_other = true;
+  };
+  auto update_next = [&](size_t p) {  // U(p)
+    const int p1 = panels[p].second, p2 = std::min(n, p1 + outer);
+    const size_t first = steps.size();
+    update(p1, p2, panels[p].first, p1);
+    if (steps.size() > first) steps[first].wait_other = true;
+  };
+  for (size_t p = 0; p < panels.size(); ++p) {
+    if (p == 0) {
+      factor_on_panel_lane(0);
+      update_next(0);
+    }
+    if (p + 1 < panels.size()) factor_on_panel_lane(p + 1);
+    const int p1 = panels[p].second;
+    trailing(std::min(n, p1 + outer), panels[p].first, p1, std::max(1, b.right_strip));  // T(p)
+    if (p + 1 < panels.size()) update_next(p + 1);
   }
   return steps;
 }
@@ -111,27 +154,33 @@ inline TrianglePiece upload_piece(bool upper, int n, int first, size_t elem_size
   return p;
 }
 
-// Download of the factored part that lower-layout columns c0..c1-1 stand for, in the caller's
-// array: 'L': column j in [c0, c1) gets rows j..n-1; 'U': row i in [c0, c1) gets columns
-// i..n-1 (the device mirrors those lower columns into its upper rows first). Finished outer
-// panels go back this way while the GPU still works on the columns to their right, and a
-// matrix that is not positive definite gets exactly its factored leading part.
-// Pieces: 'L': columns q0..q1-1 of [c0, c1), rows q0..n-1; 'U': rows c0..c1-1 of columns
-// q0..q1-1 of [c0, n) (rows below a column's diagonal travel too and are not copied out).
+// Download of the triangle's columns c0..c1-1 in the caller's array: column j gets rows
+// j..n-1 ('L') or rows 0..j ('U'). Final once the outer panels up to column c1-1 are: a 'U'
+// column j is row j of the lower factor, which the device mirrors into its upper triangle
+// (all of row j is final with the panel holding column j). Finished outer panels go back this
+// way while the GPU still works on the columns to their right.
+// Pieces: columns q0..q1-1, rows q0..n-1 ('L') or 0..q1-1 ('U'), the widest that fits a
+// staging buffer (rows outside a column's part travel too and are not copied out).
 inline std::vector<TrianglePiece> download_pieces(bool upper, int n, int c0, int c1, size_t elem_size,
                                                   size_t staging_bytes) {
   std::vector<TrianglePiece> pieces;
   const size_t budget = staging_bytes / elem_size;  // elements per staging buffer
-  const int end = upper ? n : c1;
-  for (int q0 = c0; q0 < end && c0 < c1;) {
-    const size_t rows = upper ? size_t(c1 - c0) : size_t(n - q0);
-    const size_t width = std::max<size_t>(1, budget / rows);
-    const int q1 = static_cast<int>(std::min<size_t>(size_t(end), size_t(q0) + width));
+  for (int q0 = c0; q0 < c1;) {
+    size_t width;
+    if (!upper) {
+      width = std::max<size_t>(1, budget / size_t(n - q0));
+    } else {  // the largest w with (q0 + w) * w <= budget
+      width = static_cast<size_t>((std::sqrt(double(q0) * q0 + 4.0 * double(budget)) - q0) / 2);
+      while (width > 1 && (size_t(q0) + width) * width > budget) --width;
+      while ((size_t(q0) + width + 1) * (width + 1) <= budget) ++width;
+      width = std::max<size_t>(1, width);
+    }
+    const int q1 = static_cast<int>(std::min<size_t>(size_t(c1), size_t(q0) + width));
     TrianglePiece p;
-    p.r0 = upper ? c0 : q0;
     p.c0 = q0;
-    p.rows = rows;
     p.cols = size_t(q1 - q0);
+    p.r0 = upper ? 0 : q0;
+    p.rows = upper ? size_t(q1) : size_t(n - q0);
     p.direct = p.rows * p.cols * elem_size > staging_bytes;
     pieces.push_back(p);
     q0 = q1;
@@ -139,17 +188,16 @@ inline std::vector<TrianglePiece> download_pieces(bool upper, int n, int c0, int
   return pieces;
 }
 
-// The rows [*first, *end) of column j that a download piece writes into the caller's array.
-inline void piece_column_rows(bool upper, int n, const TrianglePiece &p, int j, int *first, int *end) {
-  *first = upper ? p.r0 : j;
-  *end = upper ? std::min(j + 1, p.r0 + static_cast<int>(p.rows)) : n;
+// The rows [*first, *end) of column j that belong to the triangle.
+inline void triangle_rows(bool upper, int n, int j, int *first, int *end) {
+  *first = upper ? 0 : j;
+  *end = upper ? j + 1 : n;
 }
 
 // Host side of a staged download piece: from `stage` (packed, leading dimension p.rows) into
-// the caller's array, exactly the part piece_column_rows names. Columns whose part is the
-// piece's full height go as one rectangle to copy_columns(dst, dst_ld_bytes, src,
-// src_ld_bytes, row_bytes, cols) (the parallel copier), `group` columns at a time; the
-// columns that cross the diagonal are copied one by one.
+// the caller's array, exactly the triangle's part. Each group of `group` columns is a
+// rectangle away from the diagonal (given to copy_columns(dst, dst_ld_bytes, src, src_ld_bytes,
+// row_bytes, cols), the parallel copier) plus its triangle, copied column by column.
 template <class T, class CopyColumns>
 void copy_piece_out(bool upper, int n, const TrianglePiece &p, const T *stage, T *a, size_t lda, int group,
                     CopyColumns &&copy_columns) {
@@ -157,25 +205,17 @@ void copy_piece_out(bool upper, int n, const TrianglePiece &p, const T *stage, T
   const int c1 = p.c0 + static_cast<int>(p.cols);
   auto staged = [&](long long row, long long col) { return stage + size_t(row - p.r0) + size_t(col - p.c0) * p.rows; };
   auto dst = [&](long long row, long long col) { return a + size_t(row) + size_t(col) * lda; };
-  if (upper) {
-    // Column j is full height from j >= r0 + rows - 1 on.
-    const int full_from = std::max(p.c0, std::min(c1, p.r0 + static_cast<int>(p.rows) - 1));
-    for (int j = p.c0; j < full_from; ++j) {
-      int first = 0, end = 0;
-      piece_column_rows(upper, n, p, j, &first, &end);
-      std::memcpy(dst(first, j), staged(first, j), size_t(end - first) * es);
-    }
-    for (int s0 = full_from; s0 < c1; s0 += group) {
-      const int s1 = std::min(c1, s0 + group);
-      copy_columns(dst(p.r0, s0), lda * es, staged(p.r0, s0), p.rows * es, p.rows * es, size_t(s1 - s0));
-    }
-    return;
-  }
   for (int s0 = p.c0; s0 < c1; s0 += group) {
     const int s1 = std::min(c1, s0 + group);
-    for (int j = s0; j < s1; ++j) std::memcpy(dst(j, j), staged(j, j), size_t(s1 - j) * es);  // rows j..s1-1
-    if (s1 < n)  // rows s1..n-1
-      copy_columns(dst(s1, s0), lda * es, staged(s1, s0), p.rows * es, size_t(n - s1) * es, size_t(s1 - s0));
+    if (!upper) {
+      for (int j = s0; j < s1; ++j) std::memcpy(dst(j, j), staged(j, j), size_t(s1 - j) * es);  // rows j..s1-1
+      if (s1 < n)  // rows s1..n-1
+        copy_columns(dst(s1, s0), lda * es, staged(s1, s0), p.rows * es, size_t(n - s1) * es, size_t(s1 - s0));
+    } else {
+      if (s0 > 0)  // rows 0..s0-1
+        copy_columns(dst(0, s0), lda * es, staged(0, s0), p.rows * es, size_t(s0) * es, size_t(s1 - s0));
+      for (int j = s0; j < s1; ++j) std::memcpy(dst(s0, j), staged(s0, j), size_t(j - s0 + 1) * es);  // rows s0..j
+    }
   }
 }
 

@@ -14,6 +14,7 @@
 //     and the steps issued as the host interface issues them, between upload pieces.
 #include <dlfcn.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -157,10 +158,55 @@ double max_diff_lower(int n, const double *x, int ldx, const double *y, int ldy)
   return d;
 }
 
+// The two lanes: a step may run at the same time as every step on the other lane that
+// neither lane order nor wait_other puts before or after it; such pairs must not touch the
+// same elements where one of them writes. Regions: Panel(c0, c1) reads and writes rows
+// c0..n-1 of columns c0..c1-1; Update writes rows c0..n-1 of columns c0..c1-1 and reads rows
+// c0..n-1 of columns k0..k1-1.
+bool lanes_race_free(const std::vector<PotrfStep> &steps, int n, int *racing_i, int *racing_j) {
+  struct Box { int r0, r1, c0, c1; };
+  auto writes = [&](const PotrfStep &st) { return Box{st.c0, n, st.c0, st.c1}; };
+  auto reads = [&](const PotrfStep &st) {
+    return st.kind == PotrfStep::Panel ? Box{st.c0, n, st.c0, st.c1} : Box{st.c0, n, st.k0, st.k1};
+  };
+  auto meet = [](const Box &x, const Box &y) {
+    return x.r0 < y.r1 && y.r0 < x.r1 && x.c0 < y.c1 && y.c0 < x.c1;
+  };
+  // done[i][l]: how many lane-l steps (in list order) have finished before step i starts.
+  const size_t count = steps.size();
+  std::vector<std::array<int, 2>> done(count), rank(count);
+  std::array<int, 2> listed = {0, 0};
+  std::array<int, 2> last = {-1, -1};  // the previous step on each lane
+  for (size_t i = 0; i < count; ++i) {
+    const int l = steps[i].lane, o = 1 - l;
+    rank[i] = listed;
+    done[i][l] = listed[l];
+    done[i][o] = last[l] >= 0 ? done[size_t(last[l])][o] : 0;
+    if (steps[i].wait_other) done[i][o] = listed[o];
+    // Waiting for lane o's steps also waits for what they waited for on lane l: nothing new.
+    ++listed[l];
+    last[l] = static_cast<int>(i);
+  }
+  for (size_t j = 0; j < count; ++j)
+    for (size_t i = 0; i < j; ++i) {
+      const int li = steps[i].lane;
+      if (li == steps[j].lane || rank[i][li] < done[j][li]) continue;  // ordered
+      const Box wi = writes(steps[i]), wj = writes(steps[j]);
+      if (meet(wi, wj) || meet(wi, reads(steps[j])) || meet(wj, reads(steps[i]))) {
+        *racing_i = static_cast<int>(i);
+        *racing_j = static_cast<int>(j);
+        return false;
+      }
+    }
+  return true;
+}
+
 void test_schedule() {
   const int sizes[] = {1, 2, 3, 63, 64, 65, 127, 128, 129, 200, 255, 256, 257, 300, 511, 513, 700};
-  const PotrfBlocking blockings[] = {{256, 512, 0}, {64, 64, 0},   {128, 100, 0},  {256, 512, 256},
-                                     {64, 192, 128}, {256, 300, 10000}, {192, 512, 384}};
+  const PotrfBlocking blockings[] = {{256, 512, 0},        {64, 64, 0},          {128, 100, 0},
+                                     {256, 512, 256},      {64, 192, 128},       {256, 300, 10000},
+                                     {192, 512, 384},      {128, 512, 0, 64},    {64, 100, 128, 100},
+                                     {256, 512, 0, 1 << 30, false}, {128, 100, 256, 64, false}};
   for (int n : sizes) {
     const std::vector<double> a0 = spd(n, 7 + n);
     std::vector<double> ref = a0;
@@ -180,6 +226,12 @@ void test_schedule() {
         }
       }
       CHECK(ok, "n=%d outer=%d strip=%d left=%d: malformed steps", n, b.outer, b.strip, b.left_cols);
+      int ri = -1, rj = -1;
+      CHECK(lanes_race_free(steps, n, &ri, &rj), "n=%d outer=%d strip=%d left=%d lookahead=%d: steps %d and %d may "
+            "run at once and touch the same elements", n, b.outer, b.strip, b.left_cols, b.lookahead, ri, rj);
+      int panel_lane = 0;
+      for (const PotrfStep &st : steps) panel_lane += st.lane;
+      CHECK(b.lookahead || panel_lane == 0, "n=%d: look-ahead off but steps on the panel lane", n);
       CHECK(panels == (n + kPotrfNb - 1) / kPotrfNb, "n=%d: %d panels", n, panels);
       std::vector<double> dev = a0;
       int gpu_info = -1;
@@ -315,13 +367,13 @@ void test_replay_vs_lapack() {
 
 // The transfers, simulated with host arrays for the device and the staging buffers: the
 // upload pieces bring exactly the lower-layout columns they promise (after the 'U' mirror),
-// and the download pieces write exactly the factored part of lower-layout columns
-// 0..cols_end-1 in the caller's array ('L': those columns, 'U': those rows) and nothing else, for staging buffers from tiny (direct pieces) to roomy.
+// and the download pieces write exactly the triangle's columns 0..cols_end-1 of the caller's
+// array and nothing else, for staging buffers from tiny (direct pieces) to roomy.
 void test_transfers() {
   using cudrop::impl::copy_piece_out;
   using cudrop::impl::download_pieces;
   using cudrop::impl::TrianglePiece;
-  using cudrop::impl::piece_column_rows;
+  using cudrop::impl::triangle_rows;
   using cudrop::impl::upload_piece;
   auto copy_columns = [](void *dst, size_t dst_ld, const void *src, size_t src_ld, size_t row_bytes, size_t cols) {
     for (size_t j = 0; j < cols; ++j)
@@ -379,7 +431,7 @@ void test_transfers() {
                 if (p.direct) {
                   for (int j = p.c0; j < p.c0 + int(p.cols); ++j) {
                     int r0 = 0, r1 = 0;
-                    piece_column_rows(upper, n, p, j, &r0, &r1);
+                    triangle_rows(upper, n, j, &r0, &r1);
                     std::memcpy(&out[r0 + size_t(j) * lda], &dev[r0 + size_t(j) * ldd],
                                 size_t(r1 - r0) * sizeof(double));
                   }
@@ -391,15 +443,11 @@ void test_transfers() {
                              ldd * sizeof(double), p.rows * sizeof(double), p.cols);
                 copy_piece_out(upper, n, p, stage.data(), out.data(), size_t(lda), 7, copy_columns);
               }
-              // 'L' pieces cover the region's columns, 'U' pieces columns c0..n-1 of its rows.
-              if (upper && c0 < c1) covered -= long(n - c0) - long(c1 - c0);
             }
             long wrong = 0;
             for (size_t e = 0; e < out.size(); ++e) {
               const long i = long(e % lda), j = long(e / lda);
-              // 'L': columns < cols_end, on and below the diagonal; 'U': rows < cols_end, on and
-              // right of it.
-              const bool in = i < n && j < n && (upper ? i < cols_end && i <= j : j < cols_end && i >= j);
+              const bool in = j < cols_end && i < n && (upper ? i <= j : i >= j);
               const double want = in ? dev[i + size_t(j) * ldd] : a[e];
               if (std::memcmp(&out[e], &want, sizeof(double)) != 0) ++wrong;
             }
