@@ -29,9 +29,6 @@ template <> struct PotrfNames<double> {
 };
 
 template <class T>
-using potrf_fn = void (*)(const char *, const int *, T *, const int *, int *, size_t);
-
-template <class T>
 void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info) {
   const char u = upper(*uplo);
   *info = 0;
@@ -50,7 +47,7 @@ void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info) {
     std::snprintf(label, sizeof label, "%s(%c,n=%d)", name, u, *n);
     name = label;
   }
-  auto on_cpu = [&] { reinterpret_cast<potrf_fn<T>>(cpu::require(PotrfNames<T>::routine))(uplo, n, a, lda, info, 1); };
+  auto on_cpu = [&] { cpu::potrf<T>()(uplo, n, a, lda, info, 1); };
   route(name, *n >= settings().potrf_min_n, PotrfNames<T>::routine,
         [&] { return impl::potrf_host<T>(u == 'U', *n, a, *lda, info); }, on_cpu);
 }

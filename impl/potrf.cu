@@ -9,15 +9,26 @@
 #include "impl/potrf.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "impl/gemm.h"
 #include "impl/gpu_context.cuh"
 #include "impl/potrf_plan.h"
 #include "kernels/potrf_panel.cuh"
+#include "shim/cpu_backend.h"
+#include "shim/dispatch.h"
 
 namespace cudrop::impl {
 namespace {
@@ -65,6 +76,11 @@ PotrfBlocking host_blocking(int n) {
     const char *text = std::getenv("CUDROP_POTRF_LEFT_COLS");
     return (text != nullptr && *text != '\0') ? std::atol(text) : -1L;
   }();
+  static const long strip = [] {
+    const char *text = std::getenv("CUDROP_POTRF_STRIP");
+    return (text != nullptr && *text != '\0') ? std::atol(text) : 0L;
+  }();
+  if (strip > 0) b.strip = static_cast<int>(std::min<long>(strip, 1 << 20));
   if (configured >= 0) b.left_cols = static_cast<int>(std::min<long>(configured, n));
   else b.left_cols = n >= kStreamMinN ? n / 4 : 0;
   return b;
@@ -91,6 +107,8 @@ struct PollResources {
   cudaEvent_t done[kPollRing] = {};
   cudaStream_t panel_lane = nullptr;
   cudaEvent_t lane_tail[2] = {};
+  cudaStream_t download_lane = nullptr;  // finished panels going back, from the sender thread
+  cudaEvent_t uploaded = nullptr;        // the last upload DMA has read its staging buffer
 };
 
 Status poll_resources(PollResources **out) {
@@ -106,6 +124,8 @@ Status poll_resources(PollResources **out) {
     int least = 0, greatest = 0;
     if (error == cudaSuccess) error = cudaDeviceGetStreamPriorityRange(&least, &greatest);
     if (error == cudaSuccess) error = cudaStreamCreateWithPriority(&r.panel_lane, cudaStreamNonBlocking, greatest);
+    if (error == cudaSuccess) error = cudaStreamCreateWithFlags(&r.download_lane, cudaStreamNonBlocking);
+    if (error == cudaSuccess) error = cudaEventCreateWithFlags(&r.uploaded, cudaEventDisableTiming);
     if (Status s = check(error, "potrf setup"); s != Status::ok) return s;
     ready = true;
   }
@@ -250,11 +270,12 @@ class TriangleUpload {
 // Device -> caller's array for the triangle's columns c0..c1-1 (download_pieces in
 // impl/potrf_plan.h; for 'U' the device's upper triangle must hold the mirror of lower rows
 // c0..c1-1 up to their diagonal); no other element of the caller's array is written.
-// Runs on ctx.stream. Pieces go through the two staging buffers (the DMA of the next
-// overlaps the host copy of this one).
+// Runs on `stream`. Pieces go through the two staging buffers (the DMA of the next overlaps
+// the host copy of this one). *written: columns c0..*written-1 are in the caller's array,
+// also when a piece fails part way (a piece is written only once its DMA has succeeded).
 template <class T>
-Status download_factored(GpuContext &ctx, bool upper, int n, int c0, int c1, const T *dA, size_t ldd, T *a,
-                         size_t lda) {
+Status download_factored(GpuContext &ctx, cudaStream_t stream, bool upper, int n, int c0, int c1, const T *dA,
+                         size_t ldd, T *a, size_t lda, int *written) {
   const size_t es = sizeof(T);
   const std::vector<TrianglePiece> pieces = download_pieces(upper, n, c0, c1, es, ctx.staging_bytes);
   auto issue = [&](size_t i) {
@@ -267,13 +288,13 @@ Status download_factored(GpuContext &ctx, bool upper, int n, int c0, int c1, con
         int r0 = 0, r1 = 0;
         triangle_rows(upper, n, j, &r0, &r1);
         error = cudaMemcpyAsync(at(a, lda, r0, j), at(dA, ldd, r0, j), size_t(r1 - r0) * es,
-                                cudaMemcpyDeviceToHost, ctx.stream);
+                                cudaMemcpyDeviceToHost, stream);
       }
     } else {
       error = cudaMemcpy2DAsync(ctx.staging[i % 2], p.rows * es, at(dA, ldd, p.r0, p.c0), ldd * es, p.rows * es,
-                                p.cols, cudaMemcpyDeviceToHost, ctx.stream);
+                                p.cols, cudaMemcpyDeviceToHost, stream);
     }
-    if (error == cudaSuccess) error = cudaEventRecord(ctx.staging_free[i % 2], ctx.stream);
+    if (error == cudaSuccess) error = cudaEventRecord(ctx.staging_free[i % 2], stream);
     return check(error, "potrf download");
   };
   auto copy = [&](void *dst, size_t dst_ld, const void *src, size_t src_ld, size_t row_bytes, size_t cols) {
@@ -289,8 +310,9 @@ Status download_factored(GpuContext &ctx, bool upper, int n, int c0, int c1, con
     if (Status s = check(cudaEventSynchronize(ctx.staging_free[i % 2]), "potrf download"); s != Status::ok) return s;
     if (!pieces[i].direct)
       copy_piece_out(upper, n, pieces[i], static_cast<const T *>(ctx.staging[i % 2]), a, lda, kTriangleCopyCols, copy);
+    *written = pieces[i].c0 + static_cast<int>(pieces[i].cols);
   }
-  return check(cudaStreamSynchronize(ctx.stream), "potrf download");
+  return Status::ok;
 }
 
 // Looks at the INFO words of the outer panels that have finished. blocking: first wait
@@ -314,6 +336,28 @@ Status poll_info(PollResources &r, int recorded, bool blocking, int *failed) {
   }
   return Status::ok;
 }
+
+// CUDROP_POTRF_TRACE=1: one line per host call on stderr with the host-side phase times
+// (when the upload ended, the last step was issued, the GPU finished, the call returned) and
+// how much went back early: where an end-to-end time goes.
+struct PhaseTrace {
+  const bool on = [] {
+    const char *text = std::getenv("CUDROP_POTRF_TRACE");
+    return text != nullptr && *text != '\0' && std::strcmp(text, "0") != 0;
+  }();
+  const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  double upload_ms = -1, issued_ms = -1, gpu_ms = -1, early_download_ms = 0;
+  double now_ms() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  }
+  void report(int n, bool upper, int early_cols) const {
+    if (!on) return;
+    std::fprintf(stderr,
+                 "cudrop: potrf trace n=%d uplo=%c upload_done_ms=%.2f issued_ms=%.2f gpu_done_ms=%.2f "
+                 "total_ms=%.2f early_download_ms=%.2f early_cols=%d\n",
+                 n, upper ? 'U' : 'L', upload_ms, issued_ms, gpu_ms, now_ms(), early_download_ms, early_cols);
+  }
+};
 
 // How far the factorization is known to be finished and sound: the end column of the newest
 // outer panel (of the last kPollRing recorded) whose INFO word has arrived as 0 (INFO is
@@ -355,8 +399,87 @@ Status potrf_device(int n, T *dA, size_t ldda, int *d_work, void *stream_ptr) {
   return lanes.wait_for(1, stream);  // the caller's stream sees the whole factorization
 }
 
+// Sends finished outer panels back to the caller's array on a worker thread, in order, while
+// the calling thread keeps the GPU fed: copying a 512-column panel out of pinned memory takes
+// the host ~1-2 ms, which the calling thread cannot spend without leaving the GPU idle.
+// A job is a range of columns that the GPU has finished (its mirror for 'U' and its DMAs are
+// issued by the worker itself, on its own stream). After a failed job the rest are skipped.
+class PanelSender {
+ public:
+  using Send = std::function<Status(int c0, int c1, int *written)>;
+  explicit PanelSender(Send send) : send_(std::move(send)) {}
+  PanelSender(const PanelSender &) = delete;
+  PanelSender &operator=(const PanelSender &) = delete;
+  ~PanelSender() {
+    int ignored = 0;
+    finish(&ignored);
+  }
+  void submit(int c0, int c1) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      jobs_.emplace_back(c0, c1);
+    }
+    if (!worker_.joinable()) worker_ = std::thread([this] { run(); });
+    wake_.notify_one();
+  }
+  // Waits for every job; *written: the caller's array holds columns 0..*written-1.
+  Status finish(int *written) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closing_ = true;
+    }
+    wake_.notify_one();
+    if (worker_.joinable()) worker_.join();
+    *written = written_;
+    return status_;
+  }
+
+ private:
+  void run() {
+    for (;;) {
+      std::pair<int, int> job;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return closing_ || !jobs_.empty(); });
+        if (jobs_.empty()) return;
+        job = jobs_.front();
+        jobs_.pop_front();
+      }
+      if (status_ == Status::ok) status_ = send_(job.first, job.second, &written_);
+    }
+  }
+  Send send_;
+  std::thread worker_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::pair<int, int>> jobs_;
+  bool closing_ = false;
+  // Written by the worker only, read after the join.
+  Status status_ = Status::ok;
+  int written_ = 0;
+};
+
+// What the caller's array already holds of the factor when a GPU attempt stops: the triangle's
+// columns 0..columns-1, and ('U') rows 0..columns-1 of the next u12_columns columns too.
+struct HostProgress {
+  int columns = 0;
+  int u12_columns = 0;
+};
+
+// Test hook: CUDROP_FAULT_INJECT=potrf-step:N makes the N-th step (1-based) of every GPU
+// Cholesky fail, after earlier panels may have gone back: the CPU must finish the call.
+bool inject_step_fault(size_t index) {
+  static const long step = [] {
+    const char *text = std::getenv("CUDROP_FAULT_INJECT");
+    const char *kind = "potrf-step:";
+    return (text != nullptr && std::strncmp(text, kind, std::strlen(kind)) == 0) ? std::atol(text + std::strlen(kind))
+                                                                                 : 0L;
+  }();
+  return step > 0 && long(index) + 1 == step;
+}
+
 template <class T>
-Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
+Status potrf_host_gpu(bool upper, int n, T *a, int lda, int *info, HostProgress *progress) {
   if (inject_fault("launch")) return Status::cuda_error;
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
@@ -376,59 +499,90 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
   for (int i = 0; i <= kPollRing; ++i) poll->words[i] = 0;  // nothing of ours is in flight
   if ((s = check(cudaMemsetAsync(d_info, 0, 2 * sizeof(int), ctx.compute), "potrf")) != Status::ok) return s;
 
-  // Issue the steps in order; each waits for the columns it needs, sending more of the
+  const Lanes lanes{{ctx.compute, poll->panel_lane}, {poll->lane_tail[0], poll->lane_tail[1]}};
+  PhaseTrace trace;
+  // On a failure, what is queued on the GPU drains before the lease is given up (it only
+  // touches device and pinned memory, but the next call reuses both). Declared before the
+  // sender, so that the sender's thread has stopped first.
+  struct DrainOnFailure {
+    const Status &status;
+    GpuContext &ctx;
+    PollResources &poll;
+    ~DrainOnFailure() {
+      if (status == Status::ok) return;
+      for (cudaStream_t stream : {ctx.compute, ctx.stream, poll.panel_lane, poll.download_lane}) cudaStreamSynchronize(stream);
+      cudaGetLastError();
+    }
+  } drain{s, ctx, *poll};
+  // Finished outer panels go back while the GPU works on the columns to their right (once the
+  // upload is over: the sender uses the staging buffers). 'U': the mirror runs beside the
+  // trailing updates; it writes upper rows c0..c1-1 (of every column right of them), which no
+  // later step reads or writes, and with the rows mirrored before, upper columns c0..c1-1 are
+  // whole.
+  PanelSender sender([&](int c0, int c1, int *written) -> Status {
+    if (upper) {
+      if (Status st = launch_mirror(false, dA, ldd, n, c0, c1, poll->download_lane); st != Status::ok) return st;
+    }
+    return download_factored(ctx, poll->download_lane, upper, n, c0, c1, dA, ldd, a, size_t(lda), written);
+  });
+  int submitted = 0;  // columns handed to the sender
+
+  // Issues the steps in order; each waits for the columns it needs, sending more of the
   // matrix when they have not been sent yet. INFO is looked at between outer panels.
   const std::vector<PotrfStep> steps = potrf_schedule(n, host_blocking(n));
-  const Lanes lanes{{ctx.compute, poll->panel_lane}, {poll->lane_tail[0], poll->lane_tail[1]}};
-  TriangleUpload<T> upload(ctx, lanes, upper, n, a, lda, dA, ldd);
-  int arrived = 0, recorded = 0, failed = 0;
-  // Finished outer panels go back to the caller while the GPU works on the columns to their
-  // right (once the upload is over: it shares the staging buffers): the caller's array holds
-  // the factored part of lower-layout columns 0..downloaded-1.
-  std::vector<int> group_end_col;
-  int downloaded = 0;
-  auto send_back_finished = [&]() -> Status {
-    int columns = 0, group = -1;
-    if (Status st = finished_columns(*poll, group_end_col, &columns, &group); st != Status::ok) return st;
-    if (columns <= downloaded) return Status::ok;
-    if (Status st = check(cudaStreamWaitEvent(ctx.stream, poll->done[group % kPollRing], 0), "potrf download");
-        st != Status::ok)
-      return st;
-    // 'U': the mirror runs beside the trailing updates. It writes upper rows
-    // downloaded..columns-1 (of every column right of them), which no later step reads or
-    // writes; with the rows mirrored before, the upper columns downloaded..columns-1 are whole.
-    if (upper) {
-      if (Status st = launch_mirror(false, dA, ldd, n, downloaded, columns, ctx.stream); st != Status::ok) return st;
+  auto factor = [&]() -> Status {
+    TriangleUpload<T> upload(ctx, lanes, upper, n, a, lda, dA, ldd);
+    int arrived = 0, recorded = 0, failed = 0;
+    std::vector<int> group_end_col;
+    for (size_t i = 0; i < steps.size() && failed == 0; ++i) {
+      const PotrfStep &step = steps[i];
+      Status st = Status::ok;
+      while (arrived < step.needs) {
+        if ((st = upload.next(&arrived)) != Status::ok) return st;
+        if (upload.done()) trace.upload_ms = trace.now_ms();
+      }
+      if (i > 0 && steps[i - 1].group_end) {
+        // While pieces are still to be sent, the host must not block on the GPU.
+        if ((st = poll_info(*poll, recorded, upload.done(), &failed)) != Status::ok) return st;
+        if (failed != 0) break;
+      }
+      if (inject_step_fault(i)) return Status::cuda_error;
+      if ((st = issue_step(step, lanes, dA, ldd, n, d_info, d_finished)) != Status::ok) return st;
+      if (i > 0 && steps[i - 1].group_end && upload.done()) {
+        int columns = 0, group = -1;
+        if ((st = finished_columns(*poll, group_end_col, &columns, &group)) != Status::ok) return st;
+        if (columns > submitted) {
+          if (submitted == 0) {
+            // The sender's DMAs refill the staging buffers the upload's last DMAs read from.
+            cudaError_t error = cudaEventRecord(poll->uploaded, ctx.stream);
+            if (error == cudaSuccess) error = cudaStreamWaitEvent(poll->download_lane, poll->uploaded, 0);
+            if ((st = check(error, "potrf download")) != Status::ok) return st;
+          }
+          sender.submit(submitted, columns);
+          submitted = columns;
+        }
+      }
+      if (step.group_end) {
+        const int slot = recorded % kPollRing;
+        cudaStream_t lane = lanes.stream[step.lane];
+        cudaError_t error = cudaMemcpyAsync(poll->words + slot, d_info, sizeof(int), cudaMemcpyDeviceToHost, lane);
+        if (error == cudaSuccess) error = cudaEventRecord(poll->done[slot], lane);
+        if ((st = check(error, "potrf poll")) != Status::ok) return st;
+        ++recorded;
+        group_end_col.push_back(step.c1);
+      }
     }
-    if (Status st = download_factored(ctx, upper, n, downloaded, columns, dA, ldd, a, size_t(lda)); st != Status::ok)
-      return st;
-    downloaded = columns;
+    trace.issued_ms = trace.now_ms();
     return Status::ok;
   };
-  for (size_t i = 0; i < steps.size() && failed == 0; ++i) {
-    const PotrfStep &step = steps[i];
-    while (arrived < step.needs) {
-      if ((s = upload.next(&arrived)) != Status::ok) return s;
-    }
-    if (i > 0 && steps[i - 1].group_end) {
-      // While pieces are still to be sent, the host must not block on the GPU.
-      if ((s = poll_info(*poll, recorded, upload.done(), &failed)) != Status::ok) return s;
-      if (failed != 0) break;
-    }
-    if ((s = issue_step(step, lanes, dA, ldd, n, d_info, d_finished)) != Status::ok) return s;
-    if (i > 0 && steps[i - 1].group_end && upload.done()) {
-      if ((s = send_back_finished()) != Status::ok) return s;
-    }
-    if (step.group_end) {
-      const int slot = recorded % kPollRing;
-      cudaStream_t lane = lanes.stream[step.lane];
-      cudaError_t error = cudaMemcpyAsync(poll->words + slot, d_info, sizeof(int), cudaMemcpyDeviceToHost, lane);
-      if (error == cudaSuccess) error = cudaEventRecord(poll->done[slot], lane);
-      if ((s = check(error, "potrf poll")) != Status::ok) return s;
-      ++recorded;
-      group_end_col.push_back(step.c1);
-    }
-  }
+  s = factor();
+  int sent = 0;
+  const Status sent_status = sender.finish(&sent);
+  progress->columns = sent;
+  if (s == Status::ok) s = sent_status;
+  if (s != Status::ok) return s;
+  const int downloaded = sent;  // == submitted
+
   // The final verdict, once everything issued has run (uploads included).
   int *final_word = poll->words + kPollRing;
   if ((s = lanes.wait_for(1, ctx.compute)) != Status::ok) return s;
@@ -437,14 +591,17 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
   if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.stream);
   if ((s = check(error, "potrf")) != Status::ok) return s;
   const int gpu_info = *reinterpret_cast<volatile int *>(final_word);
+  trace.gpu_ms = trace.now_ms();
 
   if (gpu_info == 0) {
     if (upper) {
       if ((s = launch_mirror(false, dA, ldd, n, downloaded, n, ctx.compute)) != Status::ok) return s;
       if ((s = check(cudaStreamSynchronize(ctx.compute), "potrf")) != Status::ok) return s;
     }
-    if ((s = download_factored(ctx, upper, n, downloaded, n, dA, ldd, a, size_t(lda))) != Status::ok) return s;
+    s = download_factored(ctx, ctx.stream, upper, n, downloaded, n, dA, ldd, a, size_t(lda), &progress->columns);
+    if (s != Status::ok) return s;
     *info = 0;
+    trace.report(n, upper, downloaded);
     return Status::ok;
   }
 
@@ -466,12 +623,15 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
   const int block_info = potrf_replay_lower<T>(jb, block.data(), jb, column - j0);
   // Earlier finished panels may be in the caller's array already; never one at or after j0.
   if (j0 > downloaded) {
-    if ((s = download_factored(ctx, upper, n, downloaded, j0, dA, ldd, a, size_t(lda))) != Status::ok) return s;
+    s = download_factored(ctx, ctx.stream, upper, n, downloaded, j0, dA, ldd, a, size_t(lda), &progress->columns);
+    if (s != Status::ok) return s;
   }
   if (upper && j0 > 0) {  // rows 0..j0-1 of the columns right of the factored part
-    if ((s = download_matrix(ctx, at<T>(dA, ldd, 0, j0), ldd * es, size_t(j0) * es, size_t(n - j0),
-                             at(a, size_t(lda), 0, j0), size_t(lda) * es)) != Status::ok)
-      return s;
+    size_t cols_done = 0;
+    s = download_matrix(ctx, at<T>(dA, ldd, 0, j0), ldd * es, size_t(j0) * es, size_t(n - j0),
+                        at(a, size_t(lda), 0, j0), size_t(lda) * es, &cols_done);
+    progress->u12_columns = static_cast<int>(cols_done);
+    if (s != Status::ok) return s;
   }
   for (int j = 0; j < jb; ++j)
     for (int i = j; i < jb; ++i) {
@@ -480,6 +640,68 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
       else *at(a, size_t(lda), j0 + i, j0 + j) = value;
     }
   *info = j0 + block_info;
+  return Status::ok;
+}
+
+// Reference SPOTRF's blocked loop (block 64) on the CPU BLAS/LAPACK, from the state it has
+// after `progress`: 'L' with columns 0..d-1 factored and the rest as on entry; 'U' likewise
+// with rows 0..d-1 factored in every column, of which the columns d..d+u12-1 the GPU already
+// wrote and the others are solved here first (U12 = U11^-T A12). A failure leaves A as the
+// reference leaves it.
+template <class T>
+void potrf_finish_on_cpu(bool upper, int n, T *a, int lda, const HostProgress &progress, int *info) {
+  const auto syrk = cpu::syrk<T>();
+  const auto trsm = cpu::trsm<T>();
+  const auto gemm = cpu::gemm<T>();
+  const auto potrf = cpu::potrf<T>();
+  const T one = T(1), minus_one = T(-1);
+  auto A = [&](int i, int j) { return a + size_t(i) + size_t(j) * size_t(lda); };
+  const int d = progress.columns;
+  if (upper && d > 0 && d + progress.u12_columns < n) {
+    const int cols = n - d - progress.u12_columns;
+    trsm("L", "U", "T", "N", &d, &cols, &one, a, &lda, A(0, d + progress.u12_columns), &lda, 1, 1, 1, 1);
+  }
+  *info = 0;
+  for (int j = d; j < n; j += kPotrfNb) {
+    const int jb = std::min(kPotrfNb, n - j), rest = n - j - jb;
+    int block_info = 0;
+    if (upper) {
+      syrk("U", "T", &jb, &j, &minus_one, A(0, j), &lda, &one, A(j, j), &lda, 1, 1);
+      potrf("U", &jb, A(j, j), &lda, &block_info, 1);
+      if (block_info != 0) {
+        *info = j + block_info;
+        return;
+      }
+      if (rest > 0) {
+        gemm("T", "N", &jb, &rest, &j, &minus_one, A(0, j), &lda, A(0, j + jb), &lda, &one, A(j, j + jb), &lda, 1, 1);
+        trsm("L", "U", "T", "N", &jb, &rest, &one, A(j, j), &lda, A(j, j + jb), &lda, 1, 1, 1, 1);
+      }
+    } else {
+      syrk("L", "N", &jb, &j, &minus_one, A(j, 0), &lda, &one, A(j, j), &lda, 1, 1);
+      potrf("L", &jb, A(j, j), &lda, &block_info, 1);
+      if (block_info != 0) {
+        *info = j + block_info;
+        return;
+      }
+      if (rest > 0) {
+        gemm("N", "T", &rest, &jb, &j, &minus_one, A(j + jb, 0), &lda, A(j, 0), &lda, &one, A(j + jb, j), &lda, 1, 1);
+        trsm("R", "L", "T", "N", &rest, &jb, &one, A(j, j), &lda, A(j + jb, j), &lda, 1, 1, 1, 1);
+      }
+    }
+  }
+}
+
+template <class T>
+Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
+  HostProgress progress;
+  const Status s = potrf_host_gpu(upper, n, a, lda, info, &progress);
+  if (s == Status::ok || (progress.columns == 0 && progress.u12_columns == 0)) return s;
+  // Part of the factor is in the caller's array already, so the call can no longer start
+  // over on the CPU: finish it from there on the CPU.
+  char detail[96];
+  std::snprintf(detail, sizeof detail, "after %d of %d columns were written back", progress.columns, n);
+  cudrop::detail::count_partial_fallback(std::is_same_v<T, float> ? "spotrf_" : "dpotrf_", s, detail);
+  potrf_finish_on_cpu(upper, n, a, lda, progress, info);
   return Status::ok;
 }
 

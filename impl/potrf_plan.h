@@ -33,8 +33,10 @@ struct PotrfBlocking {
   // Columns per outer panel (multiple of kPotrfNb): the k of the big GEMMs. 512 measured best
   // on an H200 (n = 16384 device ms, 256/384/512: s 49.1/48.3/48.2, d 56.7/54.4/53.6).
   int outer = 512;
-  int strip = 512;      // columns per trailing-update GEMM: wider wastes the strip's upper half,
-                        // narrower launches more, smaller GEMMs
+  // Columns per GEMM of the left-looking catch-up (the upper halves of its tiles are skipped):
+  // narrower starts as soon as fewer columns have arrived, wider keeps more SMs busy. H200,
+  // spotrf n = 16384 end to end, 512/2048/whole: 60.1/56.2/59.7 ms (2026-11-21).
+  int strip = 2048;
   int left_cols = 0;    // columns factored left-looking before the switch (rounded to `outer`)
   // Columns per trailing-update GEMM of the right-looking phase. The GPU skips the tiles above
   // the diagonal (launch_gemm_tiled's lower_only), so one GEMM over the whole trailing matrix

@@ -30,4 +30,26 @@ gemm_fn<T> gemm() {
       require(std::is_same_v<T, float> ? Routine::sgemm_ : Routine::dgemm_));
 }
 
+template <class T>
+using syrk_fn = void (*)(const char *, const char *, const int *, const int *, const T *, const T *, const int *,
+                         const T *, T *, const int *, size_t, size_t);
+template <class T>
+using trsm_fn = void (*)(const char *, const char *, const char *, const char *, const int *, const int *,
+                         const T *, const T *, const int *, T *, const int *, size_t, size_t, size_t, size_t);
+template <class T>
+using potrf_fn = void (*)(const char *, const int *, T *, const int *, int *, size_t);
+
+template <class T>
+syrk_fn<T> syrk() {
+  return reinterpret_cast<syrk_fn<T>>(require(std::is_same_v<T, float> ? Routine::ssyrk_ : Routine::dsyrk_));
+}
+template <class T>
+trsm_fn<T> trsm() {
+  return reinterpret_cast<trsm_fn<T>>(require(std::is_same_v<T, float> ? Routine::strsm_ : Routine::dtrsm_));
+}
+template <class T>
+potrf_fn<T> potrf() {
+  return reinterpret_cast<potrf_fn<T>>(require(std::is_same_v<T, float> ? Routine::spotrf_ : Routine::dpotrf_));
+}
+
 }  // namespace cudrop::cpu
