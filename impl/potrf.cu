@@ -339,14 +339,14 @@ Status poll_info(PollResources &r, int recorded, bool blocking, int *failed) {
 
 // CUDROP_POTRF_TRACE=1: one line per host call on stderr with the host-side phase times
 // (when the upload ended, the last step was issued, the GPU finished, the call returned) and
-// how much went back early: where an end-to-end time goes.
+// how many columns went back before the GPU finished: where an end-to-end time goes.
 struct PhaseTrace {
   const bool on = [] {
     const char *text = std::getenv("CUDROP_POTRF_TRACE");
     return text != nullptr && *text != '\0' && std::strcmp(text, "0") != 0;
   }();
   const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  double upload_ms = -1, issued_ms = -1, gpu_ms = -1, early_download_ms = 0;
+  double upload_ms = -1, issued_ms = -1, gpu_ms = -1;
   double now_ms() const {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
@@ -354,8 +354,8 @@ struct PhaseTrace {
     if (!on) return;
     std::fprintf(stderr,
                  "cudrop: potrf trace n=%d uplo=%c upload_done_ms=%.2f issued_ms=%.2f gpu_done_ms=%.2f "
-                 "total_ms=%.2f early_download_ms=%.2f early_cols=%d\n",
-                 n, upper ? 'U' : 'L', upload_ms, issued_ms, gpu_ms, now_ms(), early_download_ms, early_cols);
+                 "total_ms=%.2f early_cols=%d\n",
+                 n, upper ? 'U' : 'L', upload_ms, issued_ms, gpu_ms, now_ms(), early_cols);
   }
 };
 
