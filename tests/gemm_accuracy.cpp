@@ -64,6 +64,7 @@
 #include "cudrop.h"
 #include "impl/gemm.h"      // the out-of-core plan (header-only), for --expect-tiling
 #include "shim/dispatch.h"  // parse_byte_size, as the library reads CUDROP_GPU_MEM_LIMIT
+#include "tests/test_rng.h"
 
 namespace {
 
@@ -82,25 +83,12 @@ struct Options {
 };
 Options opt;
 
-// ---- deterministic random numbers (splitmix64) ----
-struct Rng {
-  uint64_t s;
-  explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull) {}
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return (next() >> 11) * (1.0 / 9007199254740992.0); }  // [0,1)
-  // Never zero: +-[0.25, 1).
-  double value() {
-    const uint64_t r = next();
-    const double v = 0.25 + 0.75 * ((r >> 11) * (1.0 / 9007199254740992.0));
-    return (r & 1) ? -v : v;
-  }
-  long below(long n) { return static_cast<long>(next() % static_cast<uint64_t>(n)); }
-};
+// Never zero: +-[0.25, 1), from one draw of the shared test generator (tests/test_rng.h).
+double nonzero_value(Rng &rng) {
+  const uint64_t r = rng.next();
+  const double v = 0.25 + 0.75 * ((r >> 11) * (1.0 / 9007199254740992.0));
+  return (r & 1) ? -v : v;
+}
 
 uint64_t hash_bytes(const void *p, size_t bytes) {
   // FNV-1a over 8-byte words, then the tail.
@@ -157,7 +145,7 @@ template <class T>
 void fill_random(Stored<T> &s, Rng &rng) {
   for (long o = 0; o < s.outer(); ++o) {
     T *col = s.buf.data() + s.off + size_t(o) * s.ld;
-    for (long i = 0; i < s.inner(); ++i) col[i] = T(rng.value());
+    for (long i = 0; i < s.inner(); ++i) col[i] = T(nonzero_value(rng));
   }
 }
 
