@@ -38,6 +38,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -142,7 +143,7 @@ using namespace cudrop::impl;
 
 constexpr int kRuns = 5;  // timed runs (median) after one warm-up
 
-bool g_quick = false, g_cpu = true;
+bool g_quick = false, g_cpu = true, g_csr_only = false;
 double g_copy_bw = 0;  // bytes/s, read + write
 cudaStream_t g_stream = nullptr;
 cublasHandle_t g_cublas = nullptr;
@@ -447,13 +448,6 @@ __global__ void make_columns(int n, const int *__restrict__ rowptr, int *__restr
 // The mat-vec kernels alone (fused max-reduction included, no scale/test launch), back to back:
 // the current kernels::power_csr_max and the legacy one, with the library's lanes-per-row rule
 // and a grid of one wave. ms per launch (median).
-int lanes_for(int n, long long nnz) {
-  const double average = double(nnz) / n;
-  int tpr = 1;
-  while (tpr < 32 && tpr < average) tpr *= 2;
-  return tpr;
-}
-
 template <class Kernel>
 int wave_of(Kernel kernel) {
   int per_sm = 0, sms = 0;
@@ -464,10 +458,10 @@ int wave_of(Kernel kernel) {
 
 template <class T, int TPR>
 void csr_kernels_only(int n, long long nnz, const T *dv, const int *dc, const int *dr, const T *dx, T *dy, int reps,
-                      double *current_ms, double *legacy_ms) {
+                      double *current_ms, double *legacy_ms, double *pair_ms, double *scale_ms) {
   using namespace cudrop::kernels;
   const int wave_new = wave_of(power_csr_max<T, TPR>), wave_old = wave_of(legacy::legacy_csr_max<T, TPR>);
-  const int tiles = int((n + (long long)CsrPowerShape<TPR>::rows - 1) / CsrPowerShape<TPR>::rows);
+  const int tiles = int((n + (long long)CsrPowerShape<T, TPR>::rows - 1) / CsrPowerShape<T, TPR>::rows);
   const int grid_new = std::max(1, std::min(wave_new, tiles));
   const long long per_block_old = (long long)kPowerWarps * legacy::LegacyCsrShape<TPR>::rows_per_step;
   const int grid_old = int(std::max(1LL, std::min<long long>(wave_old, (n + per_block_old - 1) / per_block_old)));
@@ -483,8 +477,36 @@ void csr_kernels_only(int n, long long nnz, const T *dv, const int *dc, const in
   *current_ms = matvec_only(reps, [&] {
     power_csr_max<T, TPR><<<grid_new, kPowerThreads, 0, g_stream>>>(n, nnz, dv, dc, dr, 0, vec, dx, dy, slot_v, slot_i, state);
   });
+  // POWER_BENCH_CARVEOUT=1: the mat-vec alone under several shared-memory carveouts (fewer
+  // resident blocks, more L1 for the x gathers); tuning runs only.
+  if (const char *sweep = std::getenv("POWER_BENCH_CARVEOUT"); sweep != nullptr && *sweep == '1') {
+    for (int carveout : {100, 80, 70, 60, 50, 40, 30}) {
+      CHECK_CUDA(cudaFuncSetAttribute(power_csr_max<T, TPR>, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
+      const int wave = wave_of(power_csr_max<T, TPR>);
+      const int grid = std::max(1, std::min(std::min(wave, tiles), grid_new));
+      const double ms = matvec_only(reps, [&] {
+        power_csr_max<T, TPR><<<grid, kPowerThreads, 0, g_stream>>>(n, nnz, dv, dc, dr, 0, vec, dx, dy, slot_v, slot_i, state);
+      });
+      std::printf(" [carveout=%d blocks=%d ms=%.4f]", carveout, grid, ms);
+    }
+    CHECK_CUDA(cudaFuncSetAttribute(power_csr_max<T, TPR>, cudaFuncAttributePreferredSharedMemoryCarveout, -1));
+  }
   *legacy_ms = matvec_only(reps, [&] {
     legacy::legacy_csr_max<T, TPR><<<grid_old, kPowerThreads, 0, g_stream>>>(n, dv, dc, dr, 0, dx, dy, slot_v, slot_i, state);
+  });
+  // The whole iteration's two launches without the host's batching: what the loop costs on
+  // top of the mat-vec. x is scaled in place here (its values stay those of an iterate).
+  int scale_per_sm = 0, sms = 0;
+  CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&scale_per_sm, power_scale_check<T>, kPowerThreads, 0));
+  CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const int scale_grid = power_scale_blocks(n, scale_per_sm * sms);
+  T *dx_mutable = const_cast<T *>(dx);
+  *pair_ms = matvec_only(reps, [&] {
+    power_csr_max<T, TPR><<<grid_new, kPowerThreads, 0, g_stream>>>(n, nnz, dv, dc, dr, 0, vec, dx, dy, slot_v, slot_i, state);
+    power_scale_check<T><<<scale_grid, kPowerThreads, 0, g_stream>>>(n, dy, dx_mutable, T(0), INT_MAX, state);
+  });
+  *scale_ms = matvec_only(reps, [&] {
+    power_scale_check<T><<<scale_grid, kPowerThreads, 0, g_stream>>>(n, dy, dx_mutable, T(0), INT_MAX, state);
   });
   CHECK_CUDA(cudaGetLastError());
   PowerState<T> h{};
@@ -497,19 +519,25 @@ void csr_kernels_only(int n, long long nnz, const T *dv, const int *dc, const in
 
 template <class T>
 void csr_kernels_only(int n, long long nnz, const T *dv, const int *dc, const int *dr, const T *dx, T *dy, int reps,
-                      double *current_ms, double *legacy_ms) {
-  switch (lanes_for(n, nnz)) {
-    case 1: return csr_kernels_only<T, 1>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms);
-    case 2: return csr_kernels_only<T, 2>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms);
-    case 4: return csr_kernels_only<T, 4>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms);
-    case 8: return csr_kernels_only<T, 8>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms);
-    case 16: return csr_kernels_only<T, 16>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms);
-    default: return csr_kernels_only<T, 32>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms);
+                      double *current_ms, double *legacy_ms, double *pair_ms, double *scale_ms) {
+  switch (cudrop::kernels::csr_lanes_per_row(n, nnz)) {
+    case 1: return csr_kernels_only<T, 1>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms, pair_ms, scale_ms);
+    case 2: return csr_kernels_only<T, 2>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms, pair_ms, scale_ms);
+    case 4: return csr_kernels_only<T, 4>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms, pair_ms, scale_ms);
+    case 8: return csr_kernels_only<T, 8>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms, pair_ms, scale_ms);
+    case 16: return csr_kernels_only<T, 16>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms, pair_ms, scale_ms);
+    default: return csr_kernels_only<T, 32>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms, pair_ms, scale_ms);
   }
 }
 
 template <class T>
 void bench_csr(int n, int per_row, bool local, int maxit, bool e2e) {
+  // POWER_BENCH_CSR=s16local (precision, nnz per row, matrix): that case only (profiling runs).
+  if (const char *only = std::getenv("POWER_BENCH_CSR"); only != nullptr && *only != '\0') {
+    char name[32];
+    std::snprintf(name, sizeof name, "%s%d%s", prec<T>(), per_row, local ? "local" : "random");
+    if (std::strcmp(only, name) != 0) return;
+  }
   // Row lengths per_row/2 .. per_row/2 + per_row (mean per_row).
   std::vector<int> rowptr(static_cast<size_t>(n) + 1);
   rowptr[0] = 0;
@@ -549,10 +577,12 @@ void bench_csr(int n, int per_row, bool local, int maxit, bool e2e) {
               prec<T>(), n, per_row, local ? "local" : "random", nnz, maxit, bytes, ours.ms_per_iter, bw / 1e9,
               bw / g_copy_bw, ours.info, int(ours.repeatable));
   {
-    double current_ms = 0, legacy_ms = 0;
-    csr_kernels_only<T>(n, nnz, dv, dc, dr, dx, dy, maxit, &current_ms, &legacy_ms);
-    std::printf(" matvec_only_ms=%.4f matvec_only_frac=%.3f legacy_matvec_only_ms=%.4f legacy_matvec_only_frac=%.3f",
-                current_ms, bytes / (current_ms * 1e-3) / g_copy_bw, legacy_ms, bytes / (legacy_ms * 1e-3) / g_copy_bw);
+    double current_ms = 0, legacy_ms = 0, pair_ms = 0, scale_ms = 0;
+    csr_kernels_only<T>(n, nnz, dv, dc, dr, dx, dy, maxit, &current_ms, &legacy_ms, &pair_ms, &scale_ms);
+    std::printf(" matvec_only_ms=%.4f matvec_only_frac=%.3f legacy_matvec_only_ms=%.4f legacy_matvec_only_frac=%.3f"
+                " matvec_scale_ms=%.4f scale_only_ms=%.4f",
+                current_ms, bytes / (current_ms * 1e-3) / g_copy_bw, legacy_ms, bytes / (legacy_ms * 1e-3) / g_copy_bw,
+                pair_ms, scale_ms);
   }
 #if POWER_BENCH_CUSPARSE
   {
@@ -642,8 +672,9 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) g_quick = true;
     else if (std::strcmp(argv[i], "--no-cpu") == 0) g_cpu = false;
+    else if (std::strcmp(argv[i], "--csr-only") == 0) g_csr_only = true;
     else {
-      std::fprintf(stderr, "usage: %s [--quick] [--no-cpu]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--quick] [--no-cpu] [--csr-only]\n", argv[0]);
       return 2;
     }
   }
@@ -668,18 +699,20 @@ int main(int argc, char **argv) {
   // Dense: three sizes of one precision show the fixed cost per iteration (intercept).
   // Dense: sizes past the L2 (n >= 4096 in single precision) give the fixed cost per
   // iteration as the intercept of time against bytes (n = 2048, 16 MB, stays in L2).
-  bench_dense<float>(2048, 200, false);
-  const int n1 = 4096, n2 = g_quick ? 8192 : 16384;
-  const double t1 = bench_dense<float>(n1, 100, false);
-  if (!g_quick) bench_dense<float>(8192, 50, false);
-  const double t2 = bench_dense<float>(n2, 30, true);
-  {
-    const double b1 = 4.0 * n1 * n1, b2 = 4.0 * n2 * n2;
-    const double per_byte = (t2 - t1) / (b2 - b1);  // ms per byte
-    std::printf("power dense_fit s n1=%d n2=%d fixed_us_per_iter=%.1f stream_gbps=%.0f stream_copy_frac=%.3f\n", n1, n2,
-                (t1 - per_byte * b1) * 1e3, 1e-6 / per_byte, 1e-6 / per_byte * 1e9 / g_copy_bw);
+  if (!g_csr_only) {
+    bench_dense<float>(2048, 200, false);
+    const int n1 = 4096, n2 = g_quick ? 8192 : 16384;
+    const double t1 = bench_dense<float>(n1, 100, false);
+    if (!g_quick) bench_dense<float>(8192, 50, false);
+    const double t2 = bench_dense<float>(n2, 30, true);
+    {
+      const double b1 = 4.0 * n1 * n1, b2 = 4.0 * n2 * n2;
+      const double per_byte = (t2 - t1) / (b2 - b1);  // ms per byte
+      std::printf("power dense_fit s n1=%d n2=%d fixed_us_per_iter=%.1f stream_gbps=%.0f stream_copy_frac=%.3f\n", n1, n2,
+                  (t1 - per_byte * b1) * 1e3, 1e-6 / per_byte, 1e-6 / per_byte * 1e9 / g_copy_bw);
+    }
+    bench_dense<double>(g_quick ? 4096 : 16384, 20, false);
   }
-  bench_dense<double>(g_quick ? 4096 : 16384, 20, false);
   for (int per_row : {8, 16, 32})
     for (bool local : {false, true}) bench_csr<float>(rows, per_row, local, 50, per_row == 16);
   for (bool local : {false, true}) bench_csr<double>(rows, 16, local, 50, false);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -142,19 +143,11 @@ struct CsrPlan {
   size_t y = 0, slot_v = 0, slot_i = 0, state = 0, bytes = 0;
 };
 
-// Lanes per row: the smallest power of two at least the average row length, up to a warp.
-int csr_lanes_per_row(int n, long long nnz) {
-  const double average = n > 0 ? double(nnz) / n : 0.0;
-  int tpr = 1;
-  while (tpr < 32 && tpr < average) tpr *= 2;
-  return tpr;
-}
-
 template <class T, int TPR>
 Status csr_blocks(const PowerDevice &g, int n, int *blocks) {
   int wave = 0;
   if (Status s = one_wave(g, kernels::power_csr_max<T, TPR>, &wave); s != Status::ok) return s;
-  const long long rows_per_tile = kernels::CsrPowerShape<TPR>::rows;
+  const long long rows_per_tile = kernels::CsrPowerShape<T, TPR>::rows;
   *blocks = int(std::max(1LL, std::min<long long>(wave, (n + rows_per_tile - 1) / rows_per_tile)));
   return Status::ok;
 }
@@ -162,7 +155,7 @@ Status csr_blocks(const PowerDevice &g, int n, int *blocks) {
 template <class T>
 Status csr_plan(const PowerDevice &g, int n, long long nnz, CsrPlan<T> *out) {
   CsrPlan<T> p;
-  p.tpr = csr_lanes_per_row(n, nnz);
+  p.tpr = kernels::csr_lanes_per_row(n, nnz);
   Status s = Status::ok;
   switch (p.tpr) {
     case 1: s = csr_blocks<T, 1>(g, n, &p.blocks); break;
@@ -283,7 +276,7 @@ Status dense_iterations(PowerDevice &g, const DensePlan<T> &p, int n, const T *d
   if (s == Status::ok && opt.start_ones) s = fill_ones(g, n, dx, stream, result);
   if (s != Status::ok) return s;
   const unsigned grid = unsigned(p.tiles) * unsigned(p.chunks);
-  const int scale_grid = grid_for(n, scale_wave);
+  const int scale_grid = kernels::power_scale_blocks(n, scale_wave);
   auto iteration = [&]() -> Status {
     kernels::power_gemv_max<T, V><<<grid, kPowerThreads, 0, stream>>>(
         n, dA, ldda, dx, y, partial, p.chunks, p.chunk_cols, slot_v, slot_i, arrivals, state);
@@ -291,6 +284,17 @@ Status dense_iterations(PowerDevice &g, const DensePlan<T> &p, int n, const T *d
     return launched("power: dense iteration");
   };
   return run_iterations(g, stream, state, maxit, opt, iteration, result);
+}
+
+// CUDROP_POWER_CSR_ELEMENTWISE=1: the kernel copies one element at a time even from aligned
+// arrays, the path of device arrays that are not 16-byte aligned, which the public calls
+// (always aligned) never take otherwise; a gpu test runs the power tests with it.
+bool csr_elementwise_forced() {
+  static const bool forced = [] {
+    const char *text = std::getenv("CUDROP_POWER_CSR_ELEMENTWISE");
+    return text != nullptr && std::strcmp(text, "1") == 0;
+  }();
+  return forced;
 }
 
 template <class T, int TPR>
@@ -314,9 +318,10 @@ Status csr_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz,
     if ((s = launched("power: csr check")) != Status::ok) return s;
   }
   if (opt.start_ones && (s = fill_ones(g, n, dx, stream, result)) != Status::ok) return s;
-  const int scale_grid = grid_for(n, scale_wave);
-  // 16-byte loads of 4 entries when both arrays allow them (cudaMalloc'd arrays do).
-  const bool vec = reinterpret_cast<uintptr_t>(dval) % 16 == 0 && reinterpret_cast<uintptr_t>(dcolind) % 16 == 0;
+  const int scale_grid = kernels::power_scale_blocks(n, scale_wave);
+  // 16-byte copies of 4 entries when both arrays allow them (cudaMalloc'd arrays do).
+  const bool vec = reinterpret_cast<uintptr_t>(dval) % 16 == 0 && reinterpret_cast<uintptr_t>(dcolind) % 16 == 0 &&
+                   !csr_elementwise_forced();
   auto iteration = [&]() -> Status {
     kernels::power_csr_max<T, TPR><<<p.blocks, kPowerThreads, 0, stream>>>(
         n, nnz, dval, dcolind, drowptr, base, vec, dx, y, slot_v, slot_i, state);

@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "kernels/cp_async.cuh"
 #include "kernels/gemm_part.cuh"
 
 namespace cudrop::kernels {
@@ -88,11 +89,10 @@ namespace dmma_detail {
 __device__ __forceinline__ int swz(int i) { return ((i & 3) << 2) | ((i >> 2) & 3); }
 
 __device__ __forceinline__ void cp_async_f64(unsigned dst, const double *src, bool valid) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(src), "r"(valid ? 8 : 0));
+  async_copy::to_shared<8>(dst, src, valid ? 8 : 0);
 }
-__device__ __forceinline__ void commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+using async_copy::commit;
+using async_copy::wait;
 
 __device__ __forceinline__ void mma_m8n8k4(double &d0, double &d1, double a, double b) {
   asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n"

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/cp_async.cuh"
 #include "kernels/gemm_part.cuh"
 
 namespace cudrop::kernels {
@@ -35,13 +36,10 @@ struct FfmaShapeT {
 using FfmaShape = FfmaShapeT<>;
 
 __device__ __forceinline__ void cp_async_f32(float *smem, const float *global, bool valid) {
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(global),
-               "r"(valid ? 4 : 0));
+  async_copy::to_shared<4>(async_copy::shared_address(smem), global, valid ? 4 : 0);
 }
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+using async_copy::commit;
+using async_copy::wait;
 
 // One operand's share of a BK x 128 tile per thread. The tile holds op(X)(i, l) for 128
 // values of i (rows of op(A) or columns of op(B)) and BK values of l (the k index), stored
@@ -128,11 +126,11 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
       a_load.ptr += a_load.tile_advance;
       b_load.ptr += b_load.tile_advance;
     }
-    cp_async_commit();
+    commit();
   }
 
   for (int t = 0; t < tiles; ++t) {
-    cp_async_wait<STAGES - 2>();
+    wait<STAGES - 2>();
     __syncthreads();
     // The stage refilled now was read in iteration t-1, which every thread has finished.
     const int next = t + STAGES - 1;
@@ -142,7 +140,7 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
       a_load.ptr += a_load.tile_advance;
       b_load.ptr += b_load.tile_advance;
     }
-    cp_async_commit();
+    commit();
 
     const float *As = a_stage(t % STAGES), *Bs = b_stage(t % STAGES);
 #pragma unroll
@@ -164,7 +162,7 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
         for (int c = 0; c < TN; ++c) acc[r][c] = fmaf(a[r], b[c], acc[r][c]);
     }
   }
-  cp_async_wait<0>();
+  wait<0>();
 
   // beta == 0 means C is output only: it is never read (a NaN there must not survive).
   // C is read a few columns at a time, every load issued before the first store (the compiler

@@ -169,28 +169,97 @@ __device__ void power_publish_max(T v, int i, unsigned slot, unsigned slots, T *
 // path, so the largest entry becomes exactly 1), not_converged set when some
 // |y_i/lambda - x_i| < tol fails (a NaN fails it too), and, by the last block to finish:
 // iterations += 1, then stop = kConverged, or kLimit once max_iterations are done.
+// Each block takes one contiguous range of 4-element chunks (16-byte loads when x and y allow
+// them), all of a thread's loads in flight before it computes: the mat-vec before it has just
+// streamed the whole matrix through L2, so y and x come from DRAM, and a grid-stride loop (all
+// blocks on the same few pages at once, one load pair in flight per thread) took ~10x longer.
+template <class T>
+__device__ inline bool power_scale4(const T *__restrict__ y, T *__restrict__ x, int count, bool vec, T lambda,
+                                    T tol) {
+  T yv[4], xv[4];
+  if (vec && count == 4) {
+    if constexpr (sizeof(T) == 4) {
+      const float4 a = *reinterpret_cast<const float4 *>(y), b = *reinterpret_cast<const float4 *>(x);
+      yv[0] = a.x; yv[1] = a.y; yv[2] = a.z; yv[3] = a.w;
+      xv[0] = b.x; xv[1] = b.y; xv[2] = b.z; xv[3] = b.w;
+    } else {
+      const double2 a0 = reinterpret_cast<const double2 *>(y)[0], a1 = reinterpret_cast<const double2 *>(y)[1];
+      const double2 b0 = reinterpret_cast<const double2 *>(x)[0], b1 = reinterpret_cast<const double2 *>(x)[1];
+      yv[0] = a0.x; yv[1] = a0.y; yv[2] = a1.x; yv[3] = a1.y;
+      xv[0] = b0.x; xv[1] = b0.y; xv[2] = b1.x; xv[3] = b1.y;
+    }
+  } else {
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      yv[q] = q < count ? y[q] : T(0);
+      xv[q] = q < count ? x[q] : T(0);
+    }
+  }
+  bool moved = false;
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const T scaled = yv[q] / lambda;
+    if (q < count && !(fabs(scaled - xv[q]) < tol)) moved = true;
+    xv[q] = scaled;
+  }
+  if (vec && count == 4) {
+    if constexpr (sizeof(T) == 4) {
+      *reinterpret_cast<float4 *>(x) = make_float4(xv[0], xv[1], xv[2], xv[3]);
+    } else {
+      reinterpret_cast<double2 *>(x)[0] = make_double2(xv[0], xv[1]);
+      reinterpret_cast<double2 *>(x)[1] = make_double2(xv[2], xv[3]);
+    }
+  } else {
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      if (q < count) x[q] = xv[q];
+  }
+  return moved;
+}
+
+// Grid of power_scale_check: two 4-element chunks per thread, at most `cap` blocks (a wave).
+inline int power_scale_blocks(int n, int cap) {
+  const long long blocks = ((long long)n + 8LL * kPowerThreads - 1) / (8LL * kPowerThreads);
+  return int(blocks < 1 ? 1 : blocks < cap ? blocks : cap);
+}
+
 template <class T>
 __global__ void __launch_bounds__(kPowerThreads)
 power_scale_check(int n, const T *__restrict__ y, T *__restrict__ x, T tol, int max_iterations,
                   PowerState<T> *state) {
   if (__ldcg(&state->stop) != kRunning) return;
   const T lambda = __ldcg(&state->lambda);
+  const bool vec = ((reinterpret_cast<uintptr_t>(x) | reinterpret_cast<uintptr_t>(y)) & 15) == 0;
+  // Chunks of this block: a multiple of 2 * kPowerThreads (two per thread, loaded together).
+  constexpr long long kStep = 2LL * kPowerThreads;
+  const long long chunks = (n + 3LL) / 4;
+  const long long per_block = (chunks + gridDim.x - 1) / gridDim.x;
+  const long long mine = (per_block + kStep - 1) / kStep * kStep;
+  const long long first = (long long)blockIdx.x * mine;
+  const long long last = first + mine < chunks ? first + mine : chunks;
   bool moved = false;
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < size_t(n); i += stride) {
-    const T scaled = y[i] / lambda;
-    if (!(fabs(scaled - x[i]) < tol)) moved = true;
-    x[i] = scaled;
+  for (long long c = first + threadIdx.x; c < last; c += kStep) {
+    const long long c2 = c + kPowerThreads;
+    const long long i = 4 * c, i2 = 4 * c2;
+    const int count = int(n - i < 4 ? n - i : 4);
+    if (c2 < last) {
+      const int count2 = int(n - i2 < 4 ? n - i2 : 4);
+      const bool a = power_scale4(y + i, x + i, count, vec, lambda, tol);
+      const bool b = power_scale4(y + i2, x + i2, count2, vec, lambda, tol);
+      moved = moved || a || b;
+    } else if (power_scale4(y + i, x + i, count, vec, lambda, tol)) {
+      moved = true;
+    }
   }
   const bool block_moved = __syncthreads_or(moved) != 0;
-  __shared__ bool last;
+  __shared__ bool last_block;
   if (threadIdx.x == 0) {
     if (block_moved) atomicExch(&state->not_converged, 1);
     __threadfence();
-    last = atomicAdd(&state->scale_arrivals, 1u) == gridDim.x - 1;
+    last_block = atomicAdd(&state->scale_arrivals, 1u) == gridDim.x - 1;
   }
   __syncthreads();
-  if (!last || threadIdx.x != 0) return;
+  if (!last_block || threadIdx.x != 0) return;
   __threadfence();
   state->scale_arrivals = 0;
   const int done = __ldcg(&state->iterations) + 1;

@@ -27,7 +27,7 @@
 //    construction and against LAPACK ssyev_/dsyev_ (when linked, n <= 200).
 //  * non-symmetric with known spectrum: dense S D S^-1 (S = I + u v^T), CSR upper triangular.
 //  * PageRank-like column-stochastic CSR (lambda = 1), 0- and 1-based bitwise identical.
-//  * irregular CSR rows (empty rows and tiles, rows longer than the GPU kernel's 4096-entry
+//  * irregular CSR rows (empty rows and tiles, rows longer than the GPU kernel's 2048-entry
 //    window, every lanes-per-row kernel): bit for bit when exact, else within tolerance.
 //  * start vector (INIT = 0) already converged: at most 2 iterations.
 //  * --big: dense n = 4100 (S, D) and 8195 (S); CSR with ~1M rows (PageRank, 16 entries per
@@ -950,8 +950,9 @@ void test_pagerank() {
 }
 
 // ---- irregular rows (the CSR kernel's tiles and windows) ----
-// The GPU kernel reads a tile of rows as one range of entries, in windows of 4096 entries, with
-// 16-byte loads from the 4-aligned entry below the tile's first: rows longer than a window, rows
+// The GPU kernel reads a tile of rows as one range of entries, in windows of 2048 (float) or
+// 1024 (double) entries, with 16-byte copies from the 4-aligned entry below the tile's first
+// (element copies under CUDROP_POWER_CSR_ELEMENTWISE=1): rows longer than a window, rows
 // straddling windows, empty rows and tiles, unaligned row starts and the last entries of the
 // arrays are all exercised here, for average row lengths picking every lanes-per-row kernel.
 // Exact (power-of-two diagonal + explicit zeros): bit for bit; general values: within tolerance.
@@ -995,12 +996,13 @@ void test_irregular() {
       {"avg<1", 20011, 1, 2000, 600},
       {"avg~1.3", 14000, 2, 3000, 900},
       {"avg~2.6", 12000, 4, 1000, 1000},
-      {"avg~4", 9001, 8, 2000, 5000},       // rows over up to 2 windows
-      {"avg~8", 12000, 3, 500, 4096},      // rows around a window's length
+      {"avg~4", 9001, 8, 2000, 5000},       // long rows: 2500-7499 entries, several windows
+      {"avg~6", 12000, 3, 500, 2048},      // long rows 1024-3071: around a window's length
+      {"avg~8", 12000, 3, 500, 4096},      // long rows 2048-6143
       {"avg~9 short rows", 3001, 1, 7, 60},
       {"avg~17", 7003, 40, 0, 0},
       {"avg~25", 9001, 3, 300, 9000},
-      {"avg~65", 5003, 80, 1000, 20000},    // rows over up to 8 windows
+      {"avg~65", 5003, 80, 1000, 20000},    // long rows up to 29999 entries: many windows
   };
   for (const Case &k : cases) {
     for (bool exact : {true, false}) {
