@@ -340,15 +340,40 @@ Status poll_info(PollResources &r, int recorded, bool blocking, int *failed) {
 // CUDROP_POTRF_TRACE=1: one line per host call on stderr with the host-side phase times
 // (when the upload ended, the last step was issued, the GPU finished, the call returned) and
 // how many columns went back before the GPU finished: where an end-to-end time goes.
+// CUDROP_POTRF_TRACE=2 adds the GPU timeline: per outer panel, when its last step was issued
+// and when it finished on the GPU, and the GPU time of panel kernels and GEMMs in it (events
+// after every step; the events themselves cost a little).
 struct PhaseTrace {
-  const bool on = [] {
+  const int level = [] {
     const char *text = std::getenv("CUDROP_POTRF_TRACE");
-    return text != nullptr && *text != '\0' && std::strcmp(text, "0") != 0;
+    return text != nullptr && *text != '\0' ? std::atoi(text) : 0;
   }();
+  const bool on = level > 0;
   const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   double upload_ms = -1, issued_ms = -1, gpu_ms = -1;
+  struct Mark {
+    cudaEvent_t done;
+    double issued_ms;
+    int arrived;
+    const PotrfStep *step;
+  };
+  cudaEvent_t origin = nullptr;
+  std::vector<Mark> marks;
   double now_ms() const {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  }
+  void begin(cudaStream_t stream) {
+    if (level < 2 || cudaEventCreate(&origin) != cudaSuccess) return;
+    cudaEventRecord(origin, stream);
+  }
+  void step_issued(const PotrfStep &step, cudaStream_t stream, int arrived) {
+    if (origin == nullptr) return;
+    Mark m{nullptr, now_ms(), arrived, &step};
+    if (cudaEventCreate(&m.done) == cudaSuccess && cudaEventRecord(m.done, stream) == cudaSuccess) marks.push_back(m);
+  }
+  ~PhaseTrace() {
+    for (Mark &m : marks) cudaEventDestroy(m.done);
+    if (origin != nullptr) cudaEventDestroy(origin);
   }
   void report(int n, bool upper, int early_cols) const {
     if (!on) return;
@@ -356,6 +381,35 @@ struct PhaseTrace {
                  "cudrop: potrf trace n=%d uplo=%c upload_done_ms=%.2f issued_ms=%.2f gpu_done_ms=%.2f "
                  "total_ms=%.2f early_cols=%d\n",
                  n, upper ? 'U' : 'L', upload_ms, issued_ms, gpu_ms, now_ms(), early_cols);
+    if (origin == nullptr) return;
+    // Per group of steps ending at a group_end: its GPU end time, and the time of its panel
+    // kernels and GEMMs, each step counted as its end minus the previous end on its lane (so
+    // time a lane spent waiting for the upload or the other lane is counted in too).
+    float last_end[2] = {0, 0};
+    double panel_ms = 0, gemm_ms = 0;
+    int steps = 0;
+    for (const Mark &m : marks) {
+      float end = 0;
+      if (cudaEventElapsedTime(&end, origin, m.done) != cudaSuccess) return;
+      const int lane = m.step->lane;
+      const float took = end - last_end[lane];
+      last_end[lane] = end;
+      (m.step->kind == PotrfStep::Panel ? panel_ms : gemm_ms) += took;
+      ++steps;
+      if (m.step->group_end) {
+        std::fprintf(stderr,
+                     "cudrop: potrf timeline cols=%d..%d issued_ms=%.2f arrived=%d gpu_end_ms=%.2f lane=%d "
+                     "steps=%d panel_ms=%.2f update_ms=%.2f\n",
+                     m.step->c0 / 512 * 512, m.step->c1, m.issued_ms, m.arrived, end, lane, steps, panel_ms, gemm_ms);
+        panel_ms = gemm_ms = 0;
+        steps = 0;
+      } else if (m.step->kind == PotrfStep::Update && m.step->k0 == 0 && m.step->c0 >= m.step->k1 + 512) {
+        std::fprintf(stderr, "cudrop: potrf timeline catch-up cols=%d..%d k=%d issued_ms=%.2f arrived=%d gpu_end_ms=%.2f took=%.2f\n",
+                     m.step->c0, m.step->c1, m.step->k1, m.issued_ms, m.arrived, end, took);
+        gemm_ms = 0;
+        steps = 0;
+      }
+    }
   }
 };
 
@@ -532,6 +586,7 @@ Status potrf_host_gpu(bool upper, int n, T *a, int lda, int *info, HostProgress 
   const std::vector<PotrfStep> steps = potrf_schedule(n, host_blocking(n));
   auto factor = [&]() -> Status {
     TriangleUpload<T> upload(ctx, lanes, upper, n, a, lda, dA, ldd);
+    trace.begin(ctx.compute);
     int arrived = 0, recorded = 0, failed = 0;
     std::vector<int> group_end_col;
     for (size_t i = 0; i < steps.size() && failed == 0; ++i) {
@@ -548,6 +603,7 @@ Status potrf_host_gpu(bool upper, int n, T *a, int lda, int *info, HostProgress 
       }
       if (inject_step_fault(i)) return Status::cuda_error;
       if ((st = issue_step(step, lanes, dA, ldd, n, d_info, d_finished)) != Status::ok) return st;
+      trace.step_issued(step, lanes.stream[step.lane], arrived);
       if (i > 0 && steps[i - 1].group_end && upload.done()) {
         int columns = 0, group = -1;
         if ((st = finished_columns(*poll, group_end_col, &columns, &group)) != Status::ok) return st;

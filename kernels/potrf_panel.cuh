@@ -2,8 +2,8 @@
 // Cholesky panel kernel (lower): factors the NB x NB diagonal block at (j0, j0) in shared
 // memory and solves the panel below it, X := A(j0+NB:n, j0:j0+NB) * L11^-T, in one launch.
 //
-// Every thread block factors the diagonal block itself (redundantly: NB = 64 costs a few
-// microseconds, less than a second launch and its dependency), then solves its own chunks of
+// Every thread block factors the diagonal block itself (redundantly: NB = 64 in registers
+// costs a few microseconds, less than a second launch and its dependency), then solves its own chunks of
 // ROWS panel rows. The factored block is written back by the last block to finish (a
 // counter in device memory), so no block can overwrite the diagonal block while another is
 // still reading it. The factorization is deterministic, so every block reaches the same
@@ -25,7 +25,6 @@ struct PotrfPanelShape {
   static constexpr int ROWS = THREADS / 4;        // panel rows per chunk
   static_assert(NB % 4 == 0, "a panel row is split over four lanes, NB/4 columns each");
   static_assert(THREADS % 32 == 0, "whole warps: the row solve uses warp shuffles");
-  static_assert(THREADS % NB == 0, "the block factorization gives each row THREADS/NB threads");
 };
 
 template <class T, class S>
@@ -49,6 +48,8 @@ potrf_panel(T *__restrict__ A, size_t lda, int n, int j0, int *__restrict__ info
   // The diagonal block's lower triangle; identity outside jb x jb, so the unrolled row
   // solve below needs no bounds on k (zero columns beyond jb stay zero and are not stored).
   T *D = A + j0 + size_t(j0) * lda;
+  __shared__ T diag_inv[NB];  // 1 / L(k, k), for the solves (reference STRSM's TEMP)
+  __shared__ int s_fail;
   for (int e = tid; e < NB * NB; e += S::THREADS) {
     const int i = e % NB, j = e / NB;
     T v = T(0);
@@ -59,32 +60,78 @@ potrf_panel(T *__restrict__ A, size_t lda, int n, int j0, int *__restrict__ info
     }
     L(i, j) = v;
   }
-
-  // Right-looking unblocked Cholesky of the block in shared memory. Thread (br, bg) owns row br
-  // of the block and, in each rank-1 update, the columns bg, bg + GROUPS, ... of that row.
-  constexpr int GROUPS = S::THREADS / NB;
-  const int br = tid % NB, bg = tid / NB;
-  int fail = -1;
-  for (int k = 0; k < jb; ++k) {
-    __syncthreads();  // the previous step's updates are visible
-    const T akk = L(k, k);
-    if (!(akk > T(0))) {  // same value for every thread: the whole block leaves together
-      fail = k;
-      break;
-    }
-    const T d = sqrt(akk);
-    if (bg == 0 && br > k && br < jb) L(br, k) = L(br, k) / d;
-    __syncthreads();  // column k scaled, and every thread has read L(k, k)
-    if (tid == 0) L(k, k) = d;
-    if (br > k && br < jb) {
-      const T lbk = L(br, k);
-      for (int j = k + 1 + bg; j <= br; j += GROUPS) L(br, j) -= lbk * L(j, k);
-    }
-  }
+  if (tid < NB) diag_inv[tid] = T(1);
+  if (tid == 0) s_fail = -1;
   __syncthreads();
-  if (fail >= 0) {
+
+  // Blocked right-looking Cholesky of the diagonal block, 16 columns at a time: one warp
+  // factors the 16 x 16 diagonal piece (warp barriers only), then the rows below it are solved
+  // and the trailing lower part updated by the whole block. Three block barriers per 16
+  // columns; the version before (a barrier or two per column, all 256 threads on the
+  // unblocked loop) spent ~55 of a panel's ~65 microseconds here.
+  constexpr int KB = 16;
+  for (int kb = 0; kb < jb; kb += KB) {
+    const int kn = min(KB, jb - kb);
+    if (tid < 32) {  // A. L(kb:kb+kn, kb:kb+kn), lane = row - kb
+      const int i = kb + tid;
+      for (int k = kb; k < kb + kn; ++k) {
+        __syncwarp();
+        const T akk = L(k, k);
+        if (!(akk > T(0))) {  // the same value in every lane: the warp leaves together
+          if (tid == 0) s_fail = k;
+          break;
+        }
+        const T d = sqrt(akk), d_inv = T(1) / d;  // SPOTF2: SSCAL by ONE / AJJ
+        if (tid < kn && i > k) L(i, k) *= d_inv;
+        __syncwarp();
+        if (tid == 0) {
+          L(k, k) = d;
+          diag_inv[k] = d_inv;
+        }
+        if (tid < kn && i > k) {
+          const T lik = L(i, k);
+          for (int j = k + 1; j <= i; ++j) L(i, j) -= lik * L(j, k);
+        }
+      }
+    }
+    __syncthreads();
+    if (s_fail >= 0) break;  // read by all after the barrier: the block leaves together
+    const int below = kb + kn;
+    // B. rows below: L(i, kb:kb+kn) := L(i, kb:kb+kn) * L(kb:kb+kn, kb:kb+kn)^-T.
+    for (int i = below + tid; i < NB; i += S::THREADS) {
+      T x[KB];
+#pragma unroll
+      for (int c = 0; c < KB; ++c) x[c] = c < kn ? L(i, kb + c) : T(0);
+#pragma unroll
+      for (int c = 0; c < KB; ++c) {
+        if (c < kn) {
+          x[c] *= diag_inv[kb + c];
+#pragma unroll
+          for (int c2 = c + 1; c2 < KB; ++c2)
+            if (c2 < kn) x[c2] -= x[c] * L(kb + c2, kb + c);
+        }
+      }
+#pragma unroll
+      for (int c = 0; c < KB; ++c)
+        if (c < kn) L(i, kb + c) = x[c];
+    }
+    __syncthreads();
+    // C. trailing lower part: L(i, j) -= L(i, kb:kb+kn) . L(j, kb:kb+kn), below <= j <= i.
+    const int rest = NB - below;
+    for (int e = tid; e < rest * rest; e += S::THREADS) {
+      const int i = below + e % rest, j = below + e / rest;
+      if (i < j) continue;
+      T sum = T(0);
+#pragma unroll
+      for (int c = 0; c < KB; ++c)
+        if (c < kn) sum += L(i, kb + c) * L(j, kb + c);
+      L(i, j) -= sum;
+    }
+    __syncthreads();
+  }
+  if (s_fail >= 0) {
     // Every block computes the same value; the diagonal block is left as it was.
-    if (tid == 0) *info = j0 + fail + 1;
+    if (tid == 0) *info = j0 + s_fail + 1;
     return;
   }
 
@@ -111,7 +158,7 @@ potrf_panel(T *__restrict__ A, size_t lda, int n, int j0, int *__restrict__ info
     for (int k = 0; k < NB; ++k) {
       constexpr unsigned kAll = 0xffffffffu;
       const T bk = __shfl_sync(kAll, x[k / 4], (lane & ~3) | (k % 4));
-      const T xk = bk / L(k, k);
+      const T xk = bk * diag_inv[k];  // reference STRSM: TEMP = ONE/A(K,K), B = TEMP*B
       if (q == k % 4) x[k / 4] = xk;
 #pragma unroll
       for (int c = k / 4; c < PER; ++c) {
