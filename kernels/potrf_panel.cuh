@@ -2,9 +2,9 @@
 // Cholesky panel kernel (lower): factors the NB x NB diagonal block at (j0, j0) in shared
 // memory and solves the panel below it, X := A(j0+NB:n, j0:j0+NB) * L11^-T, in one launch.
 //
-// Every thread block factors the diagonal block itself (redundantly: NB = 64 in registers
-// costs a few microseconds, less than a second launch and its dependency), then solves its own chunks of
-// ROWS panel rows. The factored block is written back by the last block to finish (a
+// Every thread block factors the diagonal block itself (redundantly: NB = 64, blocked by 16,
+// costs a few microseconds, less than a second launch and its dependency), then solves its own
+// chunks of ROWS panel rows. The factored block is written back by the last block to finish (a
 // counter in device memory), so no block can overwrite the diagonal block while another is
 // still reading it. The factorization is deterministic, so every block reaches the same
 // verdict: if a pivot is <= 0 or NaN (reference SPOTRF2's `AJJ.LE.ZERO.OR.SISNAN(AJJ)`), no
@@ -67,8 +67,8 @@ potrf_panel(T *__restrict__ A, size_t lda, int n, int j0, int *__restrict__ info
   // Blocked right-looking Cholesky of the diagonal block, 16 columns at a time: one warp
   // factors the 16 x 16 diagonal piece (warp barriers only), then the rows below it are solved
   // and the trailing lower part updated by the whole block. Three block barriers per 16
-  // columns; the version before (a barrier or two per column, all 256 threads on the
-  // unblocked loop) spent ~55 of a panel's ~65 microseconds here.
+  // columns; unblocked loops over all 256 threads with a barrier or two per column spent most
+  // of the panel's time here (ncu, s 16384: ~55 of ~65 microseconds).
   constexpr int KB = 16;
   for (int kb = 0; kb < jb; kb += KB) {
     const int kn = min(KB, jb - kb);
