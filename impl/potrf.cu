@@ -387,7 +387,7 @@ struct PhaseTrace {
     // time a lane spent waiting for the upload or the other lane is counted in too).
     float last_end[2] = {0, 0};
     double panel_ms = 0, gemm_ms = 0;
-    int steps = 0;
+    int steps = 0, group_c0 = -1;  // group_c0: the group's first panel
     for (const Mark &m : marks) {
       float end = 0;
       if (cudaEventElapsedTime(&end, origin, m.done) != cudaSuccess) return;
@@ -395,16 +395,20 @@ struct PhaseTrace {
       const float took = end - last_end[lane];
       last_end[lane] = end;
       (m.step->kind == PotrfStep::Panel ? panel_ms : gemm_ms) += took;
+      if (m.step->kind == PotrfStep::Panel && group_c0 < 0) group_c0 = m.step->c0;
       ++steps;
       if (m.step->group_end) {
         std::fprintf(stderr,
                      "cudrop: potrf timeline cols=%d..%d issued_ms=%.2f arrived=%d gpu_end_ms=%.2f lane=%d "
                      "steps=%d panel_ms=%.2f update_ms=%.2f\n",
-                     m.step->c0 / 512 * 512, m.step->c1, m.issued_ms, m.arrived, end, lane, steps, panel_ms, gemm_ms);
+                     group_c0, m.step->c1, m.issued_ms, m.arrived, end, lane, steps, panel_ms, gemm_ms);
         panel_ms = gemm_ms = 0;
+        group_c0 = -1;
         steps = 0;
-      } else if (m.step->kind == PotrfStep::Update && m.step->k0 == 0 && m.step->c0 >= m.step->k1 + 512) {
-        std::fprintf(stderr, "cudrop: potrf timeline catch-up cols=%d..%d k=%d issued_ms=%.2f arrived=%d gpu_end_ms=%.2f took=%.2f\n",
+      } else if (m.step->kind == PotrfStep::Update && m.step->k0 == 0 && m.step->c0 > m.step->k1) {
+        // Columns brought up to date by all of 0..k-1 at once (the catch-up after the
+        // left-looking phase).
+        std::fprintf(stderr, "cudrop: potrf timeline update-from-0 cols=%d..%d k=%d issued_ms=%.2f arrived=%d gpu_end_ms=%.2f took=%.2f\n",
                      m.step->c0, m.step->c1, m.step->k1, m.issued_ms, m.arrived, end, took);
         gemm_ms = 0;
         steps = 0;

@@ -46,11 +46,7 @@ struct CsrPowerShape {
   static constexpr int lanes_per_row = TPR;
   // Entries staged per buffer: 16 KiB of values and column indices (float) or 12 KiB (double),
   // two buffers, so that five or more blocks fit an SM's shared memory.
-#ifdef CUDROP_CSR_WINDOW_F32  // tuning builds only
-  static constexpr int window = sizeof(T) == 4 ? CUDROP_CSR_WINDOW_F32 : 1024;
-#else
   static constexpr int window = sizeof(T) == 4 ? 2048 : 1024;
-#endif
   static constexpr int chunks = window / (4 * kPowerThreads);  // 4-entry chunks per thread
   static constexpr int groups = kPowerThreads / TPR;           // rows reduced at a time
   // Rows of a tile: the average row is at most 4 TPR long (csr_lanes_per_row, or rows are
@@ -61,8 +57,8 @@ struct CsrPowerShape {
   static_assert(chunks >= 1 && window % (4 * kPowerThreads) == 0 && rows % groups == 0, "shape");
 };
 
-// Resident blocks per SM the registers are capped for (shared memory allows 5-6 (float) and 7
-// (double) blocks).
+// Resident blocks per SM the registers are capped for: float 6 (40 registers; ~34 KB of
+// shared memory each, six fit), double 4 (more would spill).
 template <class T> constexpr int power_csr_min_blocks() { return sizeof(T) == 4 ? 6 : 4; }
 
 // Four consecutive values in shared memory (16-byte aligned).
