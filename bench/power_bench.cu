@@ -11,8 +11,8 @@
 //    ratio = peer_ms_per_iter / cudrop_ms_per_iter (> 1: cudrop faster). Also the library's
 //    mat-vec alone, back to back (peer_gemv_only_ms / peer_spmv_only_ms): a floor for any loop.
 //  * CSR: cudrop's fused mat-vec kernel alone, back to back (matvec_only_ms: the iteration
-//    without its scale/test launch), and the same for the kernel it replaced (legacy_*, a copy
-//    kept in this file), so that one run compares them on the same matrices.
+//    without its scale/test launch; tpr = its lanes per row), with the scale/test launch
+//    (matvec_scale_ms) and that launch alone (scale_only_ms).
 //  * for a few cases: the public call end to end (host arrays in and out, transfers included,
 //    e2e_ms, CUDROP_POWER_MIN_BYTES=0 so it runs on the GPU: e2e_gpu=1 checks the counters)
 //    and the CPU path (impl::power_*_cpu, what CUDROP_MODE=cpu runs, cpu_ms), same MAXIT.
@@ -56,83 +56,6 @@
 #define CHECK_STATUS(x) do { cudrop::impl::Status s_ = (x); if (s_ != cudrop::impl::Status::ok) { \
   std::fprintf(stderr, "%s:%d cudrop status %d\n", __FILE__, __LINE__, int(s_)); std::exit(2); } } while (0)
 
-
-// ---- the CSR kernel before 2026-11-21 (a warp takes 32/TPR rows at a time, UNROLL groups in
-// flight, scalar loads), kept here only to time it against the current one in the same run.
-namespace legacy {
-using namespace cudrop::kernels;
-template <int TPR>
-struct LegacyCsrShape {
-  static constexpr int lanes_per_row = TPR;
-  static constexpr int rows_per_group = 32 / TPR;  // rows a warp takes at a time
-  static constexpr int unroll = TPR >= 16 ? 2 : 4; // row groups in flight per warp
-  static constexpr int rows_per_step = rows_per_group * unroll;
-  static_assert(TPR >= 1 && TPR <= 32 && (TPR & (TPR - 1)) == 0, "TPR: a power of two up to 32");
-};
-
-// slot_v/slot_i: gridDim.x entries.
-template <class T, int TPR>
-__global__ void __launch_bounds__(kPowerThreads)
-legacy_csr_max(int n, const T *__restrict__ val, const int *__restrict__ colind,
-              const int *__restrict__ rowptr, int base, const T *__restrict__ x,
-              T *__restrict__ y, T *slot_v, int *slot_i, PowerState<T> *state) {
-  if (__ldcg(&state->stop) != kRunning) return;
-  using Shape = LegacyCsrShape<TPR>;
-  constexpr int G = Shape::rows_per_group, UR = Shape::unroll, S = Shape::rows_per_step;
-  const int lane = threadIdx.x % 32, group = lane / TPR, gl = lane % TPR;
-  const long long warp0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
-  const long long warps = (long long)gridDim.x * blockDim.x / 32;
-
-  T best_v = T(0);
-  int best_i = kNoIndex;
-  for (long long step = warp0; step * S < n; step += warps) {
-    const long long first = step * S;
-    unsigned k[UR], end[UR];
-    T sum[UR], v[UR];
-    int c[UR];
-#pragma unroll
-    for (int u = 0; u < UR; ++u) {
-      const long long i = first + u * G + group;
-      k[u] = end[u] = 0;
-      sum[u] = v[u] = T(0);
-      c[u] = 0;
-      if (i < n) {
-        k[u] = unsigned(__ldg(rowptr + i) - base) + unsigned(gl);
-        end[u] = unsigned(__ldg(rowptr + i + 1) - base);
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < UR; ++u)
-      if (k[u] < end[u]) {
-        v[u] = __ldg(val + k[u]);
-        c[u] = __ldg(colind + k[u]) - base;
-      }
-#pragma unroll
-    for (int u = 0; u < UR; ++u)
-      if (k[u] < end[u]) sum[u] = fma(v[u], __ldg(x + c[u]), T(0));  // from +0, as the CPU path: never -0
-#pragma unroll
-    for (int u = 0; u < UR; ++u)
-      for (unsigned kk = k[u] + TPR; kk < end[u]; kk += TPR)
-        sum[u] = fma(__ldg(val + kk), __ldg(x + (__ldg(colind + kk) - base)), sum[u]);
-#pragma unroll
-    for (int u = 0; u < UR; ++u) {
-      T s = sum[u];
-#pragma unroll
-      for (int offset = TPR / 2; offset > 0; offset >>= 1) s += __shfl_xor_sync(0xffffffffu, s, offset, TPR);
-      const long long i = first + u * G + group;
-      if (gl == 0 && i < n) {
-        y[i] = s;
-        if (power_better(s, int(i), best_v, best_i)) {
-          best_v = s;
-          best_i = int(i);
-        }
-      }
-    }
-  }
-  power_block_best(best_v, best_i);
-  power_publish_max(best_v, best_i, blockIdx.x, gridDim.x, slot_v, slot_i, state);
-}
-}  // namespace legacy
 
 namespace {
 
@@ -445,9 +368,9 @@ __global__ void make_columns(int n, const int *__restrict__ rowptr, int *__restr
   }
 }
 
-// The mat-vec kernels alone (fused max-reduction included, no scale/test launch), back to back:
-// the current kernels::power_csr_max and the legacy one, with the library's lanes-per-row rule
-// and a grid of one wave. ms per launch (median).
+// The library's mat-vec kernel alone (fused max-reduction included, no scale/test launch),
+// back to back, with the library's lanes-per-row rule and a grid of one wave; then with the
+// scale/test launch, and that alone. ms per launch (median).
 template <class Kernel>
 int wave_of(Kernel kernel) {
   int per_sm = 0, sms = 0;
@@ -458,42 +381,24 @@ int wave_of(Kernel kernel) {
 
 template <class T, int TPR>
 void csr_kernels_only(int n, long long nnz, const T *dv, const int *dc, const int *dr, const T *dx, T *dy, int reps,
-                      double *current_ms, double *legacy_ms, double *pair_ms, double *scale_ms) {
+                      double *matvec_ms, double *pair_ms, double *scale_ms) {
   using namespace cudrop::kernels;
-  const int wave_new = wave_of(power_csr_max<T, TPR>), wave_old = wave_of(legacy::legacy_csr_max<T, TPR>);
-  const int tiles = int((n + (long long)CsrPowerShape<T, TPR>::rows - 1) / CsrPowerShape<T, TPR>::rows);
-  const int grid_new = std::max(1, std::min(wave_new, tiles));
-  const long long per_block_old = (long long)kPowerWarps * legacy::LegacyCsrShape<TPR>::rows_per_step;
-  const int grid_old = int(std::max(1LL, std::min<long long>(wave_old, (n + per_block_old - 1) / per_block_old)));
-  const int slots = std::max(grid_new, grid_old);
+  const long long per_block = (long long)kPowerWarps * csr_rows_per_warp<TPR>();
+  const int grid = int(std::max(1LL, std::min<long long>(wave_of(power_csr_max<T, TPR>), (n + per_block - 1) / per_block)));
   T *slot_v = nullptr;
-  int *slot_i = nullptr;
+  int *slot_i = nullptr, *parts = nullptr;
   PowerState<T> *state = nullptr;
-  CHECK_CUDA(cudaMalloc(&slot_v, size_t(slots) * sizeof(T)));
-  CHECK_CUDA(cudaMalloc(&slot_i, size_t(slots) * sizeof(int)));
+  CHECK_CUDA(cudaMalloc(&slot_v, size_t(grid) * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&slot_i, size_t(grid) * sizeof(int)));
+  CHECK_CUDA(cudaMalloc(&parts, (size_t(grid) + 1) * sizeof(int)));
   CHECK_CUDA(cudaMalloc(&state, sizeof(PowerState<T>)));
   CHECK_CUDA(cudaMemsetAsync(state, 0, sizeof(PowerState<T>), g_stream));
+  power_csr_partition<<<(grid + kPowerThreads) / kPowerThreads, kPowerThreads, 0, g_stream>>>(n, nnz, dr, 0, grid, parts);
   const bool vec = reinterpret_cast<uintptr_t>(dv) % 16 == 0 && reinterpret_cast<uintptr_t>(dc) % 16 == 0;
-  *current_ms = matvec_only(reps, [&] {
-    power_csr_max<T, TPR><<<grid_new, kPowerThreads, 0, g_stream>>>(n, nnz, dv, dc, dr, 0, vec, dx, dy, slot_v, slot_i, state);
-  });
-  // POWER_BENCH_CARVEOUT=1: the mat-vec alone under several shared-memory carveouts (fewer
-  // resident blocks, more L1 for the x gathers); tuning runs only.
-  if (const char *sweep = std::getenv("POWER_BENCH_CARVEOUT"); sweep != nullptr && *sweep == '1') {
-    for (int carveout : {100, 80, 70, 60, 50, 40, 30}) {
-      CHECK_CUDA(cudaFuncSetAttribute(power_csr_max<T, TPR>, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
-      const int wave = wave_of(power_csr_max<T, TPR>);
-      const int grid = std::max(1, std::min(std::min(wave, tiles), grid_new));
-      const double ms = matvec_only(reps, [&] {
-        power_csr_max<T, TPR><<<grid, kPowerThreads, 0, g_stream>>>(n, nnz, dv, dc, dr, 0, vec, dx, dy, slot_v, slot_i, state);
-      });
-      std::printf(" [carveout=%d blocks=%d ms=%.4f]", carveout, grid, ms);
-    }
-    CHECK_CUDA(cudaFuncSetAttribute(power_csr_max<T, TPR>, cudaFuncAttributePreferredSharedMemoryCarveout, -1));
-  }
-  *legacy_ms = matvec_only(reps, [&] {
-    legacy::legacy_csr_max<T, TPR><<<grid_old, kPowerThreads, 0, g_stream>>>(n, dv, dc, dr, 0, dx, dy, slot_v, slot_i, state);
-  });
+  auto matvec = [&] {
+    power_csr_max<T, TPR><<<grid, kPowerThreads, 0, g_stream>>>(n, nnz, dv, dc, dr, 0, vec, parts, dx, dy, slot_v, slot_i, state);
+  };
+  *matvec_ms = matvec_only(reps, matvec);
   // The whole iteration's two launches without the host's batching: what the loop costs on
   // top of the mat-vec. x is scaled in place here (its values stay those of an iterate).
   int scale_per_sm = 0, sms = 0;
@@ -502,7 +407,7 @@ void csr_kernels_only(int n, long long nnz, const T *dv, const int *dc, const in
   const int scale_grid = power_scale_blocks(n, scale_per_sm * sms);
   T *dx_mutable = const_cast<T *>(dx);
   *pair_ms = matvec_only(reps, [&] {
-    power_csr_max<T, TPR><<<grid_new, kPowerThreads, 0, g_stream>>>(n, nnz, dv, dc, dr, 0, vec, dx, dy, slot_v, slot_i, state);
+    matvec();
     power_scale_check<T><<<scale_grid, kPowerThreads, 0, g_stream>>>(n, dy, dx_mutable, T(0), INT_MAX, state);
   });
   *scale_ms = matvec_only(reps, [&] {
@@ -514,19 +419,20 @@ void csr_kernels_only(int n, long long nnz, const T *dv, const int *dc, const in
   if (h.stop != kRunning) std::fprintf(stderr, "kernels_only: stop %d\n", h.stop);
   CHECK_CUDA(cudaFree(slot_v));
   CHECK_CUDA(cudaFree(slot_i));
+  CHECK_CUDA(cudaFree(parts));
   CHECK_CUDA(cudaFree(state));
 }
 
 template <class T>
 void csr_kernels_only(int n, long long nnz, const T *dv, const int *dc, const int *dr, const T *dx, T *dy, int reps,
-                      double *current_ms, double *legacy_ms, double *pair_ms, double *scale_ms) {
+                      double *matvec_ms, double *pair_ms, double *scale_ms) {
   switch (cudrop::kernels::csr_lanes_per_row(n, nnz)) {
-    case 1: return csr_kernels_only<T, 1>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms, pair_ms, scale_ms);
-    case 2: return csr_kernels_only<T, 2>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms, pair_ms, scale_ms);
-    case 4: return csr_kernels_only<T, 4>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms, pair_ms, scale_ms);
-    case 8: return csr_kernels_only<T, 8>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms, pair_ms, scale_ms);
-    case 16: return csr_kernels_only<T, 16>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms, pair_ms, scale_ms);
-    default: return csr_kernels_only<T, 32>(n, nnz, dv, dc, dr, dx, dy, reps, current_ms, legacy_ms, pair_ms, scale_ms);
+    case 1: return csr_kernels_only<T, 1>(n, nnz, dv, dc, dr, dx, dy, reps, matvec_ms, pair_ms, scale_ms);
+    case 2: return csr_kernels_only<T, 2>(n, nnz, dv, dc, dr, dx, dy, reps, matvec_ms, pair_ms, scale_ms);
+    case 4: return csr_kernels_only<T, 4>(n, nnz, dv, dc, dr, dx, dy, reps, matvec_ms, pair_ms, scale_ms);
+    case 8: return csr_kernels_only<T, 8>(n, nnz, dv, dc, dr, dx, dy, reps, matvec_ms, pair_ms, scale_ms);
+    case 16: return csr_kernels_only<T, 16>(n, nnz, dv, dc, dr, dx, dy, reps, matvec_ms, pair_ms, scale_ms);
+    default: return csr_kernels_only<T, 32>(n, nnz, dv, dc, dr, dx, dy, reps, matvec_ms, pair_ms, scale_ms);
   }
 }
 
@@ -577,11 +483,10 @@ void bench_csr(int n, int per_row, bool local, int maxit, bool e2e) {
               prec<T>(), n, per_row, local ? "local" : "random", nnz, maxit, bytes, ours.ms_per_iter, bw / 1e9,
               bw / g_copy_bw, ours.info, int(ours.repeatable));
   {
-    double current_ms = 0, legacy_ms = 0, pair_ms = 0, scale_ms = 0;
-    csr_kernels_only<T>(n, nnz, dv, dc, dr, dx, dy, maxit, &current_ms, &legacy_ms, &pair_ms, &scale_ms);
-    std::printf(" matvec_only_ms=%.4f matvec_only_frac=%.3f legacy_matvec_only_ms=%.4f legacy_matvec_only_frac=%.3f"
-                " matvec_scale_ms=%.4f scale_only_ms=%.4f",
-                current_ms, bytes / (current_ms * 1e-3) / g_copy_bw, legacy_ms, bytes / (legacy_ms * 1e-3) / g_copy_bw,
+    double matvec_ms = 0, pair_ms = 0, scale_ms = 0;
+    csr_kernels_only<T>(n, nnz, dv, dc, dr, dx, dy, maxit, &matvec_ms, &pair_ms, &scale_ms);
+    std::printf(" tpr=%d matvec_only_ms=%.4f matvec_only_frac=%.3f matvec_scale_ms=%.4f scale_only_ms=%.4f",
+                cudrop::kernels::csr_lanes_per_row(n, nnz), matvec_ms, bytes / (matvec_ms * 1e-3) / g_copy_bw,
                 pair_ms, scale_ms);
   }
 #if POWER_BENCH_CUSPARSE

@@ -139,16 +139,16 @@ template <class T> constexpr int dense_vec() { return int(16 / sizeof(T)); }
 template <class T>
 struct CsrPlan {
   int tpr = 1;
-  int blocks = 0;        // mat-vec grid
-  size_t y = 0, slot_v = 0, slot_i = 0, state = 0, bytes = 0;
+  int blocks = 0;        // mat-vec grid: one wave, each block a contiguous range of rows
+  size_t y = 0, part_rows = 0, slot_v = 0, slot_i = 0, state = 0, bytes = 0;
 };
 
 template <class T, int TPR>
 Status csr_blocks(const PowerDevice &g, int n, int *blocks) {
   int wave = 0;
   if (Status s = one_wave(g, kernels::power_csr_max<T, TPR>, &wave); s != Status::ok) return s;
-  const long long rows_per_tile = kernels::CsrPowerShape<T, TPR>::rows;
-  *blocks = int(std::max(1LL, std::min<long long>(wave, (n + rows_per_tile - 1) / rows_per_tile)));
+  const long long rows_per_block = (long long)kernels::kPowerWarps * kernels::csr_rows_per_warp<TPR>();
+  *blocks = int(std::max(1LL, std::min<long long>(wave, (n + rows_per_block - 1) / rows_per_block)));
   return Status::ok;
 }
 
@@ -169,6 +169,7 @@ Status csr_plan(const PowerDevice &g, int n, long long nnz, CsrPlan<T> *out) {
   size_t at = 0;
   auto take = [&](size_t bytes) { const size_t here = at; at += align_up(bytes); return here; };
   p.y = take(size_t(n) * sizeof(T));
+  p.part_rows = take((size_t(p.blocks) + 1) * sizeof(int));
   p.slot_v = take(size_t(p.blocks) * sizeof(T));
   p.slot_i = take(size_t(p.blocks) * sizeof(int));
   p.state = take(sizeof(PowerState<T>));
@@ -286,7 +287,7 @@ Status dense_iterations(PowerDevice &g, const DensePlan<T> &p, int n, const T *d
   return run_iterations(g, stream, state, maxit, opt, iteration, result);
 }
 
-// CUDROP_POWER_CSR_ELEMENTWISE=1: the kernel copies one element at a time even from aligned
+// CUDROP_POWER_CSR_ELEMENTWISE=1: the kernel loads one element at a time even from aligned
 // arrays, the path of device arrays that are not 16-byte aligned, which the public calls
 // (always aligned) never take otherwise; a gpu test runs the power tests with it.
 bool csr_elementwise_forced() {
@@ -303,6 +304,7 @@ Status csr_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz,
                       char *work, cudaStream_t stream, const PowerOptions &opt,
                       PowerResult<T> *result) {
   T *y = reinterpret_cast<T *>(work + p.y);
+  int *part_rows = reinterpret_cast<int *>(work + p.part_rows);
   T *slot_v = reinterpret_cast<T *>(work + p.slot_v);
   int *slot_i = reinterpret_cast<int *>(work + p.slot_i);
   auto *state = reinterpret_cast<PowerState<T> *>(work + p.state);
@@ -317,14 +319,19 @@ Status csr_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz,
     ++result->launches;
     if ((s = launched("power: csr check")) != Status::ok) return s;
   }
+  // Each block's rows, balanced by entries: once per call (a binary search per block).
+  kernels::power_csr_partition<<<grid_for(p.blocks + 1LL, check_wave), kPowerThreads, 0, stream>>>(
+      n, nnz, drowptr, base, p.blocks, part_rows);
+  ++result->launches;
+  if ((s = launched("power: csr partition")) != Status::ok) return s;
   if (opt.start_ones && (s = fill_ones(g, n, dx, stream, result)) != Status::ok) return s;
   const int scale_grid = kernels::power_scale_blocks(n, scale_wave);
-  // 16-byte copies of 4 entries when both arrays allow them (cudaMalloc'd arrays do).
+  // 16-byte loads of 4 entries when both arrays allow them (cudaMalloc'd arrays do).
   const bool vec = reinterpret_cast<uintptr_t>(dval) % 16 == 0 && reinterpret_cast<uintptr_t>(dcolind) % 16 == 0 &&
                    !csr_elementwise_forced();
   auto iteration = [&]() -> Status {
     kernels::power_csr_max<T, TPR><<<p.blocks, kPowerThreads, 0, stream>>>(
-        n, nnz, dval, dcolind, drowptr, base, vec, dx, y, slot_v, slot_i, state);
+        n, nnz, dval, dcolind, drowptr, base, vec, part_rows, dx, y, slot_v, slot_i, state);
     kernels::power_scale_check<T><<<scale_grid, kPowerThreads, 0, stream>>>(n, y, dx, tol, maxit, state);
     return launched("power: csr iteration");
   };

@@ -46,8 +46,6 @@ struct PowerState {
   int not_converged;         // this iteration: some |y_i/lambda - x_i| >= tol (or NaN)
   unsigned arrivals;         // mat-vec kernel: blocks (row tiles) whose candidate is in
   unsigned scale_arrivals;   // power_scale_check: blocks done
-  unsigned tiles_taken;      // CSR mat-vec: tiles handed out (dynamic schedule), reset by the
-                             // last block of each launch
 };
 
 // ---- the rule for lambda ------------------------------------------------------------------
@@ -150,7 +148,6 @@ __device__ void power_publish_max(T v, int i, unsigned slot, unsigned slots, T *
   power_block_best(best_v, best_i);
   if (threadIdx.x == 0) {
     state->arrivals = 0;  // ready for the next launch
-    state->tiles_taken = 0;  // every block has taken its last tile before it published
     if (power_magnitude_bits(best_v) == 0) {
       state->lambda = T(0);
       state->stop = kZero;
