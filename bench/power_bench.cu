@@ -73,30 +73,40 @@ cublasHandle_t g_cublas = nullptr;
 
 template <class T> const char *prec() { return sizeof(T) == 4 ? "s" : "d"; }
 
+// `reps` calls of `matvec` back to back (the library mat-vec alone, or a device copy): ms per
+// call, median of kRuns after a warm-up.
+template <class MatVec>
+double matvec_only(int reps, MatVec &&matvec) {
+  cudaEvent_t e0, e1;
+  CHECK_CUDA(cudaEventCreate(&e0));
+  CHECK_CUDA(cudaEventCreate(&e1));
+  std::vector<double> per;
+  for (int r = 0; r <= kRuns; ++r) {
+    CHECK_CUDA(cudaEventRecord(e0, g_stream));
+    for (int i = 0; i < reps; ++i) matvec();
+    CHECK_CUDA(cudaEventRecord(e1, g_stream));
+    CHECK_CUDA(cudaEventSynchronize(e1));
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+    if (r > 0) per.push_back(ms / reps);
+  }
+  CHECK_CUDA(cudaEventDestroy(e0));
+  CHECK_CUDA(cudaEventDestroy(e1));
+  return median(per);
+}
+
 double copy_bandwidth() {
   const size_t bytes = size_t(1) << 30;
   void *a = nullptr, *b = nullptr;
   CHECK_CUDA(cudaMalloc(&a, bytes));
   CHECK_CUDA(cudaMalloc(&b, bytes));
   CHECK_CUDA(cudaMemset(a, 1, bytes));
-  cudaEvent_t e0, e1;
-  CHECK_CUDA(cudaEventCreate(&e0));
-  CHECK_CUDA(cudaEventCreate(&e1));
-  std::vector<double> rates;
-  for (int r = 0; r <= kRuns; ++r) {
-    CHECK_CUDA(cudaEventRecord(e0, g_stream));
-    for (int i = 0; i < 4; ++i) CHECK_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, g_stream));
-    CHECK_CUDA(cudaEventRecord(e1, g_stream));
-    CHECK_CUDA(cudaEventSynchronize(e1));
-    float ms = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-    if (r > 0) rates.push_back(2.0 * bytes * 4 / (ms * 1e-3));
-  }
+  const double ms = matvec_only(4, [&] {
+    CHECK_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, g_stream));
+  });
   CHECK_CUDA(cudaFree(a));
   CHECK_CUDA(cudaFree(b));
-  CHECK_CUDA(cudaEventDestroy(e0));
-  CHECK_CUDA(cudaEventDestroy(e1));
-  return median(rates);
+  return 2.0 * bytes / (ms * 1e-3);
 }
 
 // ---- the peer's pieces ------------------------------------------------------------------------
@@ -197,27 +207,6 @@ double peer_loop(int n, int maxit, T *dx, T *dy, MatVec &&matvec, T *lambda_out)
   CHECK_CUDA(cudaFree(d_idx));
   CHECK_CUDA(cudaFree(d_rec));
   CHECK_CUDA(cudaFreeHost(h_rec));
-  CHECK_CUDA(cudaEventDestroy(e0));
-  CHECK_CUDA(cudaEventDestroy(e1));
-  return median(per);
-}
-
-// The library mat-vec alone, `reps` back to back: ms per call (median of kRuns).
-template <class MatVec>
-double matvec_only(int reps, MatVec &&matvec) {
-  cudaEvent_t e0, e1;
-  CHECK_CUDA(cudaEventCreate(&e0));
-  CHECK_CUDA(cudaEventCreate(&e1));
-  std::vector<double> per;
-  for (int r = 0; r <= kRuns; ++r) {
-    CHECK_CUDA(cudaEventRecord(e0, g_stream));
-    for (int i = 0; i < reps; ++i) matvec();
-    CHECK_CUDA(cudaEventRecord(e1, g_stream));
-    CHECK_CUDA(cudaEventSynchronize(e1));
-    float ms = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-    if (r > 0) per.push_back(ms / reps);
-  }
   CHECK_CUDA(cudaEventDestroy(e0));
   CHECK_CUDA(cudaEventDestroy(e1));
   return median(per);
