@@ -1,11 +1,16 @@
 #include "impl/gemm.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "impl/gpu_context.cuh"
+#include "impl/panel_sender.h"
 #include "kernels/gemm_tiled.cuh"
 #include "shim/cpu_backend.h"
 #include "shim/dispatch.h"
@@ -24,6 +29,29 @@ int pipeline_panel_cols(int m, int n, int k, size_t element_size) {
   return std::max(256, (eighth + 127) / 128 * 128);
 }
 
+
+// CUDROP_GEMM_TRACE=1: one line per pipelined host call on stderr with the host-side time
+// (ms from the call's start) at which each transfer step ended: where an end-to-end time goes.
+struct TransferTrace {
+  const bool on = [] {
+    const char *text = std::getenv("CUDROP_GEMM_TRACE");
+    return text != nullptr && *text != '\0' && *text != '0';
+  }();
+  const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::mutex mutex;  // the sender thread marks too
+  std::string line;
+  void mark(const char *what) {
+    if (!on) return;
+    std::lock_guard<std::mutex> lock(mutex);
+    char text[48];
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    std::snprintf(text, sizeof text, " %s=%.2f", what, ms);
+    line += text;
+  }
+  void report(const char *name, int m, int n, int k) {
+    if (on) std::fprintf(stderr, "cudrop: %s trace m=%d n=%d k=%d%s\n", name, m, n, k, line.c_str());
+  }
+};
 
 template <class T>
 const char *gemm_name() { return std::is_same_v<T, float> ? "sgemm_" : "dgemm_"; }
@@ -273,20 +301,46 @@ Status gemm_host(const GemmArgs<T> &g) {
     return download_matrix(ctx, dC, lddc * es, g.m * es, g.n, g.c, g.ldc * es);
   }
 
-  // Pipelined: A goes first; then column panels of B (and C) are sent while the previous
-  // panel is multiplied on the compute stream, and finished panels of C come back while
-  // later ones are multiplied. With beta != 0 the caller's C is the input of a CPU fallback,
-  // so it is only written once every panel has succeeded.
+  // Pipelined: the first column panel of B goes first, then A in k-chunks (the first panel
+  // of C accumulating as they arrive), then the other panels of B (and C) while the previous
+  // panel is multiplied on the compute stream. With beta == 0, finished panels of C go back
+  // from a sender thread through the return lane while the calling thread keeps uploading,
+  // so both directions of host copying and PCIe run at once. With beta != 0 the caller's C
+  // is the input of a CPU fallback, so it is only written once every panel has succeeded.
   const bool early_download = g.beta == T(0);
-  if ((s = upload_matrix(ctx, g.a, g.lda * es, rows_a * es, cols_a, dA, ldda * es)) != Status::ok) return s;
+  TransferTrace trace;
+  if (early_download && (s = return_lane(ctx)) != Status::ok) return s;
+  // One end-of-math event per panel: the sender makes its stream wait on a panel's event
+  // later than the calling thread records it, and by then a shared event could already
+  // stand for a later panel.
+  struct PanelEvents {
+    std::vector<cudaEvent_t> events;
+    ~PanelEvents() {
+      for (cudaEvent_t e : events) cudaEventDestroy(e);
+    }
+  } panel_end;
+  const int panels = (g.n + panel - 1) / panel;
+  for (int i = 0; i < panels; ++i) {
+    cudaEvent_t e = nullptr;
+    if ((s = check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "gemm pipeline")) != Status::ok) return s;
+    panel_end.events.push_back(e);
+  }
   auto *hc = reinterpret_cast<char *>(g.c);
   auto *c_dev = static_cast<char *>(dC);
-  auto download_panel = [&](int first, int cols, int parity) {
-    Status status = check(cudaStreamWaitEvent(ctx.stream, ctx.panel_done[parity], 0), "gemm pipeline");
-    if (status != Status::ok) return status;
-    return download_matrix(ctx, c_dev + size_t(first) * lddc * es, lddc * es, g.m * es, cols,
-                           hc + size_t(first) * g.ldc * es, g.ldc * es);
-  };
+  // Declared after the events: its thread is joined before they are destroyed.
+  PanelSender sender(ctx.device, [&](int first, int cols, int *) -> Status {
+    Status status = check(cudaStreamWaitEvent(ctx.return_stream, panel_end.events[first / panel], 0), "gemm pipeline");
+    if (status == Status::ok)
+      status = download_matrix_returning(ctx, c_dev + size_t(first) * lddc * es, lddc * es, g.m * es, cols,
+                                         hc + size_t(first) * g.ldc * es, g.ldc * es);
+    trace.mark("c");
+    return status;
+  });
+  // A goes up in k-chunks, and the first panel of C is accumulated chunk by chunk as they
+  // arrive, so the math starts after a fraction of A instead of all of it (at n = 16384 the
+  // upload of A alone takes ~22 ms). Chunks of at least 1024 k keep those GEMMs efficient.
+  const int a_chunks = std::clamp(g.k / 1024, 1, 8);
+  const int kc = ((g.k + a_chunks - 1) / a_chunks + 255) / 256 * 256;
   for (int first = 0, index = 0; first < g.n; first += panel, ++index) {
     const int cols = std::min(panel, g.n - first);
     // op(B)(:, first:first+cols) is a block of columns of B, or a block of rows of B^T.
@@ -295,29 +349,43 @@ Status gemm_host(const GemmArgs<T> &g) {
     const size_t b_rows = g.trans_b ? size_t(cols) : size_t(g.k), b_cols = g.trans_b ? size_t(g.k) : size_t(cols);
     if ((s = upload_matrix(ctx, g.b + b_host, g.ldb * es, b_rows * es, b_cols,
                            static_cast<T *>(dB) + b_dev, lddb * es)) != Status::ok) return s;
+    trace.mark("b");
     if (g.beta != T(0)) {
       if ((s = upload_matrix(ctx, g.c + size_t(first) * g.ldc, g.ldc * es, g.m * es, cols,
                              c_dev + size_t(first) * lddc * es, lddc * es)) != Status::ok) return s;
     }
-    cudaError_t error = cudaEventRecord(ctx.panel_ready, ctx.stream);
-    if (error == cudaSuccess) error = cudaStreamWaitEvent(ctx.compute, ctx.panel_ready, 0);
-    if ((s = check(error, "gemm pipeline")) != Status::ok) return s;
-    s = gemm_device<T>(g.trans_a, g.trans_b, g.m, cols, g.k, g.alpha, static_cast<const T *>(dA), ldda,
-                       static_cast<const T *>(dB) + b_dev, lddb, g.beta,
-                       reinterpret_cast<T *>(c_dev + size_t(first) * lddc * es), lddc, ctx.compute);
-    if (s != Status::ok) return s;
-    if ((s = check(cudaEventRecord(ctx.panel_done[index % 2], ctx.compute), "gemm pipeline")) != Status::ok) return s;
-    // Bring the previous panel back while this one is multiplied.
-    if (early_download && index > 0) {
-      if ((s = download_panel(first - panel, panel, (index - 1) % 2)) != Status::ok) return s;
+    // The first panel takes A in k-chunks (above); every later one multiplies the whole k.
+    for (int l0 = 0; l0 < g.k; l0 += index == 0 ? kc : g.k) {
+      const int kl = index == 0 ? std::min(kc, g.k - l0) : g.k;
+      // op(A)(:, l0:l0+kl): columns of A, or rows of A^T; op(B)(l0:l0+kl, panel) likewise.
+      const size_t a_dev = g.trans_a ? size_t(l0) : size_t(l0) * ldda;
+      const size_t b_chunk = b_dev + (g.trans_b ? size_t(l0) * lddb : size_t(l0));
+      if (index == 0) {
+        const size_t a_host = g.trans_a ? size_t(l0) : size_t(l0) * g.lda;
+        const size_t a_rows = g.trans_a ? size_t(kl) : rows_a, a_cols = g.trans_a ? cols_a : size_t(kl);
+        if ((s = upload_matrix(ctx, g.a + a_host, g.lda * es, a_rows * es, a_cols, static_cast<T *>(dA) + a_dev,
+                               ldda * es)) != Status::ok) return s;
+        trace.mark("a");
+      }
+      cudaError_t error = cudaEventRecord(ctx.panel_ready, ctx.stream);
+      if (error == cudaSuccess) error = cudaStreamWaitEvent(ctx.compute, ctx.panel_ready, 0);
+      if ((s = check(error, "gemm pipeline")) != Status::ok) return s;
+      s = gemm_device<T>(g.trans_a, g.trans_b, g.m, cols, kl, g.alpha, static_cast<const T *>(dA) + a_dev, ldda,
+                         static_cast<const T *>(dB) + b_chunk, lddb, l0 == 0 ? g.beta : T(1),
+                         reinterpret_cast<T *>(c_dev + size_t(first) * lddc * es), lddc, ctx.compute);
+      if (s != Status::ok) return s;
     }
+    if ((s = check(cudaEventRecord(panel_end.events[index], ctx.compute), "gemm pipeline")) != Status::ok) return s;
+    if (early_download) sender.submit(first, cols);
   }
   if ((s = check(cudaStreamSynchronize(ctx.compute), "gemm")) != Status::ok) return s;
-  if (early_download) {
-    const int last = (g.n - 1) / panel * panel;
-    return download_panel(last, g.n - last, ((g.n - 1) / panel) % 2);
-  }
-  return download_matrix(ctx, dC, lddc * es, g.m * es, g.n, g.c, g.ldc * es);
+  trace.mark("math");
+  int ignored = 0;
+  if ((s = sender.finish(&ignored)) != Status::ok) return s;
+  if (!early_download) s = download_matrix(ctx, dC, lddc * es, g.m * es, g.n, g.c, g.ldc * es);
+  trace.mark("end");
+  trace.report(gemm_name<T>(), g.m, g.n, g.k);
+  return s;
 }
 
 template Status gemm_host<float>(const GemmArgs<float> &);

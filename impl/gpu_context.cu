@@ -238,10 +238,15 @@ Status upload_matrix(GpuContext &ctx, const void *host, size_t ld_bytes, size_t 
     return check(cudaMemcpy2DAsync(dst, ldd_bytes, src, ld_bytes, row_bytes, cols,
                                    cudaMemcpyHostToDevice, ctx.stream), "upload");
   }
-  const size_t chunk_cols = ctx.staging_bytes / row_bytes;
-  int buffer = 0;
-  for (size_t col = 0; col < cols; col += chunk_cols, buffer ^= 1) {
+  // Chunks of at most a staging buffer, and at least two, so that the DMA of the first
+  // overlaps the host copy of the second; the buffers alternate across calls too, so a
+  // series of small uploads (the panels of a pipeline) overlaps the same way.
+  const size_t fitting = ctx.staging_bytes / row_bytes;
+  const size_t chunk_cols = cols > 1 && cols <= fitting ? (cols + 1) / 2 : fitting;
+  for (size_t col = 0; col < cols; col += chunk_cols) {
     const size_t n = cols - col < chunk_cols ? cols - col : chunk_cols;
+    const int buffer = ctx.staging_turn;
+    ctx.staging_turn ^= 1;
     // The DMA that last read this staging buffer must be finished before we refill it.
     if (Status s = check(cudaEventSynchronize(ctx.staging_free[buffer]), "upload"); s != Status::ok) return s;
     auto *stage = static_cast<char *>(ctx.staging[buffer]);
@@ -254,29 +259,35 @@ Status upload_matrix(GpuContext &ctx, const void *host, size_t ld_bytes, size_t 
   return Status::ok;
 }
 
-Status download_matrix(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_t row_bytes,
-                       size_t cols, void *host, size_t ld_bytes, size_t *cols_done) {
+namespace {
+
+// Device -> pinned DMA of one chunk into a staging buffer while the host copies the previous
+// chunk out of the other one.
+Status download_through(GpuContext &ctx, cudaStream_t stream, void *const staging[2], cudaEvent_t const free[2],
+                        const void *dev, size_t ldd_bytes, size_t row_bytes, size_t cols, void *host,
+                        size_t ld_bytes, size_t *cols_done) {
   const auto *src = static_cast<const char *>(dev);
   auto *dst = static_cast<char *>(host);
-  size_t done_here = 0;
-  if (cols_done == nullptr) cols_done = &done_here;
   *cols_done = 0;
   if (row_bytes > ctx.staging_bytes) {
     cudaError_t error = cudaMemcpy2DAsync(dst, ld_bytes, src, ldd_bytes, row_bytes, cols,
-                                          cudaMemcpyDeviceToHost, ctx.stream);
-    if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.stream);
+                                          cudaMemcpyDeviceToHost, stream);
+    if (error == cudaSuccess) error = cudaStreamSynchronize(stream);
     if (error == cudaSuccess) *cols_done = cols;
     return check(error, "download");
   }
-  const size_t chunk_cols = ctx.staging_bytes / row_bytes;
+  // Chunks of at most a staging buffer, and at least two of them so that the host copy of
+  // the first overlaps the DMA of the second.
+  const size_t fitting = ctx.staging_bytes / row_bytes;
+  const size_t chunk_cols = cols > 1 && cols <= fitting ? (cols + 1) / 2 : fitting;
   const size_t chunks = (cols + chunk_cols - 1) / chunk_cols;
   auto issue = [&](size_t chunk) {
     const size_t col = chunk * chunk_cols;
     const size_t n = cols - col < chunk_cols ? cols - col : chunk_cols;
     const int buffer = static_cast<int>(chunk % 2);
-    cudaError_t error = cudaMemcpy2DAsync(ctx.staging[buffer], row_bytes, src + col * ldd_bytes,
-                                          ldd_bytes, row_bytes, n, cudaMemcpyDeviceToHost, ctx.stream);
-    if (error == cudaSuccess) error = cudaEventRecord(ctx.staging_free[buffer], ctx.stream);
+    cudaError_t error = cudaMemcpy2DAsync(staging[buffer], row_bytes, src + col * ldd_bytes,
+                                          ldd_bytes, row_bytes, n, cudaMemcpyDeviceToHost, stream);
+    if (error == cudaSuccess) error = cudaEventRecord(free[buffer], stream);
     return check(error, "download");
   };
   if (Status s = issue(0); s != Status::ok) return s;
@@ -286,13 +297,43 @@ Status download_matrix(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_
       if (Status s = issue(chunk + 1); s != Status::ok) return s;
     }
     const int buffer = static_cast<int>(chunk % 2);
-    if (Status s = check(cudaEventSynchronize(ctx.staging_free[buffer]), "download"); s != Status::ok) return s;
+    if (Status s = check(cudaEventSynchronize(free[buffer]), "download"); s != Status::ok) return s;
     const size_t col = chunk * chunk_cols;
     const size_t n = cols - col < chunk_cols ? cols - col : chunk_cols;
-    copy_columns(ctx.copier, dst + col * ld_bytes, ld_bytes, ctx.staging[buffer], row_bytes, row_bytes, n);
+    copy_columns(ctx.copier, dst + col * ld_bytes, ld_bytes, staging[buffer], row_bytes, row_bytes, n);
     *cols_done = col + n;
   }
   return Status::ok;
+}
+
+}  // namespace
+
+Status download_matrix(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_t row_bytes,
+                       size_t cols, void *host, size_t ld_bytes, size_t *cols_done) {
+  size_t done_here = 0;
+  return download_through(ctx, ctx.stream, ctx.staging, ctx.staging_free, dev, ldd_bytes, row_bytes, cols, host,
+                          ld_bytes, cols_done != nullptr ? cols_done : &done_here);
+}
+
+Status return_lane(GpuContext &ctx) {
+  if (ctx.return_stream != nullptr) return Status::ok;
+  cudaError_t error = cudaSuccess;
+  for (int i = 0; i < GpuContext::kStaging && error == cudaSuccess; ++i) {
+    if (ctx.return_staging[i] == nullptr) error = cudaHostAlloc(&ctx.return_staging[i], ctx.staging_bytes, cudaHostAllocDefault);
+    if (error == cudaSuccess && ctx.return_free[i] == nullptr)
+      error = cudaEventCreateWithFlags(&ctx.return_free[i], cudaEventDisableTiming);
+  }
+  // The stream last: its presence says the lane is complete.
+  if (error == cudaSuccess) error = cudaStreamCreateWithFlags(&ctx.return_stream, cudaStreamNonBlocking);
+  return check(error, "return lane");
+}
+
+Status download_matrix_returning(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_t row_bytes,
+                                 size_t cols, void *host, size_t ld_bytes) {
+  if (Status s = return_lane(ctx); s != Status::ok) return s;
+  size_t done = 0;
+  return download_through(ctx, ctx.return_stream, ctx.return_staging, ctx.return_free, dev, ldd_bytes, row_bytes,
+                          cols, host, ld_bytes, &done);
 }
 
 }  // namespace cudrop::impl

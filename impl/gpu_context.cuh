@@ -27,8 +27,14 @@ struct GpuContext {
   static constexpr int kStaging = 2;  // double buffering: host copy of one chunk overlaps DMA of the other
   void *staging[kStaging] = {};
   cudaEvent_t staging_free[kStaging] = {};
+  int staging_turn = 0;  // the staging buffer the next upload chunk goes through
   size_t staging_bytes = 0;
   CopyPool *copier = nullptr;  // host threads for pageable <-> pinned copies
+  // The return lane: downloads issued from a sender thread while the calling thread keeps
+  // uploading, on their own stream and staging buffers (created on first use, return_lane()).
+  cudaStream_t return_stream = nullptr;
+  void *return_staging[kStaging] = {};
+  cudaEvent_t return_free[kStaging] = {};
   void *slot[static_cast<int>(Slot::count)] = {};
   size_t slot_bytes[static_cast<int>(Slot::count)] = {};
 };
@@ -83,6 +89,13 @@ Status upload_matrix(GpuContext &ctx, const void *host, size_t ld_bytes, size_t 
                      size_t cols, void *dev, size_t ldd_bytes);
 Status download_matrix(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_t row_bytes,
                        size_t cols, void *host, size_t ld_bytes, size_t *cols_done = nullptr);
+
+// The same download through the return lane (on ctx.return_stream, which must first be
+// made to wait for whatever produced the data), so that it can run on another host thread
+// beside uploads. Creates the lane on first use.
+Status download_matrix_returning(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_t row_bytes,
+                                 size_t cols, void *host, size_t ld_bytes);
+Status return_lane(GpuContext &ctx);
 
 // Test hook (CUDROP_FAULT_INJECT=alloc|launch|launch:N): pretend GPU allocations or launches
 // fail (every one; with launch:N, the N-th launch of the process and every later one, so a

@@ -11,20 +11,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
-#include <functional>
-#include <mutex>
-#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "impl/gemm.h"
 #include "impl/gpu_context.cuh"
+#include "impl/panel_sender.h"
 #include "impl/potrf_plan.h"
 #include "kernels/potrf_panel.cuh"
 #include "shim/cpu_backend.h"
@@ -457,66 +453,6 @@ Status potrf_device(int n, T *dA, size_t ldda, int *d_work, void *stream_ptr) {
   return lanes.wait_for(1, stream);  // the caller's stream sees the whole factorization
 }
 
-// Sends finished outer panels back to the caller's array on a worker thread, in order, while
-// the calling thread keeps the GPU fed: copying a 512-column panel out of pinned memory takes
-// the host ~1-2 ms, which the calling thread cannot spend without leaving the GPU idle.
-// A job is a range of columns that the GPU has finished (its mirror for 'U' and its DMAs are
-// issued by the worker itself, on its own stream). After a failed job the rest are skipped.
-class PanelSender {
- public:
-  using Send = std::function<Status(int c0, int c1, int *written)>;
-  explicit PanelSender(Send send) : send_(std::move(send)) {}
-  PanelSender(const PanelSender &) = delete;
-  PanelSender &operator=(const PanelSender &) = delete;
-  ~PanelSender() {
-    int ignored = 0;
-    finish(&ignored);
-  }
-  void submit(int c0, int c1) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      jobs_.emplace_back(c0, c1);
-    }
-    if (!worker_.joinable()) worker_ = std::thread([this] { run(); });
-    wake_.notify_one();
-  }
-  // Waits for every job; *written: the caller's array holds columns 0..*written-1.
-  Status finish(int *written) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      closing_ = true;
-    }
-    wake_.notify_one();
-    if (worker_.joinable()) worker_.join();
-    *written = written_;
-    return status_;
-  }
-
- private:
-  void run() {
-    for (;;) {
-      std::pair<int, int> job;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [&] { return closing_ || !jobs_.empty(); });
-        if (jobs_.empty()) return;
-        job = jobs_.front();
-        jobs_.pop_front();
-      }
-      if (status_ == Status::ok) status_ = send_(job.first, job.second, &written_);
-    }
-  }
-  Send send_;
-  std::thread worker_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<std::pair<int, int>> jobs_;
-  bool closing_ = false;
-  // Written by the worker only, read after the join.
-  Status status_ = Status::ok;
-  int written_ = 0;
-};
-
 // What the caller's array already holds of the factor when a GPU attempt stops: the triangle's
 // columns 0..columns-1, and ('U') rows 0..columns-1 of the next u12_columns columns too.
 struct HostProgress {
@@ -577,7 +513,7 @@ Status potrf_host_gpu(bool upper, int n, T *a, int lda, int *info, HostProgress 
   // trailing updates; it writes upper rows c0..c1-1 (of every column right of them), which no
   // later step reads or writes, and with the rows mirrored before, upper columns c0..c1-1 are
   // whole.
-  PanelSender sender([&](int c0, int c1, int *written) -> Status {
+  PanelSender sender(ctx.device, [&](int c0, int c1, int *written) -> Status {
     if (upper) {
       if (Status st = launch_mirror(false, dA, ldd, n, c0, c1, poll->download_lane); st != Status::ok) return st;
     }

@@ -570,6 +570,26 @@ void run_shape(const Shape &sh, Rng &rng, long &rot) {
     }
 }
 
+// Shapes large enough for the in-core transfer pipeline (column panels of B and C; with
+// beta = 0 the panels of C go back from a sender thread while B is still going up), with an
+// odd n so the last panel is partial: per precision every transpose pair with beta = 0 (C full
+// of NaN), then one call that reads C; API, padding and misalignment rotate.
+void run_pipeline_shape(const Shape &sh, Rng &rng, long &rot) {
+  const char pairs[4][2] = {{'N', 'N'}, {'T', 'N'}, {'N', 'T'}, {'T', 'T'}};
+  const Api apis[3] = {Api::f77, Api::cblas_col, Api::cblas_row};
+  const long pads[3] = {0, 1, 7};
+  for (bool dbl : {false, true}) {
+    if (opt.prec.find(dbl ? 'd' : 's') == std::string::npos) continue;
+    for (int i = 0; i < 5; ++i) {
+      ++rot;
+      const Case c{apis[rot % 3], pairs[i % 4][0], pairs[i % 4][1], sh.m, sh.n, sh.k, i == 4 ? -0.7 : 1.3,
+                   i == 4 ? -1.3 : 0.0, rot % 2, pads[(rot / 2) % 3], (rot / 3) % 2 == 1};
+      if (dbl) run_case<double>(c, rng);
+      else run_case<float>(c, rng);
+    }
+  }
+}
+
 // The out-of-core set: every (transpose pair, beta) per precision; alpha, API, LD padding and
 // misalignment rotate. The first call of each shape and precision is f77 N,N with beta = -1.3
 // (single) or 0 (double), so that a fault-injection run starts with a C read / not read.
@@ -655,7 +675,6 @@ int main(int argc, char **argv) {
   }
 
   // Squares and rectangles (m != n != k), odd sizes around tile edges, k = 0.
-  // Squares and rectangles (m != n != k), odd sizes around tile edges, k = 0.
   const std::vector<Shape> normal_shapes = {
       {1, 1, 1},        {2, 2, 2},        {1, 7, 33},        {33, 1, 7},        {7, 33, 1},
       {7, 7, 7},        {3, 5, 0},        {16, 16, 16},      {2, 16, 7},        {33, 33, 33},
@@ -678,10 +697,14 @@ int main(int argc, char **argv) {
   const std::vector<Shape> ooc_shapes = {
       {5084, 3994, 1925}, {1500, 1499, 1501}, {3001, 2999, 3003}, {1000, 1100, 30001},
       {14611, 397, 1271}, {173, 18145, 907},  {1025, 3, 40001},   {7, 1500001, 9}};
+  // In-core transfer pipeline (run_pipeline_shape): 7 column panels each, the last partial.
+  const std::vector<Shape> pipeline_shapes = {{3001, 4099, 1500}, {4097, 2501, 1777}};
   std::vector<Shape> shapes;
   const bool ooc = opt.shapes == "ooc";
   if (opt.shapes != "extreme" && !ooc) {
     for (const Shape &sh : normal_shapes)
+      if (std::max(sh.m, std::max(sh.n, sh.k)) <= opt.max_size) shapes.push_back(sh);
+    for (const Shape &sh : pipeline_shapes)
       if (std::max(sh.m, std::max(sh.n, sh.k)) <= opt.max_size) shapes.push_back(sh);
   }
   if (opt.shapes == "extreme" || opt.shapes == "all")
@@ -701,7 +724,11 @@ int main(int argc, char **argv) {
     long g0, c0, f0, g1, c1, f1;
     cudrop_counters(&g0, &c0, &f0);
     g_worst = 0;
+    const bool is_pipeline = std::find_if(pipeline_shapes.begin(), pipeline_shapes.end(), [&](const Shape &o) {
+                               return o.m == sh.m && o.n == sh.n && o.k == sh.k;
+                             }) != pipeline_shapes.end();
     if (is_ooc) run_ooc_shape(sh, rng, rot);
+    else if (is_pipeline) run_pipeline_shape(sh, rng, rot);
     else run_shape(sh, rng, rot);
     cudrop_counters(&g1, &c1, &f1);
     std::printf("  m=%-5ld n=%-5ld k=%-5ld %4ld calls, worst ratio %.3f  [gpu %ld, cpu %ld, "

@@ -1,9 +1,12 @@
 // The parallel pageable<->pinned column copier (impl/host_copy): every byte of every column
 // lands where it should, padding between columns is untouched, for packed and strided
-// layouts, odd sizes and several pool sizes, including repeated runs on one pool.
+// layouts, odd sizes (above and below the streaming-store size, at odd addresses) and several
+// pool sizes, including repeated runs on one pool and two threads copying through one pool at
+// the same time (an upload beside a download).
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "impl/host_copy.h"
@@ -13,7 +16,7 @@ int main() {
   int failures = 0, cases = 0;
   for (int threads : {1, 3, 8}) {
     cudrop::impl::CopyPool *pool = cudrop::impl::make_copy_pool(threads);
-    for (size_t row_bytes : {size_t(1), size_t(7), size_t(4096), size_t(3 << 20) + 5}) {
+    for (size_t row_bytes : {size_t(1), size_t(7), size_t(4096), size_t(20000) + 3, size_t(3 << 20) + 5}) {
       for (size_t cols : {size_t(1), size_t(3), size_t(257)}) {
         if (row_bytes * cols > (size_t(64) << 20)) continue;
         for (size_t src_pad : {size_t(0), size_t(13)}) {
@@ -36,6 +39,30 @@ int main() {
           }
         }
       }
+    }
+  }
+  // Two callers at once, many rounds: each job must come back whole while the other runs.
+  for (int threads : {2, 8}) {
+    cudrop::impl::CopyPool *pool = cudrop::impl::make_copy_pool(threads);
+    int concurrent_failures[2] = {0, 0};
+    auto caller = [&](int who) {
+      std::mt19937 local(100 + who);
+      const size_t row_bytes = who == 0 ? 65536 + 9 : 4096, cols = who == 0 ? 40 : 700;
+      std::vector<unsigned char> src(row_bytes * cols), dst(row_bytes * cols);
+      for (int round = 0; round < 200; ++round) {
+        for (auto &byte : src) byte = static_cast<unsigned char>(local());
+        cudrop::impl::copy_columns(pool, dst.data(), row_bytes, src.data(), row_bytes, row_bytes, cols);
+        if (std::memcmp(dst.data(), src.data(), src.size()) != 0) ++concurrent_failures[who];
+      }
+    };
+    std::thread other(caller, 1);
+    caller(0);
+    other.join();
+    cases += 400;
+    for (int who : {0, 1}) {
+      if (concurrent_failures[who] != 0)
+        std::printf("FAIL concurrent threads=%d caller=%d: %d bad rounds\n", threads, who, concurrent_failures[who]);
+      failures += concurrent_failures[who];
     }
   }
   std::printf("host_copy: %d cases, %d failures\n", cases, failures);

@@ -1,0 +1,80 @@
+#pragma once
+// Sends finished column panels back to the caller's array on a worker thread, in order, while
+// the calling thread keeps the GPU fed (and keeps uploading): copying a panel out of pinned
+// memory takes the host about a millisecond per 40 MB, which the calling thread cannot spend
+// without leaving the GPU idle. A job is a range of columns that the GPU has finished or will
+// have finished (the sender issues its own DMAs, on its own stream, after the right waits).
+// After a failed job the rest are skipped.
+#include <cuda_runtime.h>
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include "impl/status.h"
+
+namespace cudrop::impl {
+
+class PanelSender {
+ public:
+  using Send = std::function<Status(int c0, int c1, int *written)>;
+  // device: the CUDA device the worker thread works on (the current device is per thread).
+  PanelSender(int device, Send send) : device_(device), send_(std::move(send)) {}
+  PanelSender(const PanelSender &) = delete;
+  PanelSender &operator=(const PanelSender &) = delete;
+  ~PanelSender() {
+    int ignored = 0;
+    finish(&ignored);
+  }
+  void submit(int c0, int c1) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      jobs_.emplace_back(c0, c1);
+    }
+    if (!worker_.joinable()) worker_ = std::thread([this] { run(); });
+    wake_.notify_one();
+  }
+  // Waits for every job; *written: what the last successful job reported (for panels sent
+  // left to right, the caller's array holds columns 0..*written-1).
+  Status finish(int *written) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closing_ = true;
+    }
+    wake_.notify_one();
+    if (worker_.joinable()) worker_.join();
+    *written = written_;
+    return status_;
+  }
+
+ private:
+  void run() {
+    if (cudaSetDevice(device_) != cudaSuccess) status_ = Status::cuda_error;
+    for (;;) {
+      std::pair<int, int> job;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return closing_ || !jobs_.empty(); });
+        if (jobs_.empty()) return;
+        job = jobs_.front();
+        jobs_.pop_front();
+      }
+      if (status_ == Status::ok) status_ = send_(job.first, job.second, &written_);
+    }
+  }
+  int device_;
+  Send send_;
+  std::thread worker_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::pair<int, int>> jobs_;
+  bool closing_ = false;
+  // Written by the worker only, read after the join.
+  Status status_ = Status::ok;
+  int written_ = 0;
+};
+
+}  // namespace cudrop::impl
