@@ -502,6 +502,11 @@ struct Shape {
   long m, n, k;
 };
 
+bool listed(const std::vector<Shape> &list, const Shape &sh) {
+  return std::any_of(list.begin(), list.end(),
+                     [&](const Shape &o) { return o.m == sh.m && o.n == sh.n && o.k == sh.k; });
+}
+
 // Combinations per shape: all of them for small shapes, a rotating subset for larger ones.
 void run_shape(const Shape &sh, Rng &rng, long &rot) {
   const char trans[3] = {'N', 'T', 'C'};
@@ -697,7 +702,8 @@ int main(int argc, char **argv) {
   const std::vector<Shape> ooc_shapes = {
       {5084, 3994, 1925}, {1500, 1499, 1501}, {3001, 2999, 3003}, {1000, 1100, 30001},
       {14611, 397, 1271}, {173, 18145, 907},  {1025, 3, 40001},   {7, 1500001, 9}};
-  // In-core transfer pipeline (run_pipeline_shape): 7 column panels each, the last partial.
+  // In-core transfer pipeline (run_pipeline_shape): 7 or 8 column panels (row-major calls
+  // swap m and n), the last partial.
   const std::vector<Shape> pipeline_shapes = {{3001, 4099, 1500}, {4097, 2501, 1777}};
   std::vector<Shape> shapes;
   const bool ooc = opt.shapes == "ooc";
@@ -716,19 +722,13 @@ int main(int argc, char **argv) {
   for (const Shape &sh : shapes) {
     if (opt.quick && double(sh.m) * sh.n * std::max(sh.k, 1L) > 3e5) continue;
     if (opt.max_work > 0 && double(sh.m) * sh.n * std::max(sh.k, 1L) > opt.max_work) continue;
-    const bool is_ooc = std::find_if(ooc_shapes.begin(), ooc_shapes.end(), [&](const Shape &o) {
-                          return o.m == sh.m && o.n == sh.n && o.k == sh.k;
-                        }) != ooc_shapes.end();
     const long before = g_calls, fails_before = g_failures;
     const double worst_before = g_worst;
     long g0, c0, f0, g1, c1, f1;
     cudrop_counters(&g0, &c0, &f0);
     g_worst = 0;
-    const bool is_pipeline = std::find_if(pipeline_shapes.begin(), pipeline_shapes.end(), [&](const Shape &o) {
-                               return o.m == sh.m && o.n == sh.n && o.k == sh.k;
-                             }) != pipeline_shapes.end();
-    if (is_ooc) run_ooc_shape(sh, rng, rot);
-    else if (is_pipeline) run_pipeline_shape(sh, rng, rot);
+    if (listed(ooc_shapes, sh)) run_ooc_shape(sh, rng, rot);
+    else if (listed(pipeline_shapes, sh)) run_pipeline_shape(sh, rng, rot);
     else run_shape(sh, rng, rot);
     cudrop_counters(&g1, &c1, &f1);
     std::printf("  m=%-5ld n=%-5ld k=%-5ld %4ld calls, worst ratio %.3f  [gpu %ld, cpu %ld, "
