@@ -10,9 +10,11 @@
 //    device->host copy of lambda and the flag that the host checks before the next iteration.
 //    ratio = peer_ms_per_iter / cudrop_ms_per_iter (> 1: cudrop faster). Also the library's
 //    mat-vec alone, back to back (peer_gemv_only_ms / peer_spmv_only_ms): a floor for any loop.
-//  * CSR: cudrop's fused mat-vec kernel alone, back to back (matvec_only_ms: the iteration
-//    without its scale/test launch; tpr = its lanes per row), with the scale/test launch
-//    (matvec_scale_ms) and that launch alone (scale_only_ms).
+//  * CSR: format = the kernel the loop ran on (sell: the SELL copy the library makes when the
+//    workspace has room for it, as the public calls give it; stream: the CSR-stream kernel).
+//    The CSR-stream kernel alone, back to back (stream_matvec_ms: an iteration without its
+//    scale/test launch; tpr = its lanes per row), with the scale/test launch
+//    (stream_matvec_scale_ms) and that launch alone (scale_only_ms).
 //  * for a few cases: the public call end to end (host arrays in and out, transfers included,
 //    e2e_ms, CUDROP_POWER_MIN_BYTES=0 so it runs on the GPU: e2e_gpu=1 checks the counters)
 //    and the CPU path (impl::power_*_cpu, what CUDROP_MODE=cpu runs, cpu_ms), same MAXIT.
@@ -220,6 +222,7 @@ struct CudropTiming {
   T lambda = 0;
   int info = 0, iterations = 0;
   bool repeatable = true;
+  bool sell_copy = false;
 };
 
 template <class T, class Run>
@@ -236,6 +239,7 @@ CudropTiming<T> cudrop_loop(int n, T *dx, Run &&run) {
       out.lambda = res.lambda;
       out.info = res.info;
       out.iterations = res.iterations;
+      out.sell_copy = res.sell_copy;
     } else if (std::memcmp(first.data(), again.data(), size_t(n) * sizeof(T)) != 0 ||
                std::memcmp(&out.lambda, &res.lambda, sizeof(T)) != 0 || res.iterations != out.iterations) {
       out.repeatable = false;
@@ -454,8 +458,8 @@ void bench_csr(int n, int per_row, bool local, int maxit, bool e2e) {
   fill_random<<<2048, 256, 0, g_stream>>>(dv, size_t(nnz), 3u + unsigned(per_row));
   make_columns<<<1024, 256, 0, g_stream>>>(n, dr, dc, local ? 1024 : 0, 99u + unsigned(per_row));
   CHECK_CUDA(cudaGetLastError());
-  size_t wb = 0;
-  CHECK_STATUS(power_csr_workspace<T>(n, nnz, &wb));
+  size_t wb = 0, stream_wb = 0;  // the workspace with room for the SELL copy, as the public calls
+  CHECK_STATUS(power_csr_workspace<T>(n, nnz, &stream_wb, &wb));
   CHECK_CUDA(cudaMalloc(&dw, wb));
   CHECK_CUDA(cudaStreamSynchronize(g_stream));
 
@@ -468,13 +472,13 @@ void bench_csr(int n, int per_row, bool local, int maxit, bool e2e) {
   const double bytes = double(nnz) * (sizeof(T) + 4) + 4.0 * (double(n) + 1) + double(n) * sizeof(T);
   const double bw = bytes / (ours.ms_per_iter * 1e-3);
   std::printf("power csr %s rows=%d nnz_per_row=%d matrix=%s nnz=%lld maxit=%d bytes=%.0f cudrop_ms_per_iter=%.4f "
-              "gbps=%.0f copy_frac=%.3f info=%d repeatable=%d",
+              "gbps=%.0f copy_frac=%.3f info=%d repeatable=%d format=%s",
               prec<T>(), n, per_row, local ? "local" : "random", nnz, maxit, bytes, ours.ms_per_iter, bw / 1e9,
-              bw / g_copy_bw, ours.info, int(ours.repeatable));
+              bw / g_copy_bw, ours.info, int(ours.repeatable), ours.sell_copy ? "sell" : "stream");
   {
     double matvec_ms = 0, pair_ms = 0, scale_ms = 0;
     csr_kernels_only<T>(n, nnz, dv, dc, dr, dx, dy, maxit, &matvec_ms, &pair_ms, &scale_ms);
-    std::printf(" tpr=%d matvec_only_ms=%.4f matvec_only_frac=%.3f matvec_scale_ms=%.4f scale_only_ms=%.4f",
+    std::printf(" tpr=%d stream_matvec_ms=%.4f stream_matvec_frac=%.3f stream_matvec_scale_ms=%.4f scale_only_ms=%.4f",
                 cudrop::kernels::csr_lanes_per_row(n, nnz), matvec_ms, bytes / (matvec_ms * 1e-3) / g_copy_bw,
                 pair_ms, scale_ms);
   }

@@ -14,6 +14,7 @@
 #include "kernels/csr_power.cuh"
 #include "kernels/gemv_power.cuh"
 #include "kernels/power.cuh"
+#include "kernels/sell_power.cuh"
 #include "shim/dispatch.h"
 
 namespace cudrop::impl {
@@ -36,6 +37,25 @@ struct PowerTune {
   static constexpr int max_batch = 32;
 };
 
+// The SELL copy of a CSR matrix (kernels/sell_power.cuh): its mat-vec kernel's shape per
+// precision, U entries per lane and round, P slices per warp at once, and its grid in waves
+// (measured on the H100, 2M rows of 4..48 entries: float U16 P1 over 4 waves, double U8 P2
+// over one; P2 in float and U16 in double were 10-30% slower). The copy is made only when its
+// padding stays within capacity_percent of the entries (so the workspace is bounded).
+template <class T> struct SellTune;
+template <> struct SellTune<float> {
+  static constexpr int entries = 16, slices = 1, waves = 4;
+};
+template <> struct SellTune<double> {
+  static constexpr int entries = 8, slices = 2, waves = 1;
+};
+constexpr long long kSellCapacityPercent = 125;
+// Below this many entries per row on average the copy is not made: at 8 per row (float) the
+// loop on it took as long as on the CSR-stream kernel with columns in a band and 5% longer
+// with random columns; at 16 and 32 it was 8-10% faster in a band and within -3..+1% with
+// random columns (double 16: +5% / -3%).
+constexpr long long kSellMinAverageRow = 12;
+
 constexpr size_t kAlign = 256;
 size_t align_up(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
@@ -55,6 +75,7 @@ struct PowerDevice {
   int device = -1;
   int sms = 0;
   void *snapshots = nullptr;  // 3 x sizeof(PowerState<double>), pinned
+  void *sell_probe = nullptr; // SellStats + a stop code, pinned: whether the SELL copy is made
   cudaEvent_t batch_done[2] = {};
   cudaEvent_t loop_start = nullptr, loop_end = nullptr;
 };
@@ -73,9 +94,11 @@ Status prepare(PowerDevice &g) {
     // A benchmark switched devices: start again on this one (the old resources stay).
     g.ready = false;
     g.snapshots = nullptr;
+    g.sell_probe = nullptr;
   }
   cudaError_t error = cudaDeviceGetAttribute(&g.sms, cudaDevAttrMultiProcessorCount, device);
   if (error == cudaSuccess) error = cudaHostAlloc(&g.snapshots, 3 * sizeof(PowerState<double>), cudaHostAllocDefault);
+  if (error == cudaSuccess) error = cudaHostAlloc(&g.sell_probe, sizeof(kernels::SellStats) + sizeof(int), cudaHostAllocDefault);
   for (cudaEvent_t &e : g.batch_done)
     if (error == cudaSuccess) error = cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
   if (error == cudaSuccess) error = cudaEventCreate(&g.loop_start);
@@ -136,12 +159,22 @@ DensePlan<T> dense_plan(int n, int sms, int vec) {
 
 template <class T> constexpr int dense_vec() { return int(16 / sizeof(T)); }
 
+// bytes: what the CSR-stream kernel needs; sell_bytes: with room for the SELL copy after it.
 template <class T>
 struct CsrPlan {
   int tpr = 1;
-  int blocks = 0;        // mat-vec grid: one wave, each block a contiguous range of rows
+  int blocks = 0;        // CSR-stream grid: one wave, each block a contiguous range of rows
+  int sell_blocks = 0;   // SELL grid: SellTune waves, each block a contiguous range of slices
+  long long sell_capacity = 0;  // padded entries the copy may have
   size_t y = 0, part_rows = 0, slot_v = 0, slot_i = 0, state = 0, bytes = 0;
+  size_t row_of = 0, row_len = 0, slice_start = 0, sell_part = 0, sell_val = 0, sell_col = 0, sell_stats = 0,
+         sell_bytes = 0;
 };
+
+template <class T>
+auto sell_kernel() {
+  return kernels::power_sell_max<T, SellTune<T>::entries, SellTune<T>::slices>;
+}
 
 template <class T, int TPR>
 Status csr_blocks(const PowerDevice &g, int n, int *blocks) {
@@ -166,14 +199,29 @@ Status csr_plan(const PowerDevice &g, int n, long long nnz, CsrPlan<T> *out) {
     default: s = csr_blocks<T, 32>(g, n, &p.blocks); break;
   }
   if (s != Status::ok) return s;
+  int sell_wave = 0;
+  if ((s = one_wave(g, sell_kernel<T>(), &sell_wave)) != Status::ok) return s;
+  const int slices = kernels::sell_slices(n);
+  p.sell_blocks = std::max(1, std::min(slices, SellTune<T>::waves * sell_wave));
+  p.sell_capacity = nnz * kSellCapacityPercent / 100 + kernels::kSellLanes;
+  const int candidates = std::max(p.blocks, p.sell_blocks);
   size_t at = 0;
   auto take = [&](size_t bytes) { const size_t here = at; at += align_up(bytes); return here; };
   p.y = take(size_t(n) * sizeof(T));
   p.part_rows = take((size_t(p.blocks) + 1) * sizeof(int));
-  p.slot_v = take(size_t(p.blocks) * sizeof(T));
-  p.slot_i = take(size_t(p.blocks) * sizeof(int));
+  p.slot_v = take(size_t(candidates) * sizeof(T));
+  p.slot_i = take(size_t(candidates) * sizeof(int));
   p.state = take(sizeof(PowerState<T>));
   p.bytes = at;
+  const size_t positions = size_t(kernels::sell_positions(n));
+  p.row_of = take(positions * sizeof(int));
+  p.row_len = take(positions * sizeof(int));
+  p.slice_start = take((size_t(slices) + 1) * sizeof(long long));
+  p.sell_part = take((size_t(p.sell_blocks) + 1) * sizeof(int));
+  p.sell_stats = take(sizeof(kernels::SellStats));
+  p.sell_val = take(size_t(p.sell_capacity) * sizeof(T));
+  p.sell_col = take(size_t(p.sell_capacity) * sizeof(int));
+  p.sell_bytes = at;
   *out = p;
   return Status::ok;
 }
@@ -298,6 +346,104 @@ bool csr_elementwise_forced() {
   return forced;
 }
 
+// CUDROP_POWER_CSR_FORMAT=stream: never the SELL copy, so that a gpu test covers the
+// CSR-stream kernel on matrices the copy would take (the elementwise hook implies it too).
+bool csr_stream_forced() {
+  static const bool forced = [] {
+    const char *text = std::getenv("CUDROP_POWER_CSR_FORMAT");
+    return csr_elementwise_forced() || (text != nullptr && std::strcmp(text, "stream") == 0);
+  }();
+  return forced;
+}
+
+// Before either CSR loop: the state reset and the structure check.
+template <class T>
+Status csr_start(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, const int *dcolind, const int *drowptr,
+                 int base, char *work, cudaStream_t stream, const PowerOptions &opt, PowerResult<T> *result) {
+  auto *state = reinterpret_cast<PowerState<T> *>(work + p.state);
+  int check_wave = 0;
+  Status s = one_wave(g, kernels::power_csr_validate<T>, &check_wave);
+  if (s == Status::ok) s = start_state(state, stream);
+  if (s != Status::ok || !opt.validate_csr) return s;
+  kernels::power_csr_validate<T><<<grid_for(std::max<long long>(n, nnz), check_wave), kPowerThreads, 0, stream>>>(
+      n, nnz, drowptr, dcolind, base, state);
+  ++result->launches;
+  return launched("power: csr check");
+}
+
+// The SELL copy, when the matrix suits it: sorts each window's rows and sizes the slices,
+// looks at the result (one wait for the GPU, once per call), then fills the copy and splits
+// the slices among the blocks. *made = false leaves the CSR-stream kernel to run the loop:
+// rows wider than kSellMaxWidth, padding beyond the capacity, or a structure the check
+// rejected (the copy would follow its indices).
+template <class T>
+Status sell_copy(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, const T *dval, const int *dcolind, const int *drowptr,
+                 int base, char *work, cudaStream_t stream, PowerResult<T> *result, bool *made) {
+  using kernels::SellStats;
+  *made = false;
+  auto *state = reinterpret_cast<PowerState<T> *>(work + p.state);
+  auto *row_of = reinterpret_cast<int *>(work + p.row_of);
+  auto *row_len = reinterpret_cast<int *>(work + p.row_len);
+  auto *slice_start = reinterpret_cast<long long *>(work + p.slice_start);
+  auto *stats = reinterpret_cast<SellStats *>(work + p.sell_stats);
+  const int slices = kernels::sell_slices(n);
+  const long long positions = kernels::sell_positions(n);
+  kernels::power_sell_sort<<<unsigned(positions / kernels::kSellWindow), kernels::kSellWindow, 0, stream>>>(
+      n, drowptr, row_of, row_len);
+  kernels::power_sell_widths<<<1, 1024, 0, stream>>>(slices, row_len, slice_start, stats);
+  result->launches += 2;
+  if (Status s = launched("power: sell sort"); s != Status::ok) return s;
+  auto *seen = static_cast<SellStats *>(g.sell_probe);
+  auto *seen_stop = reinterpret_cast<int *>(seen + 1);
+  cudaError_t error = cudaMemcpyAsync(seen, stats, sizeof(SellStats), cudaMemcpyDeviceToHost, stream);
+  if (error == cudaSuccess) error = cudaMemcpyAsync(seen_stop, &state->stop, sizeof(int), cudaMemcpyDeviceToHost, stream);
+  if (error == cudaSuccess) error = cudaStreamSynchronize(stream);
+  if (Status s = check(error, "power: sell sizes"); s != Status::ok) return s;
+  if (*seen_stop != kernels::kRunning || seen->entries > p.sell_capacity || seen->widest > kernels::kSellMaxWidth) {
+    log(2, "power: CSR-stream kernel (SELL copy not made: %lld padded entries for capacity %lld, widest row %d)",
+        seen->entries, p.sell_capacity, seen->widest);
+    return Status::ok;
+  }
+  kernels::power_sell_fill<T><<<unsigned((positions + kPowerThreads - 1) / kPowerThreads), kPowerThreads, 0, stream>>>(
+      slices, dval, dcolind, drowptr, base, row_of, row_len, slice_start, reinterpret_cast<T *>(work + p.sell_val),
+      reinterpret_cast<int *>(work + p.sell_col));
+  kernels::power_sell_partition<<<grid_for(p.sell_blocks + 1LL, 1024), kPowerThreads, 0, stream>>>(
+      slices, slice_start, p.sell_blocks, reinterpret_cast<int *>(work + p.sell_part));
+  result->launches += 2;
+  if (Status s = launched("power: sell copy"); s != Status::ok) return s;
+  log(2, "power: SELL copy, %lld entries with padding (%lld in CSR), widest row %d", seen->entries, nnz, seen->widest);
+  *made = true;
+  return Status::ok;
+}
+
+template <class T>
+Status sell_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, T *dx, T tol, int maxit, char *work,
+                       cudaStream_t stream, const PowerOptions &opt, PowerResult<T> *result) {
+  T *y = reinterpret_cast<T *>(work + p.y);
+  T *slot_v = reinterpret_cast<T *>(work + p.slot_v);
+  int *slot_i = reinterpret_cast<int *>(work + p.slot_i);
+  auto *state = reinterpret_cast<PowerState<T> *>(work + p.state);
+  const auto *sell_val = reinterpret_cast<const T *>(work + p.sell_val);
+  const auto *sell_col = reinterpret_cast<const int *>(work + p.sell_col);
+  const auto *row_of = reinterpret_cast<const int *>(work + p.row_of);
+  const auto *row_len = reinterpret_cast<const int *>(work + p.row_len);
+  const auto *slice_start = reinterpret_cast<const long long *>(work + p.slice_start);
+  const auto *part = reinterpret_cast<const int *>(work + p.sell_part);
+  int scale_wave = 0;
+  Status s = one_wave(g, kernels::power_scale_check<T>, &scale_wave);
+  if (s == Status::ok && opt.start_ones) s = fill_ones(g, n, dx, stream, result);
+  if (s != Status::ok) return s;
+  const int scale_grid = kernels::power_scale_blocks(n, scale_wave);
+  const auto matvec = sell_kernel<T>();
+  auto iteration = [&]() -> Status {
+    matvec<<<p.sell_blocks, kPowerThreads, 0, stream>>>(sell_val, sell_col, row_of, row_len, slice_start, part, dx, y,
+                                                         slot_v, slot_i, state);
+    kernels::power_scale_check<T><<<scale_grid, kPowerThreads, 0, stream>>>(n, y, dx, tol, maxit, state);
+    return launched("power: sell iteration");
+  };
+  return run_iterations(g, stream, state, maxit, opt, iteration, result);
+}
+
 template <class T, int TPR>
 Status csr_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, const T *dval,
                       const int *dcolind, const int *drowptr, int base, T *dx, T tol, int maxit,
@@ -311,14 +457,7 @@ Status csr_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz,
   int scale_wave = 0, check_wave = 0;
   Status s = one_wave(g, kernels::power_scale_check<T>, &scale_wave);
   if (s == Status::ok) s = one_wave(g, kernels::power_csr_validate<T>, &check_wave);
-  if (s == Status::ok) s = start_state(state, stream);
   if (s != Status::ok) return s;
-  if (opt.validate_csr) {
-    kernels::power_csr_validate<T><<<grid_for(std::max<long long>(n, nnz), check_wave), kPowerThreads, 0, stream>>>(
-        n, nnz, drowptr, dcolind, base, state);
-    ++result->launches;
-    if ((s = launched("power: csr check")) != Status::ok) return s;
-  }
   // Each block's rows, balanced by entries: once per call (a binary search per block).
   kernels::power_csr_partition<<<grid_for(p.blocks + 1LL, check_wave), kPowerThreads, 0, stream>>>(
       n, nnz, drowptr, base, p.blocks, part_rows);
@@ -488,13 +627,14 @@ Status power_dense_workspace(int n, size_t *bytes) {
 }
 
 template <class T>
-Status power_csr_workspace(int n, long long nnz, size_t *bytes) {
+Status power_csr_workspace(int n, long long nnz, size_t *bytes, size_t *bytes_with_copy) {
   PowerDevice &g = power_device();
   std::lock_guard<std::mutex> lock(g.mutex);
   if (Status s = prepare(g); s != Status::ok) return s;
   CsrPlan<T> p;
   if (Status s = csr_plan<T>(g, n, nnz, &p); s != Status::ok) return s;
   *bytes = p.bytes;
+  if (bytes_with_copy != nullptr) *bytes_with_copy = p.sell_bytes;
   return Status::ok;
 }
 
@@ -539,6 +679,13 @@ Status power_csr_device(int n, long long nnz, const T *dval, const int *dcolind,
   }
   auto *work = static_cast<char *>(d_work);
   auto st = static_cast<cudaStream_t>(stream);
+  Status s = csr_start<T>(g, p, n, nnz, dcolind, drowptr, base, work, st, opt, result);
+  bool sell = false;
+  if (s == Status::ok && work_bytes >= p.sell_bytes && nnz >= kSellMinAverageRow * n && !csr_stream_forced())
+    s = sell_copy<T>(g, p, n, nnz, dval, dcolind, drowptr, base, work, st, result, &sell);
+  if (s != Status::ok) return s;
+  result->sell_copy = sell;
+  if (sell) return sell_iterations<T>(g, p, n, dx, tol, maxit, work, st, opt, result);
   switch (p.tpr) {
     case 1: return csr_iterations<T, 1>(g, p, n, nnz, dval, dcolind, drowptr, base, dx, tol, maxit, work, st, opt, result);
     case 2: return csr_iterations<T, 2>(g, p, n, nnz, dval, dcolind, drowptr, base, dx, tol, maxit, work, st, opt, result);
@@ -582,15 +729,23 @@ Status power_csr_host(int n, const T *val, const int *colind, const int *rowptr,
   GpuContext &ctx = lease.ctx();
   const size_t es = sizeof(T);
   const long long nnz = (long long)rowptr[n] - base;  // rowptr checked by the entry point
-  size_t work_bytes = 0;
-  if (Status s = power_csr_workspace<T>(n, nnz, &work_bytes); s != Status::ok) return s;
+  size_t work_bytes = 0, with_copy = 0;
+  if (Status s = power_csr_workspace<T>(n, nnz, &work_bytes, &with_copy); s != Status::ok) return s;
   const size_t x_bytes = align_up(size_t(n) * es);
-  // Slots as GEMM uses them: a = values, b = column indices, c = row pointers, work = x + work.
+  // Slots as GEMM uses them: a = values, b = column indices, c = row pointers, work = x + work,
+  // with room for the SELL copy when the GPU has it (the matrix twice), else without.
   void *dval = nullptr, *dcol = nullptr, *drow = nullptr, *dW = nullptr;
-  Status s = device_buffers(ctx, {{Slot::a, std::max<size_t>(1, size_t(nnz) * es), &dval},
-                                  {Slot::b, std::max<size_t>(1, size_t(nnz) * sizeof(int)), &dcol},
-                                  {Slot::c, (size_t(n) + 1) * sizeof(int), &drow},
-                                  {Slot::work, x_bytes + work_bytes, &dW}});
+  Status s = Status::out_of_memory;
+  for (size_t work : {with_copy, work_bytes}) {
+    s = device_buffers(ctx, {{Slot::a, std::max<size_t>(1, size_t(nnz) * es), &dval},
+                             {Slot::b, std::max<size_t>(1, size_t(nnz) * sizeof(int)), &dcol},
+                             {Slot::c, (size_t(n) + 1) * sizeof(int), &drow},
+                             {Slot::work, x_bytes + work, &dW}});
+    if (s != Status::out_of_memory) {
+      work_bytes = work;
+      break;
+    }
+  }
   if (s != Status::ok) return s;
   T *dx = static_cast<T *>(dW);
   if ((s = upload_vector(ctx, val, size_t(nnz) * es, dval)) != Status::ok) return s;
@@ -612,7 +767,7 @@ Status power_csr_host(int n, const T *val, const int *colind, const int *rowptr,
   template void power_csr_cpu<T>(int, const T *, const int *, const int *, int, T *, T *, bool, T,   \
                                  int *, int *);                                                     \
   template Status power_dense_workspace<T>(int, size_t *);                                           \
-  template Status power_csr_workspace<T>(int, long long, size_t *);                                  \
+  template Status power_csr_workspace<T>(int, long long, size_t *, size_t *);                        \
   template Status power_dense_device<T>(int, const T *, size_t, T *, T, int, void *, size_t, void *, \
                                         const PowerOptions &, PowerResult<T> *);                     \
   template Status power_csr_device<T>(int, long long, const T *, const int *, const int *, int, T *, \

@@ -36,6 +36,7 @@ struct PowerResult {
   int info = 0;        // 0, 1, 2, 3 as above; -3/-4 for CSR structure errors
   int launches = 0;    // kernel launches issued (validation and fill included)
   int host_checks = 0; // times the host waited for the state
+  bool sell_copy = false; // CSR: the loop ran on the SELL copy (else the CSR-stream kernel)
   float loop_ms = 0;   // with PowerOptions::time_loop: GPU time from the first iteration's
                        // launch to the end of the last queued one (no-ops included)
 };
@@ -77,10 +78,13 @@ bool power_csr_rowptr_valid(int n, const int *rowptr, int base);
 // Workspace (bytes, 256-byte aligned pointer) the device calls need for this n (and nnz):
 // y, the partial sums and candidates of the fused reduction, and the state. Depends on the
 // current device (its SM count); Status::no_device etc. when CUDA cannot answer.
+// bytes_with_copy (CSR): a workspace at least this large also holds the SELL copy of the
+// matrix (kernels/sell_power.cuh, ~1.0-1.25x the matrix), which power_csr_device then makes
+// for matrices that suit it; with less, it runs the CSR-stream kernel on the caller's arrays.
 template <class T>
 Status power_dense_workspace(int n, size_t *bytes);
 template <class T>
-Status power_csr_workspace(int n, long long nnz, size_t *bytes);
+Status power_csr_workspace(int n, long long nnz, size_t *bytes, size_t *bytes_with_copy = nullptr);
 
 // dA: n x n, column-major, leading dimension ldda >= n (in elements; a multiple of 16/sizeof(T)
 // with dA 16-byte aligned takes the vector loads). dx: n elements, x_0 in (unless
