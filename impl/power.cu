@@ -41,7 +41,7 @@ struct PowerTune {
 // precision, U entries per lane and round, P slices per warp at once, and its grid in waves
 // (measured on the H100, 2M rows of 4..48 entries: float U16 P1 over 4 waves, double U8 P2
 // over one; P2 in float and U16 in double were 10-30% slower). The copy is made only when its
-// padding stays within capacity_percent of the entries (so the workspace is bounded).
+// padded entries stay within kSellCapacityPercent of the CSR entries (a bounded workspace).
 template <class T> struct SellTune;
 template <> struct SellTune<float> {
   static constexpr int entries = 16, slices = 1, waves = 4;
@@ -356,6 +356,10 @@ bool csr_stream_forced() {
   return forced;
 }
 
+// Whether the SELL copy is worth its workspace for this shape (it may still not be made: rows
+// too long or too uneven, which only the GPU sees).
+bool sell_may_pay(int n, long long nnz) { return nnz >= kSellMinAverageRow * n && !csr_stream_forced(); }
+
 // Before either CSR loop: the state reset and the structure check.
 template <class T>
 Status csr_start(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, const int *dcolind, const int *drowptr,
@@ -377,8 +381,8 @@ Status csr_start(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, cons
 // rows wider than kSellMaxWidth, padding beyond the capacity, or a structure the check
 // rejected (the copy would follow its indices).
 template <class T>
-Status sell_copy(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, const T *dval, const int *dcolind, const int *drowptr,
-                 int base, char *work, cudaStream_t stream, PowerResult<T> *result, bool *made) {
+Status sell_copy(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, const T *dval, const int *dcolind,
+                 const int *drowptr, int base, char *work, cudaStream_t stream, PowerResult<T> *result, bool *made) {
   using kernels::SellStats;
   *made = false;
   auto *state = reinterpret_cast<PowerState<T> *>(work + p.state);
@@ -634,7 +638,7 @@ Status power_csr_workspace(int n, long long nnz, size_t *bytes, size_t *bytes_wi
   CsrPlan<T> p;
   if (Status s = csr_plan<T>(g, n, nnz, &p); s != Status::ok) return s;
   *bytes = p.bytes;
-  if (bytes_with_copy != nullptr) *bytes_with_copy = p.sell_bytes;
+  if (bytes_with_copy != nullptr) *bytes_with_copy = sell_may_pay(n, nnz) ? p.sell_bytes : p.bytes;
   return Status::ok;
 }
 
@@ -681,7 +685,7 @@ Status power_csr_device(int n, long long nnz, const T *dval, const int *dcolind,
   auto st = static_cast<cudaStream_t>(stream);
   Status s = csr_start<T>(g, p, n, nnz, dcolind, drowptr, base, work, st, opt, result);
   bool sell = false;
-  if (s == Status::ok && work_bytes >= p.sell_bytes && nnz >= kSellMinAverageRow * n && !csr_stream_forced())
+  if (s == Status::ok && work_bytes >= p.sell_bytes && sell_may_pay(n, nnz))
     s = sell_copy<T>(g, p, n, nnz, dval, dcolind, drowptr, base, work, st, result, &sell);
   if (s != Status::ok) return s;
   result->sell_copy = sell;

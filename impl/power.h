@@ -81,6 +81,7 @@ bool power_csr_rowptr_valid(int n, const int *rowptr, int base);
 // bytes_with_copy (CSR): a workspace at least this large also holds the SELL copy of the
 // matrix (kernels/sell_power.cuh, ~1.0-1.25x the matrix), which power_csr_device then makes
 // for matrices that suit it; with less, it runs the CSR-stream kernel on the caller's arrays.
+// Equal to *bytes for shapes that never get the copy (under 12 entries per row on average).
 template <class T>
 Status power_dense_workspace(int n, size_t *bytes);
 template <class T>
