@@ -51,14 +51,7 @@ power_csr_partition(int n, long long nnz, const int *__restrict__ rowptr, int ba
       part_rows[b] = b == 0 ? 0 : n;
       continue;
     }
-    const long long target = (long long)base + nnz * b / parts;
-    int lo = 0, hi = n;  // lower bound of target in rowptr[0..n)
-    while (lo < hi) {
-      const int mid = lo + (hi - lo) / 2;
-      if ((long long)rowptr[mid] < target) lo = mid + 1;
-      else hi = mid;
-    }
-    part_rows[b] = lo;
+    part_rows[b] = power_lower_bound(rowptr, n, (long long)base + nnz * b / parts);
   }
 }
 

@@ -83,6 +83,19 @@ constexpr int kNoIndex = INT_MAX;
 
 #ifdef __CUDACC__
 
+// The first i in [0, count) with sorted[i] >= target (count when none): the partition kernels'
+// search of a block's first row or slice by entries.
+template <class Index>
+__device__ inline int power_lower_bound(const Index *__restrict__ sorted, int count, long long target) {
+  int lo = 0, hi = count;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if ((long long)sorted[mid] < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 template <class T>
 __device__ inline void power_warp_best(T &v, int &i) {
 #pragma unroll

@@ -141,14 +141,7 @@ power_sell_partition(int slices, const long long *__restrict__ slice_start, int 
       part[b] = b == 0 ? 0 : slices;
       continue;
     }
-    const long long target = slice_start[slices] * b / parts;
-    int lo = 0, hi = slices;
-    while (lo < hi) {
-      const int mid = lo + (hi - lo) / 2;
-      if (slice_start[mid] < target) lo = mid + 1;
-      else hi = mid;
-    }
-    part[b] = lo;
+    part[b] = power_lower_bound(slice_start, slices, slice_start[slices] * b / parts);
   }
 }
 
