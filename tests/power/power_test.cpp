@@ -950,8 +950,8 @@ void test_pagerank() {
 }
 
 // ---- irregular rows (the CSR kernels' tiles and windows) ----
-// Matrices whose rows are at most 256 entries long (with little padding) run on the SELL copy
-// by default (kernels/sell_power.cuh: rows sorted within windows of 1024, slices of 32);
+// Matrices with at least 12 entries per row on average, none longer than 256 (and little
+// padding) run on the SELL copy by default (kernels/sell_power.cuh: rows sorted within windows of 1024, slices of 32);
 // the test power_gpu_csr_stream runs every case on the CSR-stream kernel described next.
 // The GPU kernel reads a tile of rows as one range of entries, in windows of 2048 (float) or
 // 1024 (double) entries, with 16-byte copies from the 4-aligned entry below the tile's first
@@ -1006,8 +1006,8 @@ void test_irregular() {
       {"avg~17", 7003, 40, 0, 0},
       {"avg~25", 9001, 3, 300, 9000},
       {"avg~65", 5003, 80, 1000, 20000},    // long rows up to 29999 entries: many windows
-      // The SELL copy (rows of at most 256 entries, little padding): its widest rows, and
-      // rows past its limit that leave the matrix to the CSR-stream kernel.
+      // The SELL copy (>= 12 entries per row on average, rows of at most 256): its widest
+      // rows, small n, and rows past its limit that leave the matrix to the CSR-stream kernel.
       {"avg~128, widest 256", 3001, 256, 0, 0},
       {"avg~15, n=7", 7, 30, 0, 0},
       {"avg~20, n=33", 33, 40, 0, 0},
