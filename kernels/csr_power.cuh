@@ -87,8 +87,8 @@ power_csr_max(int n, long long nnz, const T *__restrict__ val, const int *__rest
     const long long i = at + group;
     begin = end = 0;
     if (i < last) {
-      begin = __ldg(rowptr + i) - base;
-      end = __ldg(rowptr + i + 1) - base;
+      begin = power_matrix_load(rowptr + i) - base;
+      end = power_matrix_load(rowptr + i + 1) - base;
     }
   };
   int begin, end;
@@ -108,14 +108,14 @@ power_csr_max(int n, long long nnz, const T *__restrict__ val, const int *__rest
       T v[4];
       int c[4];
       if (vec && k0 + 4 <= entries && k0 < stop) {
-        const int4 ci = __ldg(reinterpret_cast<const int4 *>(colind + k0));
+        const int4 ci = power_matrix_load(reinterpret_cast<const int4 *>(colind + k0));
         c[0] = ci.x - base; c[1] = ci.y - base; c[2] = ci.z - base; c[3] = ci.w - base;
         if constexpr (sizeof(T) == 4) {
-          const float4 q = __ldg(reinterpret_cast<const float4 *>(val + k0));
+          const float4 q = power_matrix_load(reinterpret_cast<const float4 *>(val + k0));
           v[0] = q.x; v[1] = q.y; v[2] = q.z; v[3] = q.w;
         } else {
-          const double2 a = __ldg(reinterpret_cast<const double2 *>(val + k0));
-          const double2 b = __ldg(reinterpret_cast<const double2 *>(val + k0 + 2));
+          const double2 a = power_matrix_load(reinterpret_cast<const double2 *>(val + k0));
+          const double2 b = power_matrix_load(reinterpret_cast<const double2 *>(val + k0 + 2));
           v[0] = a.x; v[1] = a.y; v[2] = b.x; v[3] = b.y;
         }
       } else {  // unaligned arrays, the arrays' last chunk, or lanes past the step's entries
@@ -124,8 +124,8 @@ power_csr_max(int n, long long nnz, const T *__restrict__ val, const int *__rest
           v[q] = T(0);
           c[q] = -1;
           if (k0 + q < stop && k0 + q < entries) {
-            v[q] = __ldg(val + k0 + q);
-            c[q] = __ldg(colind + k0 + q) - base;
+            v[q] = power_matrix_load(val + k0 + q);
+            c[q] = power_matrix_load(colind + k0 + q) - base;
           }
         }
       }
@@ -133,7 +133,7 @@ power_csr_max(int n, long long nnz, const T *__restrict__ val, const int *__rest
       // their indices are valid, their products are never added.
       T xv[4];
 #pragma unroll
-      for (int q = 0; q < 4; ++q) xv[q] = c[q] >= 0 ? __ldg(x + c[q]) : T(0);
+      for (int q = 0; q < 4; ++q) xv[q] = c[q] >= 0 ? power_vector_gather(x + c[q]) : T(0);
 #pragma unroll
       for (int q = 0; q < 4; ++q) parked[q * 32 + lane] = v[q] * xv[q];
       __syncwarp();

@@ -77,14 +77,14 @@ power_gemv_max(int n, const T *__restrict__ A, size_t lda, const T *__restrict__
       T xj[U];
 #pragma unroll
       for (int u = 0; u < U; ++u) {
-        v[u] = __ldg(reinterpret_cast<const Vec *>(a + size_t(j + u * W) * lda));
+        v[u] = power_matrix_load(reinterpret_cast<const Vec *>(a + size_t(j + u * W) * lda));
         xj[u] = __ldg(x + j + u * W);
       }
 #pragma unroll
       for (int u = 0; u < U; ++u) power_accumulate<T, V>(v[u], xj[u], acc);
     }
     for (; j < c1; j += W) {
-      const Vec v = __ldg(reinterpret_cast<const Vec *>(a + size_t(j) * lda));
+      const Vec v = power_matrix_load(reinterpret_cast<const Vec *>(a + size_t(j) * lda));
       power_accumulate<T, V>(v, __ldg(x + j), acc);
     }
   } else if (row0 < n) {
@@ -95,7 +95,7 @@ power_gemv_max(int n, const T *__restrict__ A, size_t lda, const T *__restrict__
       const T *a = A + size_t(j) * lda + row0;
 #pragma unroll
       for (int e = 0; e < V; ++e)
-        if (e < valid) acc[e] = fma(__ldg(a + e), xj, acc[e]);
+        if (e < valid) acc[e] = fma(power_matrix_load(a + e), xj, acc[e]);
     }
   }
 #pragma unroll

@@ -165,9 +165,9 @@ power_sell_max(const T *__restrict__ sell_val, const int *__restrict__ sell_col,
     length[q] = 0;
     at[q] = 0;
     if (s < last) {
-      row[q] = __ldg(row_of + (long long)s * kSellLanes + lane);
-      length[q] = __ldg(row_len + (long long)s * kSellLanes + lane);
-      at[q] = __ldg(slice_start + s) + lane;
+      row[q] = power_matrix_load(row_of + (long long)s * kSellLanes + lane);
+      length[q] = power_matrix_load(row_len + (long long)s * kSellLanes + lane);
+      at[q] = power_matrix_load(slice_start + s) + lane;
     }
   };
   int s = first + warp * P;
@@ -201,13 +201,13 @@ power_sell_max(const T *__restrict__ sell_val, const int *__restrict__ sell_col,
         for (int u = 0; u < U; ++u) {
           const bool on = j + u < my_length[q];
           const long long e = my_at[q] + (long long)kSellLanes * (j + u);
-          v[q][u] = on ? __ldg(sell_val + e) : T(0);
-          c[q][u] = on ? __ldg(sell_col + e) : -1;
+          v[q][u] = on ? power_matrix_load(sell_val + e) : T(0);
+          c[q][u] = on ? power_matrix_load(sell_col + e) : -1;
         }
 #pragma unroll
       for (int q = 0; q < P; ++q)
 #pragma unroll
-        for (int u = 0; u < U; ++u) xv[q][u] = c[q][u] >= 0 ? __ldg(x + c[q][u]) : T(0);
+        for (int u = 0; u < U; ++u) xv[q][u] = c[q][u] >= 0 ? power_vector_gather(x + c[q][u]) : T(0);
 #pragma unroll
       for (int q = 0; q < P; ++q)
 #pragma unroll
