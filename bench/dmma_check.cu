@@ -145,9 +145,8 @@ static int check(bool quiet) {
   // Every block tile the dispatcher may pick, each over the whole grid of cases.
   int optin = 0;
   CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
-  const Launcher configs[] = {size_t(optin) >= DmmaConfigLarge::smem_bytes ? launch_gemm_dmma_cfg<DmmaConfigLarge>
-                                                                           : launch_gemm_dmma_cfg<DmmaConfigSmall>,
-                              launch_gemm_dmma_cfg<DmmaConfigTile64>};
+  std::vector<Launcher> configs = {launch_gemm_dmma_cfg<DmmaConfig128x64>, launch_gemm_dmma_cfg<DmmaConfig64x64>};
+  if (size_t(optin) >= DmmaConfig128x128::smem_bytes) configs.push_back(launch_gemm_dmma_cfg<DmmaConfig128x128>);
   for (Launcher config : configs) {
   g_launch = config;
   for (int op = 0; op < 4; ++op)
@@ -229,7 +228,8 @@ static void bench() {
   // Block tiles against cuBLAS on the shapes of LU's and Cholesky's trailing updates
   // (beta = 1, small k) and square ones.
   struct Shape { int m, n, k; };
-  for (const Shape &sh : {Shape{8192, 8192, 128}, Shape{8192, 8192, 256}, Shape{8192, 8192, 512},
+  for (const Shape &sh : {Shape{2048, 2048, 2048}, Shape{3072, 3072, 3072}, Shape{4096, 4096, 256},
+                          Shape{8192, 8192, 128}, Shape{8192, 8192, 256}, Shape{8192, 8192, 512},
                           Shape{8192, 8192, 1024}, Shape{4096, 4096, 4096}, Shape{8192, 8192, 8192}}) {
     const double flops = 2.0 * sh.m * double(sh.n) * sh.k, one = 1.0;
     auto tflops = [&](auto launch) {
@@ -239,27 +239,25 @@ static void bench() {
     const double t_cublas = time_ms([&] {
       CKB(cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_T, sh.m, sh.n, sh.k, &minus, A, sh.m, B, sh.n, &one, Cref, sh.m));
     });
-    std::printf("dmma_tiles m=%d n=%d k=%d op=NT beta=1 tile128=%.2f tile64=%.2f tile64_s6b2=%.2f tile64_s3b4=%.2f "
+    std::printf("dmma_tiles m=%d n=%d k=%d op=NT beta=1 t128x128=%.2f t128x64=%.2f t64x64=%.2f "
                 "auto=%.2f cublas=%.2f\n",
-                sh.m, sh.n, sh.k, tflops(launch_gemm_dmma_cfg<DmmaConfigLarge>), tflops(launch_gemm_dmma_cfg<DmmaConfigTile64>),
-                tflops(launch_gemm_dmma_cfg<DmmaConfig<6, 1, DmmaInstr::m16n8k16, 64, 2>>),
-                tflops(launch_gemm_dmma_cfg<DmmaConfig<3, 1, DmmaInstr::m16n8k16, 64, 4>>), tflops(launch_gemm_dmma),
-                flops / t_cublas * 1e-9);
+                sh.m, sh.n, sh.k, tflops(launch_gemm_dmma_cfg<DmmaConfig128x128>), tflops(launch_gemm_dmma_cfg<DmmaConfig128x64>),
+                tflops(launch_gemm_dmma_cfg<DmmaConfig64x64>),
+                tflops(launch_gemm_dmma), flops / t_cublas * 1e-9);
   }
-  // Kernel variants, NN: pipeline depth and the DMMA shape used on sm_90.
+  // Kernel variants, NN: block tile and pipeline depth.
   for (int n : {4096, 8192}) {
     const double flops = 2.0 * n * double(n) * n;
     auto report = [&](const char *name, auto launch) {
       const double t = time_ms([&] { CK(launch(n, n, n, alpha, A, size_t(n), B, size_t(n), beta, C, size_t(n), cudaStream_t(0), false)); });
       std::printf("variant n=%d %s tflops=%.2f\n", n, name, flops / t * 1e-9);
     };
-    report("stages=3 bk=32 m16n8k16", launch_gemm_dmma_t<false, false, DmmaConfig<3, 2, DmmaInstr::m16n8k16>>);
-    report("stages=3 bk=16 m16n8k16 (small default)", launch_gemm_dmma_t<false, false, DmmaConfig<3, 1, DmmaInstr::m16n8k16>>);
-    report("stages=4 bk=16 m16n8k16 (large default)", launch_gemm_dmma_t<false, false, DmmaConfig<4, 1, DmmaInstr::m16n8k16>>);
-    report("stages=6 bk=16 m16n8k16", launch_gemm_dmma_t<false, false, DmmaConfig<6, 1, DmmaInstr::m16n8k16>>);
-    report("stages=3 bk=32 m16n8k8", launch_gemm_dmma_t<false, false, DmmaConfig<3, 2, DmmaInstr::m16n8k8>>);
-    report("stages=3 bk=32 m16n8k4", launch_gemm_dmma_t<false, false, DmmaConfig<3, 2, DmmaInstr::m16n8k4>>);
-    report("stages=3 bk=32 m8n8k4", launch_gemm_dmma_t<false, false, DmmaConfig<3, 2, DmmaInstr::m8n8k4>>);
+    report("128x128 stages=4 (dispatched)", launch_gemm_dmma_t<false, false, DmmaConfig128x128>);
+    report("128x128 stages=3", launch_gemm_dmma_t<false, false, DmmaConfig<DmmaShape<128, 128, 2, 4>, 3, 1>>);
+    report("128x64 stages=3 (dispatched)", launch_gemm_dmma_t<false, false, DmmaConfig128x64>);
+    report("128x64 stages=4 bounds for 2/SM", launch_gemm_dmma_t<false, false, DmmaConfig<DmmaShape<128, 64, 2, 2>, 4, 2>>);
+    report("64x128 stages=4 bounds for 2/SM", launch_gemm_dmma_t<false, false, DmmaConfig<DmmaShape<64, 128, 1, 4>, 4, 2>>);
+    report("64x64 stages=4 (dispatched)", launch_gemm_dmma_t<false, false, DmmaConfig64x64>);
   }
   cublasDestroy(handle);
   cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(Cref); cudaFree(d);
