@@ -203,6 +203,13 @@ Status run_step(const PotrfStep &step, T *dA, size_t ldd, int n, int *d_info, un
 
 // ---- transfers of one triangle ------------------------------------------------------------
 
+// Host side of the staged upload (CUDROP_POTRF_TRACE=3): time waiting for a staging buffer,
+// time copying into it (the pageable read rate that bounds the upload).
+struct UploadStats {
+  double wait_ms = 0, copy_ms = 0, copy_max_ms = 0, bytes = 0;
+  int pieces = 0;
+};
+
 // Sends the referenced triangle to the device in pieces, in column order of the lower
 // layout: for 'L', column blocks (rows c0..n-1 of columns c0..c1-1); for 'U', row blocks
 // (rows r0..r1-1 of columns r0..n-1), mirrored on the compute stream into lower columns
@@ -216,6 +223,7 @@ class TriangleUpload {
   TriangleUpload(GpuContext &ctx, const Lanes &lanes, bool upper, int n, const T *a, int lda, T *dA, size_t ldd)
       : ctx_(ctx), lanes_(lanes), upper_(upper), n_(n), a_(a), lda_(size_t(lda)), dA_(dA), ldd_(ldd) {}
   bool done() const { return next_ >= n_; }
+  const UploadStats &stats() const { return stats_; }
 
   Status next(int *arrived) {
     const size_t es = sizeof(T);
@@ -231,9 +239,18 @@ class TriangleUpload {
                                 ctx_.stream);
     } else {
       // The DMA that last read this staging buffer must be finished before we refill it.
+      const auto t0 = std::chrono::steady_clock::now();
       if (Status s = check(cudaEventSynchronize(ctx_.staging_free[buffer_]), "potrf upload"); s != Status::ok) return s;
+      const auto t1 = std::chrono::steady_clock::now();
       void *stage = ctx_.staging[buffer_];
       copy_columns(ctx_.copier, stage, p.rows * es, src, lda_ * es, p.rows * es, p.cols);
+      const auto t2 = std::chrono::steady_clock::now();
+      const double copy_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+      stats_.wait_ms += std::chrono::duration<double, std::milli>(t1 - t0).count();
+      stats_.copy_ms += copy_ms;
+      stats_.copy_max_ms = std::max(stats_.copy_max_ms, copy_ms);
+      stats_.bytes += double(p.rows * p.cols * es);
+      ++stats_.pieces;
       error = cudaMemcpy2DAsync(dst, ldd_ * es, stage, p.rows * es, p.rows * es, p.cols, cudaMemcpyHostToDevice,
                                 ctx_.stream);
       if (error == cudaSuccess) error = cudaEventRecord(ctx_.staging_free[buffer_], ctx_.stream);
@@ -261,6 +278,7 @@ class TriangleUpload {
   T *dA_;
   const size_t ldd_;
   int next_ = 0, buffer_ = 0;
+  UploadStats stats_;
 };
 
 // Device -> caller's array for the triangle's columns c0..c1-1 (download_pieces in
@@ -338,7 +356,8 @@ Status poll_info(PollResources &r, int recorded, bool blocking, int *failed) {
 // how many columns went back before the GPU finished: where an end-to-end time goes.
 // CUDROP_POTRF_TRACE=2 adds the GPU timeline: per outer panel, when its last step was issued
 // and when it finished on the GPU, and the GPU time of panel kernels and GEMMs in it (events
-// after every step; the events themselves cost a little).
+// after every step; the events themselves cost a little). CUDROP_POTRF_TRACE=3 adds a line on
+// the upload's host side (UploadStats).
 struct PhaseTrace {
   const int level = [] {
     const char *text = std::getenv("CUDROP_POTRF_TRACE");
@@ -569,6 +588,11 @@ Status potrf_host_gpu(bool upper, int n, T *a, int lda, int *info, HostProgress 
       }
     }
     trace.issued_ms = trace.now_ms();
+    if (trace.level >= 3) {
+      const UploadStats &u = upload.stats();
+      std::fprintf(stderr, "cudrop: potrf upload pieces=%d MB=%.1f wait_ms=%.2f copy_ms=%.2f copy_max_ms=%.2f copy_GBps=%.1f\n",
+                   u.pieces, u.bytes / 1e6, u.wait_ms, u.copy_ms, u.copy_max_ms, u.bytes / 1e6 / std::max(u.copy_ms, 1e-3));
+    }
     return Status::ok;
   };
   s = factor();

@@ -2,8 +2,8 @@
 // Cholesky panel kernel (lower): factors the NB x NB diagonal block at (j0, j0) in shared
 // memory and solves the panel below it, X := A(j0+NB:n, j0:j0+NB) * L11^-T, in one launch.
 //
-// Every thread block factors the diagonal block itself (redundantly: NB = 64, blocked by 16,
-// costs a few microseconds, less than a second launch and its dependency), then solves its own
+// Every thread block factors the diagonal block itself (redundantly: NB = 64 in two 32-column
+// halves, a warp each, costs less than a second launch and its dependency), then solves its own
 // chunks of ROWS panel rows. The factored block is written back by the last block to finish (a
 // counter in device memory), so no block can overwrite the diagonal block while another is
 // still reading it. The factorization is deterministic, so every block reaches the same
@@ -23,9 +23,71 @@ struct PotrfPanelShape {
   static constexpr int THREADS = 256;  // per block
   static constexpr int COLS_PER_THREAD = NB / 4;  // four threads share a panel row
   static constexpr int ROWS = THREADS / 4;        // panel rows per chunk
+  static constexpr int KB = NB / 2;               // the diagonal block is factored in two halves
+  static_assert(KB == 32 && THREADS % KB == 0 && (THREADS / KB) * 4 <= 32 && KB % (THREADS / KB) == 0,
+                "one warp per half (a lane per row); the L21 solve puts THREADS/KB lanes of one warp on a row");
   static_assert(NB % 4 == 0, "a panel row is split over four lanes, NB/4 columns each");
   static_assert(THREADS % 32 == 0, "whole warps: the row solve uses warp shuffles");
 };
+
+// Cholesky of the KB x KB block at (kb, kb) of the shared lower triangle `Ls` (column-major,
+// leading dimension LDS) by one warp, without barriers: lane i holds the part of row kb+i not
+// yet factored in registers (x[j] = column k + j at column k: shifted down by one per column,
+// which the unrolling turns into register renaming), and L(j, k) reaches the lanes below it by
+// a shuffle. Operation order per column as SPOTF2: the pivot's square root, the column scaled by
+// its reciprocal, the rank-1 update. Column k of the factor and 1 / L(k, k) (diag_inv, the
+// solves' multiplier) are stored as they are made; on the first pivot that is <= 0 or NaN,
+// *fail becomes its column in the diagonal block (lane 0) and the rest is left (the caller then
+// writes nothing to global memory).
+// Not inlined: the two calls share one copy of this long straight-line code, which every block
+// fetches cold. Panel kernel, H100, n = 8192 (2026-11-22): float 51.5 -> 28.7 us, double
+// 59.7 -> 37.6 us against the shared-memory loop before; inlined twice, double took 70.8, and
+// with the column loop not unrolled (x indexed at run time or shifted by moves) 35-270.
+template <class T, int KB, int LDS>
+__device__ __noinline__ void potrf_warp_factor(T *__restrict__ Ls, T *__restrict__ diag_inv, int kb, int *fail) {
+  constexpr unsigned kAll = 0xffffffffu;
+  const int lane = threadIdx.x % 32;
+  T x[KB];
+#pragma unroll
+  for (int j = 0; j < KB; ++j) x[j] = Ls[(kb + lane) + (kb + j) * LDS];
+#pragma unroll
+  for (int k = 0; k < KB; ++k) {
+    const T akk = __shfl_sync(kAll, x[0], k);
+    if (!(akk > T(0))) {  // the same value in every lane: the warp leaves together
+      if (lane == 0) *fail = kb + k;
+      return;
+    }
+    const T d = sqrt(akk), d_inv = T(1) / d;
+    const T lik = lane == k ? d : x[0] * d_inv;  // lanes above k scale a value they never store
+    if (lane >= k) Ls[(kb + lane) + (kb + k) * LDS] = lik;
+    if (lane == k) diag_inv[kb + k] = d_inv;
+#pragma unroll
+    for (int j = 1; j < KB - k; ++j) {
+      const T ljk = __shfl_sync(kAll, lik, k + j);  // L(kb + k + j, kb + k)
+      x[j - 1] = lane >= k + j ? x[j] - lik * ljk : x[j];
+    }
+  }
+}
+
+// One row of X L^T = B for the factored lower block L = Ls(0:COLS, 0:COLS) (column-major,
+// leading dimension LDS), spread over LANES consecutive lanes of a warp: lane q holds columns
+// q, q+LANES, q+2*LANES, ... of the row in x; x_k comes from its owner by a shuffle. Reference
+// STRSM's order: x_k = TEMP * b_k with TEMP = 1 / L(k, k) (diag_inv), then the later columns
+// updated by x_k. Every lane of the warp must call it (shuffles).
+template <class T, int LANES, int COLS, int LDS>
+__device__ __forceinline__ void potrf_solve_row(T (&x)[COLS / LANES], const T *__restrict__ Ls,
+                                                const T *__restrict__ diag_inv, int lane) {
+  const int q = lane % LANES;
+#pragma unroll
+  for (int k = 0; k < COLS; ++k) {
+    const T bk = __shfl_sync(0xffffffffu, x[k / LANES], (lane & ~(LANES - 1)) | (k % LANES));
+    const T xk = bk * diag_inv[k];
+    if (q == k % LANES) x[k / LANES] = xk;
+#pragma unroll
+    for (int c = k / LANES; c < COLS / LANES; ++c)  // column LANES*c+q > k
+      if (c > k / LANES || q > k % LANES) x[c] -= xk * Ls[(LANES * c + q) + k * LDS];
+  }
+}
 
 template <class T, class S>
 __global__ void __launch_bounds__(S::THREADS)
@@ -48,7 +110,7 @@ potrf_panel(T *__restrict__ A, size_t lda, int n, int j0, int *__restrict__ info
   // The diagonal block's lower triangle; identity outside jb x jb, so the unrolled row
   // solve below needs no bounds on k (zero columns beyond jb stay zero and are not stored).
   T *D = A + j0 + size_t(j0) * lda;
-  __shared__ T diag_inv[NB];  // 1 / L(k, k), for the solves (reference STRSM's TEMP)
+  __shared__ T diag_inv[NB];  // 1 / L(k, k), for the solves (reference STRSM's TEMP); 1 past jb
   __shared__ int s_fail;
   for (int e = tid; e < NB * NB; e += S::THREADS) {
     const int i = e % NB, j = e / NB;
@@ -60,84 +122,55 @@ potrf_panel(T *__restrict__ A, size_t lda, int n, int j0, int *__restrict__ info
     }
     L(i, j) = v;
   }
-  if (tid < NB) diag_inv[tid] = T(1);
   if (tid == 0) s_fail = -1;
   __syncthreads();
 
-  // Blocked right-looking Cholesky of the diagonal block, 16 columns at a time: one warp
-  // factors the 16 x 16 diagonal piece (warp barriers only), then the rows below it are solved
-  // and the trailing lower part updated by the whole block. Three block barriers per 16
-  // columns; unblocked loops over all 256 threads with a barrier or two per column spent most
-  // of the panel's time here (ncu, s 16384: ~55 of ~65 microseconds).
-  constexpr int KB = 16;
-  for (int kb = 0; kb < jb; kb += KB) {
-    const int kn = min(KB, jb - kb);
-    if (tid < 32) {  // A. L(kb:kb+kn, kb:kb+kn), lane = row - kb
-      const int i = kb + tid;
-      for (int k = kb; k < kb + kn; ++k) {
-        __syncwarp();
-        const T akk = L(k, k);
-        if (!(akk > T(0))) {  // the same value in every lane: the warp leaves together
-          if (tid == 0) s_fail = k;
-          break;
-        }
-        const T d = sqrt(akk), d_inv = T(1) / d;  // SPOTF2: SSCAL by ONE / AJJ
-        if (tid < kn && i > k) L(i, k) *= d_inv;
-        __syncwarp();
-        if (tid == 0) {
-          L(k, k) = d;
-          diag_inv[k] = d_inv;
-        }
-        if (tid < kn && i > k) {
-          const T lik = L(i, k);
-          for (int j = k + 1; j <= i; ++j) L(i, j) -= lik * L(j, k);
-        }
-      }
-    }
-    __syncthreads();
-    if (s_fail >= 0) break;  // read by all after the barrier: the block leaves together
-    const int below = kb + kn;
-    // B. rows below: L(i, kb:kb+kn) := L(i, kb:kb+kn) * L(kb:kb+kn, kb:kb+kn)^-T.
-    for (int i = below + tid; i < NB; i += S::THREADS) {
-      T x[KB];
+  // The diagonal block, as two 32-column halves: L11 = chol(A11) by one warp in registers
+  // (potrf_warp_factor), L21 = A21 L11^-T by the whole block, A22 -= L21 L21^T, L22 =
+  // chol(A22) by one warp. Five block barriers in all. The version before (16-column steps,
+  // each column's update in shared memory) spent ~33 of the panel's ~51 microseconds here
+  // (H100, float, n = 8192: with the factorization skipped the panel took ~19).
+  constexpr int KB = S::KB;
+  if (tid < 32) potrf_warp_factor<T, KB, LDS>(Ls, diag_inv, 0, &s_fail);
+  __syncthreads();
+  if (s_fail < 0) {
+    // L21 := A21 * L11^-T, THREADS/KB lanes per row (rows KB..NB-1).
+    constexpr int LANES = S::THREADS / KB, PER_LANE = KB / LANES;
+    const int r = KB + tid / LANES, q = tid % LANES;
+    T y[PER_LANE];
 #pragma unroll
-      for (int c = 0; c < KB; ++c) x[c] = c < kn ? L(i, kb + c) : T(0);
+    for (int m = 0; m < PER_LANE; ++m) y[m] = L(r, LANES * m + q);
+    potrf_solve_row<T, LANES, KB, LDS>(y, Ls, diag_inv, tid % 32);
 #pragma unroll
-      for (int c = 0; c < KB; ++c) {
-        if (c < kn) {
-          x[c] *= diag_inv[kb + c];
-#pragma unroll
-          for (int c2 = c + 1; c2 < KB; ++c2)
-            if (c2 < kn) x[c2] -= x[c] * L(kb + c2, kb + c);
-        }
-      }
-#pragma unroll
-      for (int c = 0; c < KB; ++c)
-        if (c < kn) L(i, kb + c) = x[c];
-    }
-    __syncthreads();
-    // C. trailing lower part: L(i, j) -= L(i, kb:kb+kn) . L(j, kb:kb+kn), below <= j <= i.
-    const int rest = NB - below;
-    for (int e = tid; e < rest * rest; e += S::THREADS) {
-      const int i = below + e % rest, j = below + e / rest;
-      if (i < j) continue;
-      T sum = T(0);
-#pragma unroll
-      for (int c = 0; c < KB; ++c)
-        if (c < kn) sum += L(i, kb + c) * L(j, kb + c);
-      L(i, j) -= sum;
-    }
-    __syncthreads();
+    for (int m = 0; m < PER_LANE; ++m) L(r, LANES * m + q) = y[m];
   }
+  __syncthreads();
+  if (s_fail < 0) {
+    // A22 -= L21 L21^T: thread (i, four consecutive j); the lower part is what is kept.
+    const int i = tid % KB, jq = (tid / KB) * 4;
+    T sum[4] = {T(0), T(0), T(0), T(0)};
+#pragma unroll 8
+    for (int c = 0; c < KB; ++c) {
+      const T lic = L(KB + i, c);
+#pragma unroll
+      for (int u = 0; u < 4; ++u) sum[u] += lic * L(KB + jq + u, c);
+    }
+#pragma unroll
+    for (int u = 0; u < 4; ++u)
+      if (i >= jq + u) L(KB + i, KB + jq + u) -= sum[u];
+  }
+  __syncthreads();
+  // (Only warp 0 reads s_fail here: it may write it.)
+  if (tid < 32 && s_fail < 0) potrf_warp_factor<T, KB, LDS>(Ls, diag_inv, KB, &s_fail);
+  __syncthreads();
   if (s_fail >= 0) {
     // Every block computes the same value; the diagonal block is left as it was.
     if (tid == 0) *info = j0 + s_fail + 1;
     return;
   }
 
-  // Row solve: x L11^T = b for each panel row. Four lanes share a row, lane q holding
-  // columns q, q+4, q+8, ... in registers; x_k comes from its owner by a shuffle. Rows past
-  // the end are computed on zeros and not stored (every lane must take part in shuffles).
+  // Row solve: x L11^T = b for each panel row, four lanes to a row (potrf_solve_row). Rows
+  // past the end are computed on zeros and not stored (every lane must take part in shuffles).
   const int lane = tid % 32;
   const int q = lane % 4;
   const int row_in_chunk = (tid / 32) * 8 + lane / 4;
@@ -154,18 +187,7 @@ potrf_panel(T *__restrict__ A, size_t lda, int n, int j0, int *__restrict__ info
       const int col = 4 * c + q;
       x[c] = (active && col < jb) ? row[size_t(col) * lda] : T(0);
     }
-#pragma unroll
-    for (int k = 0; k < NB; ++k) {
-      constexpr unsigned kAll = 0xffffffffu;
-      const T bk = __shfl_sync(kAll, x[k / 4], (lane & ~3) | (k % 4));
-      const T xk = bk * diag_inv[k];  // reference STRSM: TEMP = ONE/A(K,K), B = TEMP*B
-      if (q == k % 4) x[k / 4] = xk;
-#pragma unroll
-      for (int c = k / 4; c < PER; ++c) {
-        // Column 4c+q > k: always for c > k/4, for c == k/4 only on the lanes past k.
-        if (c > k / 4 || q > k % 4) x[c] -= xk * L(4 * c + q, k);
-      }
-    }
+    potrf_solve_row<T, 4, NB, LDS>(x, Ls, diag_inv, lane);
     if (active) {
 #pragma unroll
       for (int c = 0; c < PER; ++c) {
