@@ -28,12 +28,14 @@ Settings read_settings() {
   s.verbose = static_cast<int>(env_number("CUDROP_VERBOSE", 0));
   // Crossovers measured on the H100 machine against its CPU LAPACK/BLAS (OpenBLAS, 16 cores),
   // host->host through the public calls (gpu-check, 2026-11-21, docs/perf/): sgemm_ square is
-  // faster on the GPU from n=384-512 in both runs, dgemm_ from 768; sgetrf_/dgetrf_ from
-  // 1024 (2048 clearly: 14.8 vs 18.4 ms); spotrf_/dpotrf_ already at 512 (0.7 vs 1.7 ms).
+  // faster on the GPU from n=384-512 in both runs; sgetrf_/dgetrf_ from 1024 (2048 clearly:
+  // 14.8 vs 18.4 ms); spotrf_/dpotrf_ already at 512 (0.7 vs 1.7 ms). dgemm_ won from 768
+  // then; with the FP64 tensor-core kernel it wins at 512 too (0.46 vs 0.98 ms, and 0.45 vs
+  // 0.78 in medians of 21 calls, 2026-11-22), while at 384 the CPU won one of two runs.
   // Auto mode must never be much slower than the CPU, so each starts at a size that won.
   const double gemm_min_flops = env_number("CUDROP_GEMM_MIN_FLOPS", -1);
   s.gemm_min_flops_single = gemm_min_flops >= 0 ? gemm_min_flops : 2.0 * 512 * 512 * 512;
-  s.gemm_min_flops_double = gemm_min_flops >= 0 ? gemm_min_flops : 2.0 * 768 * 768 * 768;
+  s.gemm_min_flops_double = gemm_min_flops >= 0 ? gemm_min_flops : 2.0 * 512 * 512 * 512;
   s.gemm_min_intensity = env_number("CUDROP_GEMM_MIN_INTENSITY", 16);
   s.getrf_min_n = static_cast<int>(env_number("CUDROP_GETRF_MIN_N", 2048));
   s.potrf_min_n = static_cast<int>(env_number("CUDROP_POTRF_MIN_N", 512));
