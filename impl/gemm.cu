@@ -328,11 +328,14 @@ Status gemm_host(const GemmArgs<T> &g) {
   auto *hc = reinterpret_cast<char *>(g.c);
   auto *c_dev = static_cast<char *>(dC);
   // Declared after the events: its thread is joined before they are destroyed.
-  PanelSender sender(ctx.device, [&](int first, int cols, int *) -> Status {
-    Status status = check(cudaStreamWaitEvent(ctx.return_stream, panel_end.events[first / panel], 0), "gemm pipeline");
+  // A job is the columns c0..c1-1 of C, one panel or several merged (the sender merges
+  // contiguous jobs): the last panel's event covers the earlier ones, all on one stream.
+  PanelSender sender(ctx.device, [&](int c0, int c1, int *) -> Status {
+    Status status = check(cudaStreamWaitEvent(ctx.return_stream, panel_end.events[(c1 - 1) / panel], 0),
+                          "gemm pipeline");
     if (status == Status::ok)
-      status = download_matrix_returning(ctx, c_dev + size_t(first) * lddc * es, lddc * es, g.m * es, cols,
-                                         hc + size_t(first) * g.ldc * es, g.ldc * es);
+      status = download_matrix_returning(ctx, c_dev + size_t(c0) * lddc * es, lddc * es, g.m * es, c1 - c0,
+                                         hc + size_t(c0) * g.ldc * es, g.ldc * es);
     trace.mark("c");
     return status;
   });
@@ -376,7 +379,7 @@ Status gemm_host(const GemmArgs<T> &g) {
       if (s != Status::ok) return s;
     }
     if ((s = check(cudaEventRecord(panel_end.events[index], ctx.compute), "gemm pipeline")) != Status::ok) return s;
-    if (early_download) sender.submit(first, cols);
+    if (early_download) sender.submit(first, first + cols);
   }
   if ((s = check(cudaStreamSynchronize(ctx.compute), "gemm")) != Status::ok) return s;
   trace.mark("math");

@@ -207,11 +207,34 @@ Status run_step(const PotrfStep &step, T *dA, size_t ldd, int n, int *d_info, un
 
 // ---- transfers of one triangle ------------------------------------------------------------
 
-// Host side of the staged upload (CUDROP_POTRF_TRACE=3): time waiting for a staging buffer,
-// time copying into it (the pageable read rate that bounds the upload).
-struct UploadStats {
+// Host side of the staged transfers (CUDROP_POTRF_TRACE=3): time waiting for a staging buffer
+// (upload: its last DMA; download: the DMA filling it), time copying between it and the
+// caller's array (the pageable rate that bounds the transfer), and for the download the span
+// from its first piece's issue to its last piece's copy (steady_clock, milliseconds).
+struct TransferStats {
   double wait_ms = 0, copy_ms = 0, copy_max_ms = 0, bytes = 0;
   int pieces = 0;
+  std::chrono::steady_clock::time_point first{}, last{};
+  void add_copy(std::chrono::steady_clock::time_point t0, std::chrono::steady_clock::time_point t1,
+                std::chrono::steady_clock::time_point t2, double piece_bytes) {
+    const double copy = std::chrono::duration<double, std::milli>(t2 - t1).count();
+    wait_ms += std::chrono::duration<double, std::milli>(t1 - t0).count();
+    copy_ms += copy;
+    copy_max_ms = std::max(copy_max_ms, copy);
+    bytes += piece_bytes;
+    ++pieces;
+    last = t2;
+  }
+  void print(const char *what, std::chrono::steady_clock::time_point origin) const {
+    auto since = [&](std::chrono::steady_clock::time_point t) {
+      return pieces == 0 ? 0.0 : std::chrono::duration<double, std::milli>(t - origin).count();
+    };
+    std::fprintf(stderr,
+                 "cudrop: potrf %s pieces=%d MB=%.1f wait_ms=%.2f copy_ms=%.2f copy_max_ms=%.2f copy_GBps=%.1f "
+                 "from_ms=%.2f to_ms=%.2f\n",
+                 what, pieces, bytes / 1e6, wait_ms, copy_ms, copy_max_ms, bytes / 1e6 / std::max(copy_ms, 1e-3),
+                 since(first), since(last));
+  }
 };
 
 // Sends the referenced triangle to the device in pieces, in column order of the lower
@@ -227,7 +250,7 @@ class TriangleUpload {
   TriangleUpload(GpuContext &ctx, const Lanes &lanes, bool upper, int n, const T *a, int lda, T *dA, size_t ldd)
       : ctx_(ctx), lanes_(lanes), upper_(upper), n_(n), a_(a), lda_(size_t(lda)), dA_(dA), ldd_(ldd) {}
   bool done() const { return next_ >= n_; }
-  const UploadStats &stats() const { return stats_; }
+  const TransferStats &stats() const { return stats_; }
 
   Status next(int *arrived) {
     const size_t es = sizeof(T);
@@ -244,17 +267,12 @@ class TriangleUpload {
     } else {
       // The DMA that last read this staging buffer must be finished before we refill it.
       const auto t0 = std::chrono::steady_clock::now();
+      if (stats_.pieces == 0) stats_.first = t0;
       if (Status s = check(cudaEventSynchronize(ctx_.staging_free[buffer_]), "potrf upload"); s != Status::ok) return s;
       const auto t1 = std::chrono::steady_clock::now();
       void *stage = ctx_.staging[buffer_];
       copy_columns(ctx_.copier, stage, p.rows * es, src, lda_ * es, p.rows * es, p.cols);
-      const auto t2 = std::chrono::steady_clock::now();
-      const double copy_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
-      stats_.wait_ms += std::chrono::duration<double, std::milli>(t1 - t0).count();
-      stats_.copy_ms += copy_ms;
-      stats_.copy_max_ms = std::max(stats_.copy_max_ms, copy_ms);
-      stats_.bytes += double(p.rows * p.cols * es);
-      ++stats_.pieces;
+      stats_.add_copy(t0, t1, std::chrono::steady_clock::now(), double(p.rows * p.cols * es));
       error = cudaMemcpy2DAsync(dst, ldd_ * es, stage, p.rows * es, p.rows * es, p.cols, cudaMemcpyHostToDevice,
                                 ctx_.stream);
       if (error == cudaSuccess) error = cudaEventRecord(ctx_.staging_free[buffer_], ctx_.stream);
@@ -282,7 +300,7 @@ class TriangleUpload {
   T *dA_;
   const size_t ldd_;
   int next_ = 0, buffer_ = 0;
-  UploadStats stats_;
+  TransferStats stats_;
 };
 
 // Device -> caller's array for the triangle's columns c0..c1-1 (download_pieces in
@@ -291,9 +309,10 @@ class TriangleUpload {
 // Runs on `stream`. Pieces go through the two staging buffers (the DMA of the next overlaps
 // the host copy of this one). *written: columns c0..*written-1 are in the caller's array,
 // also when a piece fails part way (a piece is written only once its DMA has succeeded).
+// stats (may be null): adds this download's host side.
 template <class T>
 Status download_factored(GpuContext &ctx, cudaStream_t stream, bool upper, int n, int c0, int c1, const T *dA,
-                         size_t ldd, T *a, size_t lda, int *written) {
+                         size_t ldd, T *a, size_t lda, int *written, TransferStats *stats = nullptr) {
   const size_t es = sizeof(T);
   const std::vector<TrianglePiece> pieces = download_pieces(upper, n, c0, c1, es, ctx.staging_bytes);
   auto issue = [&](size_t i) {
@@ -319,15 +338,20 @@ Status download_factored(GpuContext &ctx, cudaStream_t stream, bool upper, int n
     copy_columns(ctx.copier, dst, dst_ld, src, src_ld, row_bytes, cols);
   };
   if (pieces.empty()) return Status::ok;
+  if (stats != nullptr && stats->pieces == 0) stats->first = std::chrono::steady_clock::now();
   if (Status s = issue(0); s != Status::ok) return s;
   for (size_t i = 0; i < pieces.size(); ++i) {
     // The next piece's DMA goes into the other buffer while this one is copied out.
     if (i + 1 < pieces.size()) {
       if (Status s = issue(i + 1); s != Status::ok) return s;
     }
+    const auto t0 = std::chrono::steady_clock::now();
     if (Status s = check(cudaEventSynchronize(ctx.staging_free[i % 2]), "potrf download"); s != Status::ok) return s;
+    const auto t1 = std::chrono::steady_clock::now();
     if (!pieces[i].direct)
       copy_piece_out(upper, n, pieces[i], static_cast<const T *>(ctx.staging[i % 2]), a, lda, kTriangleCopyCols, copy);
+    if (stats != nullptr)
+      stats->add_copy(t0, t1, std::chrono::steady_clock::now(), double(pieces[i].rows * pieces[i].cols * es));
     *written = pieces[i].c0 + static_cast<int>(pieces[i].cols);
   }
   return Status::ok;
@@ -536,11 +560,13 @@ Status potrf_host_gpu(bool upper, int n, T *a, int lda, int *info, HostProgress 
   // trailing updates; it writes upper rows c0..c1-1 (of every column right of them), which no
   // later step reads or writes, and with the rows mirrored before, upper columns c0..c1-1 are
   // whole.
+  TransferStats sent_stats;  // the sender's downloads (its thread writes them until finish())
   PanelSender sender(ctx.device, [&](int c0, int c1, int *written) -> Status {
     if (upper) {
       if (Status st = launch_mirror(false, dA, ldd, n, c0, c1, poll->download_lane); st != Status::ok) return st;
     }
-    return download_factored(ctx, poll->download_lane, upper, n, c0, c1, dA, ldd, a, size_t(lda), written);
+    return download_factored(ctx, poll->download_lane, upper, n, c0, c1, dA, ldd, a, size_t(lda), written,
+                             &sent_stats);
   });
   int submitted = 0;  // columns handed to the sender
 
@@ -552,6 +578,21 @@ Status potrf_host_gpu(bool upper, int n, T *a, int lda, int *info, HostProgress 
     trace.begin(ctx.compute);
     int arrived = 0, recorded = 0, failed = 0;
     std::vector<int> group_end_col;
+    // Hands the sender the outer panels known to be finished with INFO 0 since the last call.
+    auto send_finished = [&]() -> Status {
+      int columns = 0, group = -1;
+      if (Status st = finished_columns(*poll, group_end_col, &columns, &group); st != Status::ok) return st;
+      if (columns <= submitted) return Status::ok;
+      if (submitted == 0) {
+        // The sender's DMAs refill the staging buffers the upload's last DMAs read from.
+        cudaError_t error = cudaEventRecord(poll->uploaded, ctx.stream);
+        if (error == cudaSuccess) error = cudaStreamWaitEvent(poll->download_lane, poll->uploaded, 0);
+        if (Status st = check(error, "potrf download"); st != Status::ok) return st;
+      }
+      sender.submit(submitted, columns);
+      submitted = columns;
+      return Status::ok;
+    };
     for (size_t i = 0; i < steps.size() && failed == 0; ++i) {
       const PotrfStep &step = steps[i];
       Status st = Status::ok;
@@ -568,18 +609,7 @@ Status potrf_host_gpu(bool upper, int n, T *a, int lda, int *info, HostProgress 
       if ((st = issue_step(step, lanes, dA, ldd, n, d_info, d_finished)) != Status::ok) return st;
       trace.step_issued(step, lanes.stream[step.lane], arrived);
       if (i > 0 && steps[i - 1].group_end && upload.done()) {
-        int columns = 0, group = -1;
-        if ((st = finished_columns(*poll, group_end_col, &columns, &group)) != Status::ok) return st;
-        if (columns > submitted) {
-          if (submitted == 0) {
-            // The sender's DMAs refill the staging buffers the upload's last DMAs read from.
-            cudaError_t error = cudaEventRecord(poll->uploaded, ctx.stream);
-            if (error == cudaSuccess) error = cudaStreamWaitEvent(poll->download_lane, poll->uploaded, 0);
-            if ((st = check(error, "potrf download")) != Status::ok) return st;
-          }
-          sender.submit(submitted, columns);
-          submitted = columns;
-        }
+        if ((st = send_finished()) != Status::ok) return st;
       }
       if (step.group_end) {
         const int slot = recorded % kPollRing;
@@ -592,10 +622,15 @@ Status potrf_host_gpu(bool upper, int n, T *a, int lda, int *info, HostProgress 
       }
     }
     trace.issued_ms = trace.now_ms();
-    if (trace.level >= 3) {
-      const UploadStats &u = upload.stats();
-      std::fprintf(stderr, "cudrop: potrf upload pieces=%d MB=%.1f wait_ms=%.2f copy_ms=%.2f copy_max_ms=%.2f copy_GBps=%.1f\n",
-                   u.pieces, u.bytes / 1e6, u.wait_ms, u.copy_ms, u.copy_max_ms, u.bytes / 1e6 / std::max(u.copy_ms, 1e-3));
+    if (trace.level >= 3) upload.stats().print("upload", trace.start);
+    // Everything is issued: the last outer panels go back one by one as the GPU finishes them,
+    // so that only the last one is left to copy when the GPU is done (sending them all after
+    // the GPU finished left 1536 columns, ~1.1 ms at spotrf_ n = 8192, 2026-11-22).
+    if (failed == 0 && upload.done()) {
+      for (int d = std::max(0, recorded - kPollRing); d < recorded; ++d) {
+        if (Status st = check(cudaEventSynchronize(poll->done[d % kPollRing]), "potrf poll"); st != Status::ok) return st;
+        if (Status st = send_finished(); st != Status::ok) return st;
+      }
     }
     return Status::ok;
   };
@@ -622,8 +657,14 @@ Status potrf_host_gpu(bool upper, int n, T *a, int lda, int *info, HostProgress 
       if ((s = launch_mirror(false, dA, ldd, n, downloaded, n, ctx.compute)) != Status::ok) return s;
       if ((s = check(cudaStreamSynchronize(ctx.compute), "potrf")) != Status::ok) return s;
     }
-    s = download_factored(ctx, ctx.stream, upper, n, downloaded, n, dA, ldd, a, size_t(lda), &progress->columns);
+    TransferStats tail_stats;
+    s = download_factored(ctx, ctx.stream, upper, n, downloaded, n, dA, ldd, a, size_t(lda), &progress->columns,
+                          &tail_stats);
     if (s != Status::ok) return s;
+    if (trace.level >= 3) {
+      sent_stats.print("download-early", trace.start);
+      tail_stats.print("download-tail", trace.start);
+    }
     *info = 0;
     trace.report(n, upper, downloaded);
     return Status::ok;
