@@ -26,6 +26,16 @@ __device__ __forceinline__ void to_shared(unsigned dst, const void *src, int src
                  "r"(src_bytes));
 }
 
+// The whole BYTES are in range: no source-size operand to compute.
+template <int BYTES>
+__device__ __forceinline__ void to_shared_whole(unsigned dst, const void *src) {
+  static_assert(BYTES == 4 || BYTES == 8 || BYTES == 16, "cp.async copies 4, 8 or 16 bytes");
+  if constexpr (BYTES == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(dst), "l"(src), "n"(BYTES));
+}
+
 __device__ __forceinline__ void commit() { asm volatile("cp.async.commit_group;\n" ::); }
 
 // Waits until at most N committed groups of this thread are still in flight. Not a barrier

@@ -2,16 +2,25 @@
 // Single-precision GEMM on the FP32 pipes (no TF32: the netlib thresholds forbid it).
 // C = alpha*op(A)*op(B) + beta*C, column-major, any size, leading dimension and alignment.
 //
-// Block tile 128x128, k in steps of 16, 256 threads each owning an 8x8 piece of C. Tiles of
-// op(A) and op(B) reach shared memory through a multi-stage cp.async pipeline, one 4-byte
-// copy per element: consecutive threads read consecutive global addresses whichever
-// dimension is contiguous (so every transpose and every alignment is coalesced), and the
-// copy lands directly in the k-major layout the multiply wants. Out-of-range elements are
-// zero-filled by the copy itself (src-size 0), so borders need no separate code path.
+// Block tile 128x128, k in steps of 32 (sm_90) or 16, 256 threads each owning an 8x8 piece
+// of C. Tiles of op(A) and op(B) reach shared memory through a multi-stage cp.async
+// pipeline: consecutive threads read consecutive global addresses whichever dimension is
+// contiguous (so every transpose and every alignment is coalesced), and the copies land
+// directly in the k-major layout the multiply wants. An operand along the tile's 128 that is
+// 16-byte aligned takes 16-byte copies, the rest 4-byte ones.
+//
+// The kernel is bound by instruction issue: every slot not spent on an FFMA is lost. So
+// tiles that lie wholly inside the matrices (nearly all of them) are copied without
+// predicates, one multiply-add per address; only border tiles test each element, and their
+// out-of-range elements are zero-filled by the copy itself (src-size 0). On the H100 this
+// took NN 4096 from 0.85 to 0.92 of cuBLAS (ncu: 17.8% of issued instructions were not
+// FFMAs, against 11.5% in cuBLAS's kernel).
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/cp_async.cuh"
 #include "kernels/gemm_part.cuh"
@@ -33,81 +42,135 @@ struct FfmaShapeT {
   static constexpr size_t stage_floats = size_t(BK) * (row_a + row_b);
   static constexpr size_t smem_bytes = stages * stage_floats * sizeof(float);
 };
-using FfmaShape = FfmaShapeT<>;
+// k steps of 32 in 3 stages halve the barriers and the per-tile work of k 16 and were 2-4%
+// faster on the H100 (every transpose, 4096-16384), but two such blocks need 2 x 99 KB of
+// shared memory per SM: only sm_90 has it. Other GPUs run k 16 in 4 stages (66 KB).
+using FfmaShapeDeep = FfmaShapeT<32, 3>;
+using FfmaShape = FfmaShapeT<16, 4>;
 
-__device__ __forceinline__ void cp_async_f32(float *smem, const float *global, bool valid) {
-  async_copy::to_shared<4>(async_copy::shared_address(smem), global, valid ? 4 : 0);
-}
 using async_copy::commit;
 using async_copy::wait;
 
 // One operand's share of a BK x 128 tile per thread. The tile holds op(X)(i, l) for 128
 // values of i (rows of op(A) or columns of op(B)) and BK values of l (the k index), stored
 // shared[l][i]. ALONG_I: X's contiguous dimension is i (A not transposed, B transposed);
-// otherwise it is l. Either way element e of a thread is base + e*step in global memory.
-template <class S, int TILE, bool ALONG_I>
+// otherwise it is l. Either way consecutive threads read consecutive global addresses:
+// - ALONG_I: a thread's elements come in runs along i (4 long with VEC, i.e. X 16-byte
+//   aligned with ld a multiple of 4: one 16-byte copy per run; else 1 long), runs `moving`
+//   apart in l.
+// - not ALONG_I: a warp takes 8 consecutive l of 4 consecutive i, so one copy instruction
+//   reads four whole 32-byte sectors and writes 32 distinct banks (a warp walking 16 l of
+//   one column would write each bank twice). A thread's elements are 8 apart in l and 32
+//   apart in i: one address per 32-column group, the rest immediate offsets.
+// Element e lies at ptr + contiguous(e) + group(e) * (global distance between groups).
+template <class S, int TILE, bool ALONG_I, bool VEC>
 struct OperandLoader {
+  static_assert(ALONG_I || !VEC, "16-byte runs need i to be the contiguous dimension");
+  static_assert(ALONG_I || (TILE == 128 && S::threads == 256 && S::BK % 8 == 0), "the l-contiguous layout");
   static constexpr int BK = S::BK, threads = S::threads, ROW = TILE + S::pad;
-  static constexpr int per_thread = TILE * BK / threads;              // 8
-  static constexpr int fixed_span = ALONG_I ? TILE : BK;               // threads along the contiguous dim
-  static constexpr int moving_stride = threads / fixed_span;           // spacing of e in the other dim
+  static constexpr int per_thread = TILE * BK / threads;
+  static constexpr int run = VEC ? 4 : 1;                 // ALONG_I: elements per run
+  static constexpr int span = TILE / run;                 // ALONG_I: threads along i
+  static constexpr int moving = threads / span;           // ALONG_I: l distance between runs
+  static constexpr int l_parts = BK / 8;                  // not ALONG_I: elements per column
+  static constexpr int groups = ALONG_I ? per_thread / run : per_thread / l_parts;
+  __host__ __device__ static constexpr int group_of(int e) { return ALONG_I ? e / run : e / l_parts; }
+  __host__ __device__ static constexpr int contiguous(int e) { return ALONG_I ? e % run : 8 * (e % l_parts); }
+  __host__ __device__ static constexpr int di(int e) { return ALONG_I ? e % run : 32 * (e / l_parts); }
+  __host__ __device__ static constexpr int dl(int e) { return ALONG_I ? (e / run) * moving : 8 * (e % l_parts); }
+  __host__ __device__ static constexpr int shared_offset(int e) { return dl(e) * ROW + di(e); }
+
   const float *ptr;      // element 0 of this thread at the current k tile
-  size_t step;           // global distance between this thread's elements
+  unsigned step;         // global distance between groups (used only when `interior`)
+  size_t wide_step;      // the same, for tiles at the border
   size_t tile_advance;   // global distance from one k tile to the next
   int i0, l0;            // element 0 position in the tile
   int i_limit, l_limit;  // valid while i < i_limit and l < l_limit (relative to the tile)
+  bool interior;         // every i of the tile is inside X, and step fits in 32 bits
 
   __device__ OperandLoader(const float *X, size_t ld, int first, int extent, int k, int tid) {
     if (ALONG_I) {
-      i0 = tid % TILE;
-      l0 = tid / TILE;
+      i0 = (tid % span) * run;
+      l0 = tid / span;
       ptr = X + size_t(first + i0) + size_t(l0) * ld;
-      step = size_t(moving_stride) * ld;
+      wide_step = size_t(moving) * ld;
       tile_advance = size_t(BK) * ld;
     } else {
-      l0 = tid % BK;
-      i0 = tid / BK;
+      l0 = tid % 8;
+      i0 = (tid / 8) % 4 + 4 * (tid / 32);
       ptr = X + size_t(l0) + size_t(first + i0) * ld;
-      step = size_t(moving_stride) * ld;
+      wide_step = 32 * ld;
       tile_advance = BK;
     }
+    step = static_cast<unsigned>(wide_step);
     i_limit = extent - first;
     l_limit = k;
+    interior = i_limit >= TILE && wide_step <= 0xffffffffu;
   }
 
   // Copies the tile at k offset k0 into shared[BK][row]; `fallback` is any valid address.
   __device__ void issue(float *shared, int k0, const float *fallback) const {
+    const unsigned dst = async_copy::shared_address(shared + l0 * ROW + i0);
+    if (interior && k0 + BK <= l_limit) {
+      // No element can be outside X: no predicates, one multiply-add per group's address.
+#pragma unroll
+      for (int g = 0; g < groups; ++g) {
+        const float *source = ptr + size_t(step) * g;
+        if constexpr (VEC) {
+          async_copy::to_shared_whole<16>(dst + 4u * shared_offset(g * run), source);
+        } else {
+#pragma unroll
+          for (int e = 0; e < per_thread; ++e)
+            if (group_of(e) == g) async_copy::to_shared_whole<4>(dst + 4u * shared_offset(e), source + contiguous(e));
+        }
+      }
+      return;
+    }
 #pragma unroll
     for (int e = 0; e < per_thread; ++e) {
-      const int i = ALONG_I ? i0 : i0 + e * moving_stride;
-      const int l = ALONG_I ? l0 + e * moving_stride : l0;
-      const bool valid = i < i_limit && k0 + l < l_limit;
-      cp_async_f32(shared + l * ROW + i, valid ? ptr + e * step : fallback, valid);
+      const bool valid = i0 + di(e) < i_limit && k0 + l0 + dl(e) < l_limit;
+      const float *source = ptr + contiguous(e) + group_of(e) * wide_step;
+      async_copy::to_shared<4>(dst + 4u * shared_offset(e), valid ? source : fallback, valid ? 4 : 0);
     }
   }
 };
 
-template <bool TRANS_A, bool TRANS_B, class S = FfmaShape>
+// VEC_A / VEC_B: the operand runs along i (A not transposed, B transposed) and is 16-byte
+// loadable (16-byte aligned, leading dimension a multiple of 4), so its copies are 16 bytes.
+template <bool TRANS_A, bool TRANS_B, bool VEC_A = false, bool VEC_B = false, class S = FfmaShape>
 __global__ void __launch_bounds__(S::threads, S::blocks_per_sm)
 gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t lda,
           const float *__restrict__ B, size_t ldb, float beta, float *__restrict__ C, size_t ldc,
-          GemmPart part) {
-  if (part.skips((long long)blockIdx.x * S::BM, S::BM, (long long)blockIdx.y * S::BN)) return;
+          GemmPart part, int raster_group) {
+  // Blocks start in launch order (x fastest). With raster_group > 0, consecutive blocks walk
+  // groups of raster_group tile rows column by column, so the blocks resident at one time
+  // share fewer rows of A and columns of B and more of their reads hit L2.
+  int tile_row = blockIdx.x, tile_col = blockIdx.y;
+  if (raster_group > 0) {
+    const int rows = gridDim.x, per_group = raster_group * gridDim.y;
+    const long long id = blockIdx.x + (long long)blockIdx.y * rows;
+    const int group_first = int(id / per_group) * raster_group;
+    const int group_rows = min(rows - group_first, raster_group);
+    const int in_group = int(id % per_group);
+    tile_row = group_first + in_group % group_rows;
+    tile_col = in_group / group_rows;
+  }
+  if (part.skips((long long)tile_row * S::BM, S::BM, (long long)tile_col * S::BN)) return;
   constexpr int BK = S::BK, STAGES = S::stages, TM = S::TM, TN = S::TN;
   extern __shared__ __align__(16) float smem[];
   auto a_stage = [&](int s) { return smem + s * S::stage_floats; };
   auto b_stage = [&](int s) { return smem + s * S::stage_floats + BK * S::row_a; };
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-  const int row0 = blockIdx.x * S::BM, col0 = blockIdx.y * S::BN;
+  const int row0 = tile_row * S::BM, col0 = tile_col * S::BN;
   // 8 warps as 2 (rows) x 4 (cols), each 64 x BN/4 of C; a lane owns rows {r, r+32} + 0..3
   // and columns {c, c+16, ...} + 0..3 of its warp's piece, so a warp's float4 reads of one k
   // row of the A tile cover 128 contiguous bytes and of the B tile 64 (conflict-free, broadcast).
   const int thread_row = (warp % 2) * 64 + (lane % 8) * 4;
   const int thread_col = (warp / 2) * (S::BN / 4) + (lane / 8) * 4;
 
-  OperandLoader<S, S::BM, !TRANS_A> a_load(A, lda, row0, m, k, tid);
-  OperandLoader<S, S::BN, TRANS_B> b_load(B, ldb, col0, n, k, tid);
+  OperandLoader<S, S::BM, !TRANS_A, VEC_A> a_load(A, lda, row0, m, k, tid);
+  OperandLoader<S, S::BN, TRANS_B, VEC_B> b_load(B, ldb, col0, n, k, tid);
 
   float acc[TM][TN];
 #pragma unroll
@@ -200,42 +263,96 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
 
 // Enables the dynamic shared memory the pipeline needs (more than the 48 KB default) once
 // per instantiation; cudaFuncSetAttribute is per function and per device context.
-template <bool TRANS_A, bool TRANS_B>
+// Block order (see gemm_ffma): groups of 8 tile rows. H100, same run, against launch order:
+// NN 16384 0.876 -> 0.890 of cuBLAS; 4096 and 8192, every transpose, within 0.5%; 16 rows
+// no better than 8.
+constexpr int kFfmaRasterGroup = 8;
+
+template <bool TRANS_A, bool TRANS_B, bool VEC_A, bool VEC_B, class S>
 cudaError_t prepare_gemm_ffma() {
   static const cudaError_t status = cudaFuncSetAttribute(
-      gemm_ffma<TRANS_A, TRANS_B>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(FfmaShape::smem_bytes));
+      gemm_ffma<TRANS_A, TRANS_B, VEC_A, VEC_B, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::smem_bytes));
   return status;
 }
 
-template <bool TRANS_A, bool TRANS_B>
+template <bool TRANS_A, bool TRANS_B, bool VEC_A, bool VEC_B, class S>
 cudaError_t launch_gemm_ffma_t(dim3 grid, int m, int n, int k, float alpha, const float *A, size_t lda,
                                const float *B, size_t ldb, float beta, float *C, size_t ldc,
                                GemmPart part, cudaStream_t stream) {
-  const cudaError_t prepared = prepare_gemm_ffma<TRANS_A, TRANS_B>();
+  const cudaError_t prepared = prepare_gemm_ffma<TRANS_A, TRANS_B, VEC_A, VEC_B, S>();
   if (prepared != cudaSuccess) return prepared;
-  gemm_ffma<TRANS_A, TRANS_B><<<grid, FfmaShape::threads, FfmaShape::smem_bytes, stream>>>(
-      m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, part);
+  gemm_ffma<TRANS_A, TRANS_B, VEC_A, VEC_B, S><<<grid, S::threads, S::smem_bytes, stream>>>(
+      m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, part, kFfmaRasterGroup);
   return cudaGetLastError();
+}
+
+// Whether the current device holds two blocks of the deep shape per SM (sm_90: 227 KB).
+// Asked once per device: the answer cannot change while the process runs.
+inline bool ffma_deep_shape_fits() {
+  constexpr int kMaxDevices = 64;
+  static std::atomic<signed char> known[kMaxDevices] = {};  // 0 unknown, 1 no, 2 yes
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kMaxDevices) return false;
+  const signed char cached = known[device].load(std::memory_order_relaxed);
+  if (cached != 0) return cached == 2;
+  int per_sm = 0, per_block = 0, reserved = 0;
+  const bool asked =
+      cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device) == cudaSuccess;
+  const int need = int(FfmaShapeDeep::smem_bytes);
+  const bool fits = asked && per_block >= need && per_sm >= 2 * (need + reserved);
+  known[device].store(fits ? 2 : 1, std::memory_order_relaxed);
+  return fits;
+}
+
+// 16-byte copies need every column (or row) of the operand to start on a 16-byte boundary.
+inline bool vector_loadable(const float *X, size_t ld) {
+  return reinterpret_cast<uintptr_t>(X) % 16 == 0 && ld % 4 == 0;
+}
+
+template <class S>
+cudaError_t launch_gemm_ffma_shape(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *A,
+                                  size_t lda, const float *B, size_t ldb, float beta, float *C, size_t ldc,
+                                  cudaStream_t stream, bool lower_only) {
+  const unsigned grid_rows = (unsigned(m) + S::BM - 1) / S::BM;
+  const bool vec_a = !trans_a && vector_loadable(A, lda);
+  return for_each_column_slab<S::BN>(n, trans_b, B, ldb, C, ldc, [&](long long col, int cols, const float *B_slab,
+                                                                    float *C_slab) {
+    const dim3 grid(grid_rows, (unsigned(cols) + S::BN - 1) / S::BN);
+    const GemmPart part{lower_only, col};
+    const bool vec_b = trans_b && vector_loadable(B_slab, ldb);
+    // Only an operand along i can take 16-byte copies: instantiate just those combinations.
+    auto launch = [&](auto trans_a_c, auto trans_b_c, auto vec_a_c, auto vec_b_c) {
+      constexpr bool TA = decltype(trans_a_c)::value, TB = decltype(trans_b_c)::value;
+      constexpr bool VA = decltype(vec_a_c)::value && !TA, VB = decltype(vec_b_c)::value && TB;
+      return launch_gemm_ffma_t<TA, TB, VA, VB, S>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc,
+                                                   part, stream);
+    };
+    auto with_vectors = [&](auto trans_a_c, auto trans_b_c) {
+      using No = std::false_type;
+      using Yes = std::true_type;
+      if (vec_a && vec_b) return launch(trans_a_c, trans_b_c, Yes{}, Yes{});
+      if (vec_a) return launch(trans_a_c, trans_b_c, Yes{}, No{});
+      if (vec_b) return launch(trans_a_c, trans_b_c, No{}, Yes{});
+      return launch(trans_a_c, trans_b_c, No{}, No{});
+    };
+    if (!trans_a && !trans_b) return with_vectors(std::false_type{}, std::false_type{});
+    if (!trans_a && trans_b) return with_vectors(std::false_type{}, std::true_type{});
+    if (trans_a && !trans_b) return with_vectors(std::true_type{}, std::false_type{});
+    return with_vectors(std::true_type{}, std::true_type{});
+  });
 }
 
 inline cudaError_t launch_gemm_ffma(bool trans_a, bool trans_b, int m, int n, int k, float alpha,
                                     const float *A, size_t lda, const float *B, size_t ldb, float beta,
                                     float *C, size_t ldc, cudaStream_t stream, bool lower_only = false) {
-  using S = FfmaShape;
   if (m <= 0 || n <= 0) return cudaSuccess;  // nothing to compute (and no empty grid to launch)
-  const unsigned grid_rows = (unsigned(m) + S::BM - 1) / S::BM;
-  return for_each_column_slab<S::BN>(n, trans_b, B, ldb, C, ldc, [&](long long col, int cols, const float *B_slab,
-                                                                    float *C_slab) {
-    const dim3 grid(grid_rows, (unsigned(cols) + S::BN - 1) / S::BN);
-    const GemmPart part{lower_only, col};
-    if (!trans_a && !trans_b)
-      return launch_gemm_ffma_t<false, false>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, part, stream);
-    if (!trans_a && trans_b)
-      return launch_gemm_ffma_t<false, true>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, part, stream);
-    if (trans_a && !trans_b)
-      return launch_gemm_ffma_t<true, false>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, part, stream);
-    return launch_gemm_ffma_t<true, true>(grid, m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, part, stream);
-  });
+  if (ffma_deep_shape_fits())
+    return launch_gemm_ffma_shape<FfmaShapeDeep>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                                                 stream, lower_only);
+  return launch_gemm_ffma_shape<FfmaShape>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream,
+                                           lower_only);
 }
 
 }  // namespace cudrop::kernels
