@@ -128,11 +128,12 @@ static void bench_copy_cublas(const char *prec, int n, int reps, cublasHandle_t 
 
 
 int main(int argc, char **argv) {
-  std::vector<int> sizes = {4096, 8192}, host_sizes = {4096, 8192};
+  std::vector<int> sizes = {4096, 8192}, host_sizes = {4096, 8192}, trans_sizes;
   int reps = 7;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--sizes")) sizes = bench::parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--host-sizes")) host_sizes = bench::parse_list(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--trans-sizes")) trans_sizes = bench::parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
   }
   cudaDeviceProp prop{};
@@ -147,11 +148,15 @@ int main(int argc, char **argv) {
     bench_device<float>("s", n, n, n, false, false, reps, handle, stream);
     bench_device<double>("d", n, n, n, false, false, reps, handle, stream);
   }
-  if (!sizes.empty()) {
-    const int n = sizes.front();
+  // The transposed float cases: at --trans-sizes, or else at the first size only.
+  if (trans_sizes.empty() && !sizes.empty()) trans_sizes.push_back(sizes.front());
+  for (int n : trans_sizes) {
     bench_device<float>("s", n, n, n, true, false, reps, handle, stream);
     bench_device<float>("s", n, n, n, false, true, reps, handle, stream);
     bench_device<float>("s", n, n, n, true, true, reps, handle, stream);
+  }
+  if (!sizes.empty()) {
+    const int n = sizes.front();
     // The skinny shapes of the LU and Cholesky trailing updates.
     bench_device<float>("s", 4 * n, 4 * n, 256, false, false, reps, handle, stream);
     bench_device<float>("s", 4 * n, 4 * n, 512, false, false, reps, handle, stream);
