@@ -36,7 +36,7 @@ struct FfmaShapeT {
   static constexpr int TM = 8, TN = BN / 16;  // a thread's piece of C
   static constexpr int blocks_per_sm = BN == 128 ? 2 : 1;
   // Row pad of the k-major shared tiles: keeps rows 16-byte aligned for the float4 reads
-  // and spreads the transposing writes (consecutive threads walking k) over the banks.
+  // and puts the 8 k rows a warp writes at once (operands along k) 4 banks apart.
   static constexpr int pad = 4;
   static constexpr int row_a = BM + pad, row_b = BN + pad;
   static constexpr size_t stage_floats = size_t(BK) * (row_a + row_b);
