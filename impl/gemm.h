@@ -45,10 +45,17 @@ Status gemm_host(const GemmArgs<T> &args);
 // part on and below its diagonal is needed (SYRK-like updates); tiles above may be skipped.
 // Every GEMM kernel launch of the library goes through here: the kernels' shared-memory
 // attributes are set once per process, for the kernels of this translation unit only.
+// workspace (optional, device memory of workspace_bytes, used in stream order): with at
+// least gemm_device_workspace(...) bytes, shapes that run faster on a repacked operand use it.
 template <class T>
 Status gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha, const T *dA,
                    size_t ldda, const T *dB, size_t lddb, T beta, T *dC, size_t lddc,
-                   void *stream, bool lower_only = false);
+                   void *stream, bool lower_only = false, void *workspace = nullptr,
+                   size_t workspace_bytes = 0);
+
+// Bytes of workspace that gemm_device can use to run this shape faster (0: none).
+template <class T>
+size_t gemm_device_workspace(bool trans_a, bool trans_b, int m, int n, int k);
 
 // ---- out-of-core tiling plan (pure host code, unit-tested without a GPU) ----
 
