@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "host_timing.h"
+
 typedef void sgemm_fn(const char *, const char *, const int *, const int *, const int *, const float *,
                       const float *, const int *, const float *, const int *, const float *, float *,
                       const int *, size_t, size_t);
@@ -30,16 +32,6 @@ static void *blas_symbol(const char *name) {
   return fn;
 }
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int compare(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv) {
   if (argc < 3) {
@@ -71,7 +63,7 @@ int main(int argc, char **argv) {
     double checksum = 0;
     /* One untimed call first: CUDA start-up and buffer allocation happen once per process. */
     for (int r = -1; r < runs; ++r) {
-      const double t0 = now();
+      const double t0 = now_seconds();
       if (dbl) {
         const double alpha = 1.0, beta = 0.0;
         dgemm_("N", "N", &n, &n, &n, &alpha, (double *)a, &n, (double *)b, &n, &beta, (double *)c, &n, 1, 1);
@@ -79,10 +71,10 @@ int main(int argc, char **argv) {
         const float alpha = 1.0f, beta = 0.0f;
         sgemm_("N", "N", &n, &n, &n, &alpha, (float *)a, &n, (float *)b, &n, &beta, (float *)c, &n, 1, 1);
       }
-      if (r >= 0) times[r] = now() - t0;
+      if (r >= 0) times[r] = now_seconds() - t0;
     }
     for (size_t i = 0; i < count; i += count / 97 + 1) checksum += dbl ? ((double *)c)[i] : ((float *)c)[i];
-    qsort(times, runs, sizeof(double), compare);
+    qsort(times, runs, sizeof(double), compare_doubles);
     const double t = times[runs / 2];
     printf("host_gemm %c n=%d seconds=%.6f gflops=%.2f checksum=%.6e\n", dbl ? 'd' : 's', n, t,
            2.0 * n * (double)n * n / t / 1e9, checksum);

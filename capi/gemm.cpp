@@ -28,12 +28,36 @@ template <> struct GemmNames<double> {
 };
 
 // Auto mode's size test: enough arithmetic, and enough of it per byte crossing PCIe.
-bool gemm_worth_gpu(int m, int n, int k, bool reads_c, size_t element_size) {
-  const double flops = 2.0 * m * n * k;
-  const double elements = double(m) * k + double(k) * n + double(m) * n * (reads_c ? 2 : 1);
+// Inline, with the flop test first: a small call that stays on the CPU pays only for that.
+inline bool gemm_worth_gpu(int m, int n, int k, bool reads_c, size_t element_size) {
   const Settings &s = settings();
-  const double min_flops = element_size == sizeof(float) ? s.gemm_min_flops_single : s.gemm_min_flops_double;
-  return flops >= min_flops && flops >= s.gemm_min_intensity * elements * element_size;
+  const double flops = 2.0 * m * n * k;
+  if (flops < (element_size == sizeof(float) ? s.gemm_min_flops_single : s.gemm_min_flops_double)) return false;
+  const double elements = double(m) * k + double(k) * n + double(m) * n * (reads_c ? 2 : 1);
+  return flops >= s.gemm_min_intensity * elements * element_size;
+}
+
+// The short way of a call that stays on the CPU: every argument valid, none of the reference's
+// own branches (quick return, alpha == 0, k == 0), cpu mode or too small for auto mode, not
+// verbose, and the CPU routine already resolved (by an earlier call through gemm()). Returns
+// that routine, for the exported symbol to tail-call with the caller's own arguments (OpenBLAS
+// does a 16^3 sgemm in ~0.1 us, and auto mode may add at most 5%), or nullptr: the full path.
+template <class T>
+cpu::gemm_fn<T> cpu_shortcut(const char *transa, const char *transb, const int *m, const int *n, const int *k,
+                             const T *alpha, const int *lda, const int *ldb, const T *beta, const int *ldc) {
+  const Settings &s = settings();
+  if (s.verbose >= 2 || s.mode == Mode::Gpu) return nullptr;
+  const char ta = upper(*transa), tb = upper(*transb);
+  const bool nota = ta == 'N', notb = tb == 'N';
+  if ((!nota && ta != 'T' && ta != 'C') || (!notb && tb != 'T' && tb != 'C')) return nullptr;
+  if (*m <= 0 || *n <= 0 || *k <= 0 || *alpha == T(0)) return nullptr;
+  if (*lda < (nota ? *m : *k) || *ldb < (notb ? *k : *n) || *ldc < *m) return nullptr;
+  if (s.mode == Mode::Auto && gemm_worth_gpu(*m, *n, *k, *beta != T(0), sizeof(T))) return nullptr;
+  void *fn = cpu::detail::resolved[static_cast<size_t>(std::is_same_v<T, float> ? cpu::Routine::sgemm_
+                                                                                : cpu::Routine::dgemm_)]
+                 .load(std::memory_order_acquire);
+  if (fn != nullptr) cudrop::detail::cpu_calls.fetch_add(1, std::memory_order_relaxed);
+  return reinterpret_cast<cpu::gemm_fn<T>>(fn);
 }
 
 template <class T>
@@ -74,10 +98,9 @@ void gemm(const char *transa, const char *transb, const int *m, const int *n, co
     std::snprintf(label, sizeof label, "%s(%c,%c,m=%d,n=%d,k=%d)", name, ta, tb, *m, *n, *k);
     name = label;
   }
-  const GemmArgs<T> args{!nota, !notb, *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc};
   route(name, gemm_worth_gpu(*m, *n, *k, *beta != T(0), sizeof(T)),
         std::is_same_v<T, float> ? cpu::Routine::sgemm_ : cpu::Routine::dgemm_,
-        [&] { return impl::gemm_host(args); },
+        [&] { return impl::gemm_host(GemmArgs<T>{!nota, !notb, *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc}); },
         [&] { cpu::gemm<T>()(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1); });
 }
 
@@ -113,12 +136,15 @@ void cblas_gemm(int layout, int trans_a, int trans_b, int m, int n, int k, T alp
 }  // namespace cudrop::capi
 
 using cudrop::capi::cblas_gemm;
+using cudrop::capi::cpu_shortcut;
 using cudrop::capi::gemm;
 
 CUDROP_EXPORT void sgemm_(const char *transa, const char *transb, const int *m, const int *n,
                           const int *k, const float *alpha, const float *a, const int *lda,
                           const float *b, const int *ldb, const float *beta, float *c,
                           const int *ldc, size_t, size_t) {
+  if (const auto cpu_gemm = cpu_shortcut(transa, transb, m, n, k, alpha, lda, ldb, beta, ldc))
+    return cpu_gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
   gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
@@ -126,6 +152,8 @@ CUDROP_EXPORT void dgemm_(const char *transa, const char *transb, const int *m, 
                           const int *k, const double *alpha, const double *a, const int *lda,
                           const double *b, const int *ldb, const double *beta, double *c,
                           const int *ldc, size_t, size_t) {
+  if (const auto cpu_gemm = cpu_shortcut(transa, transb, m, n, k, alpha, lda, ldb, beta, ldc))
+    return cpu_gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
   gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 

@@ -10,7 +10,7 @@ def fields(line):
 
 
 def main(path):
-    device, cross, e2e, other, notes = [], defaultdict(dict), defaultdict(dict), [], []
+    device, cross, e2e, other, notes, dispatch = [], defaultdict(dict), defaultdict(dict), [], [], []
     for line in open(path, errors="replace"):
         line = line.strip()
         if not line:
@@ -21,6 +21,10 @@ def main(path):
             device.append((line.split()[1], line.split()[2], f))
         elif head in ("cpu_blas", "cudrop_gpu", "cudrop_auto"):
             cross[(line.split()[1], int(f["n"]))][head] = float(f["seconds"])
+        elif head == "dispatch" and "n" in f:
+            dispatch.append((line.split()[1], f))
+        elif head == "dispatch":
+            notes.append(line)
         elif head in ("cudrop_e2e", "nvblas_e2e"):
             e2e[(line.split()[1], int(f["n"]))][head] = float(f["gflops"]) / 1e3
         elif head == "host_copy_cublas":
@@ -51,6 +55,11 @@ def main(path):
                 if cpu is not None and gpu is not None and gpu < cpu and first_win is None:
                     first_win = n
             print(f"    {prec}: GPU first faster at n={first_win}")
+    if dispatch:
+        print("  auto mode's cost, one process (us per call, medians): CPU BLAS direct / cudrop auto, ratio, where")
+        for prec, f in dispatch:
+            print(f"    {prec} n={f['n']:<5} {float(f['direct_us']):9.3f} {float(f['cudrop_us']):9.3f}"
+                  f"  {float(f['ratio']):5.3f}  {f['cudrop_on']}")
     if e2e:
         print("  host->host GEMM, pageable arrays (TFLOPS): cudrop / NVBLAS / copy+cuBLAS+copy")
         for (prec, n), c in sorted(e2e.items()):

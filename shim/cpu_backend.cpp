@@ -106,6 +106,10 @@ Table &table() {
 
 }  // namespace
 
+namespace detail {
+std::atomic<void *> resolved[static_cast<size_t>(Routine::count)] = {};
+}  // namespace detail
+
 void *find(Routine routine) {
   const auto index = static_cast<size_t>(routine);
   Table &t = table();
@@ -116,6 +120,7 @@ void *find(Routine routine) {
       dladdr(t.fn[index], &info);
       log(1, "CPU %s from %s", kRoutines[index].symbol, info.dli_fname ? info.dli_fname : "?");
     }
+    detail::resolved[index].store(t.fn[index], std::memory_order_release);
   });
   return t.fn[index];
 }

@@ -1,5 +1,6 @@
 #pragma once
 // The CPU BLAS/LAPACK underneath cudrop: resolved lazily, never to cudrop itself.
+#include <atomic>
 #include <cstddef>
 #include <type_traits>
 
@@ -18,6 +19,21 @@ void *require(Routine routine);
 // Same, but returns nullptr instead of aborting (for probes and tests).
 void *find(Routine routine);
 
+namespace detail {
+// Routines already resolved (null until then): small calls that stay on the CPU read this
+// instead of taking find()'s once-guard, so that cudrop adds nanoseconds, not tens of them.
+extern std::atomic<void *> resolved[static_cast<size_t>(Routine::count)];
+}  // namespace detail
+
+inline void *find_cached(Routine routine) {
+  void *fn = detail::resolved[static_cast<size_t>(routine)].load(std::memory_order_acquire);
+  return fn != nullptr ? fn : find(routine);
+}
+inline void *require_cached(Routine routine) {
+  void *fn = detail::resolved[static_cast<size_t>(routine)].load(std::memory_order_acquire);
+  return fn != nullptr ? fn : require(routine);
+}
+
 template <class T>
 using gemm_fn = void (*)(const char *, const char *, const int *, const int *, const int *,
                          const T *, const T *, const int *, const T *, const int *, const T *,
@@ -27,7 +43,7 @@ template <class T>
 gemm_fn<T> gemm() {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
   return reinterpret_cast<gemm_fn<T>>(
-      require(std::is_same_v<T, float> ? Routine::sgemm_ : Routine::dgemm_));
+      require_cached(std::is_same_v<T, float> ? Routine::sgemm_ : Routine::dgemm_));
 }
 
 template <class T>

@@ -19,6 +19,22 @@ double env_number(const char *name, double fallback) {
   return (end != text && value >= 0) ? value : fallback;
 }
 
+std::atomic<long> g_gpu_calls{0}, g_gpu_fallbacks{0};
+
+const char *mode_name(Mode mode) {
+  return mode == Mode::Gpu ? "gpu" : mode == Mode::Cpu ? "cpu" : "auto";
+}
+
+// One line at exit with CUDROP_VERBOSE>=1: the netlib harness reads it to prove that a
+// forced-GPU run really ran on the GPU and never fell back.
+__attribute__((destructor)) void print_summary() {
+  if (settings().verbose >= 1)
+    std::fprintf(stderr, "cudrop: summary: gpu_calls=%ld cpu_calls=%ld gpu_fallbacks=%ld\n",
+                 g_gpu_calls.load(), detail::cpu_calls.load(), g_gpu_fallbacks.load());
+}
+
+}  // namespace
+
 Settings read_settings() {
   Settings s;
   if (const char *mode = std::getenv("CUDROP_MODE")) {
@@ -51,27 +67,6 @@ Settings read_settings() {
   return s;
 }
 
-std::atomic<long> g_gpu_calls{0}, g_cpu_calls{0}, g_gpu_fallbacks{0};
-
-const char *mode_name(Mode mode) {
-  return mode == Mode::Gpu ? "gpu" : mode == Mode::Cpu ? "cpu" : "auto";
-}
-
-// One line at exit with CUDROP_VERBOSE>=1: the netlib harness reads it to prove that a
-// forced-GPU run really ran on the GPU and never fell back.
-__attribute__((destructor)) void print_summary() {
-  if (settings().verbose >= 1)
-    std::fprintf(stderr, "cudrop: summary: gpu_calls=%ld cpu_calls=%ld gpu_fallbacks=%ld\n",
-                 g_gpu_calls.load(), g_cpu_calls.load(), g_gpu_fallbacks.load());
-}
-
-}  // namespace
-
-const Settings &settings() {
-  static const Settings s = read_settings();
-  return s;
-}
-
 void log(int level, const char *format, ...) {
   if (settings().verbose < level) return;
   char line[512];
@@ -83,6 +78,8 @@ void log(int level, const char *format, ...) {
 }
 
 namespace detail {
+
+std::atomic<long> cpu_calls{0};
 
 double now_seconds() {
   using clock = std::chrono::steady_clock;
@@ -120,7 +117,7 @@ void count_partial_fallback(const char *routine, impl::Status status, const char
 }
 
 void count_cpu(const char *routine, double seconds) {
-  g_cpu_calls.fetch_add(1, std::memory_order_relaxed);
+  detail::cpu_calls.fetch_add(1, std::memory_order_relaxed);
   log(2, "%s on CPU, %.3f ms", routine, seconds * 1e3);
 }
 
@@ -128,7 +125,7 @@ void count_cpu(const char *routine, double seconds) {
 
 void counters(long *gpu_calls, long *cpu_calls, long *gpu_fallbacks) {
   if (gpu_calls) *gpu_calls = g_gpu_calls.load();
-  if (cpu_calls) *cpu_calls = g_cpu_calls.load();
+  if (cpu_calls) *cpu_calls = detail::cpu_calls.load();
   if (gpu_fallbacks) *gpu_fallbacks = g_gpu_fallbacks.load();
 }
 
