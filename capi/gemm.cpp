@@ -29,8 +29,7 @@ template <> struct GemmNames<double> {
 
 // Auto mode's size test: enough arithmetic, and enough of it per byte crossing PCIe.
 // Inline, with the flop test first: a small call that stays on the CPU pays only for that.
-inline bool gemm_worth_gpu(int m, int n, int k, bool reads_c, size_t element_size) {
-  const Settings &s = settings();
+inline bool gemm_worth_gpu(const Settings &s, int m, int n, int k, bool reads_c, size_t element_size) {
   const double flops = 2.0 * m * n * k;
   if (flops < (element_size == sizeof(float) ? s.gemm_min_flops_single : s.gemm_min_flops_double)) return false;
   const double elements = double(m) * k + double(k) * n + double(m) * n * (reads_c ? 2 : 1);
@@ -45,14 +44,17 @@ inline bool gemm_worth_gpu(int m, int n, int k, bool reads_c, size_t element_siz
 template <class T>
 cpu::gemm_fn<T> cpu_shortcut(const char *transa, const char *transb, const int *m, const int *n, const int *k,
                              const T *alpha, const int *lda, const int *ldb, const T *beta, const int *ldc) {
-  const Settings &s = settings();
+  const Settings *read = cudrop::detail::settings_read.load(std::memory_order_acquire);
+  if (read == nullptr) return nullptr;
+  const Settings &s = *read;
   if (s.verbose >= 2 || s.mode == Mode::Gpu) return nullptr;
-  const char ta = upper(*transa), tb = upper(*transb);
-  const bool nota = ta == 'N', notb = tb == 'N';
-  if ((!nota && ta != 'T' && ta != 'C') || (!notb && tb != 'T' && tb != 'C')) return nullptr;
-  if (*m <= 0 || *n <= 0 || *k <= 0 || *alpha == T(0)) return nullptr;
-  if (*lda < (nota ? *m : *k) || *ldb < (notb ? *k : *n) || *ldc < *m) return nullptr;
-  if (s.mode == Mode::Auto && gemm_worth_gpu(*m, *n, *k, *beta != T(0), sizeof(T))) return nullptr;
+  // c | 0x20 folds exactly 'N'/'n', 'T'/'t' and 'C'/'c' together: fewer live registers than upper().
+  const int ta = *transa | 0x20, tb = *transb | 0x20;
+  if ((ta != 'n' && ta != 't' && ta != 'c') || (tb != 'n' && tb != 't' && tb != 'c')) return nullptr;
+  const int rows = *m, cols = *n, depth = *k;
+  if (rows <= 0 || cols <= 0 || depth <= 0 || *alpha == T(0)) return nullptr;
+  if (*lda < (ta == 'n' ? rows : depth) || *ldb < (tb == 'n' ? depth : cols) || *ldc < rows) return nullptr;
+  if (s.mode == Mode::Auto && gemm_worth_gpu(s, rows, cols, depth, *beta != T(0), sizeof(T))) return nullptr;
   void *fn = cpu::detail::resolved[static_cast<size_t>(std::is_same_v<T, float> ? cpu::Routine::sgemm_
                                                                                 : cpu::Routine::dgemm_)]
                  .load(std::memory_order_acquire);
@@ -98,7 +100,7 @@ void gemm(const char *transa, const char *transb, const int *m, const int *n, co
     std::snprintf(label, sizeof label, "%s(%c,%c,m=%d,n=%d,k=%d)", name, ta, tb, *m, *n, *k);
     name = label;
   }
-  route(name, gemm_worth_gpu(*m, *n, *k, *beta != T(0), sizeof(T)),
+  route(name, gemm_worth_gpu(settings(), *m, *n, *k, *beta != T(0), sizeof(T)),
         std::is_same_v<T, float> ? cpu::Routine::sgemm_ : cpu::Routine::dgemm_,
         [&] { return impl::gemm_host(GemmArgs<T>{!nota, !notb, *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc}); },
         [&] { cpu::gemm<T>()(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1); });

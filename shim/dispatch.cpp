@@ -33,8 +33,6 @@ __attribute__((destructor)) void print_summary() {
                  g_gpu_calls.load(), detail::cpu_calls.load(), g_gpu_fallbacks.load());
 }
 
-}  // namespace
-
 Settings read_settings() {
   Settings s;
   if (const char *mode = std::getenv("CUDROP_MODE")) {
@@ -67,6 +65,16 @@ Settings read_settings() {
   return s;
 }
 
+}  // namespace
+
+namespace detail {
+const Settings &read_settings_once() {
+  static const Settings s = read_settings();
+  settings_read.store(&s, std::memory_order_release);
+  return s;
+}
+}  // namespace detail
+
 void log(int level, const char *format, ...) {
   if (settings().verbose < level) return;
   char line[512];
@@ -80,6 +88,7 @@ void log(int level, const char *format, ...) {
 namespace detail {
 
 std::atomic<long> cpu_calls{0};
+std::atomic<const Settings *> settings_read{nullptr};
 
 double now_seconds() {
   using clock = std::chrono::steady_clock;

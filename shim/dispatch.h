@@ -54,11 +54,16 @@ inline bool parse_byte_size(const char *text, size_t *bytes) {
   return true;
 }
 
-// The settings, read from the environment once (inline: small CPU calls read them on every call).
-Settings read_settings();
+// The settings, read from the environment once. Inline: small CPU calls read them every time.
+namespace detail {
+// The settings once read, else null: lets a hot path test them without a call (a call, even a
+// cold one, makes the compiler save the caller's registers on every pass).
+extern std::atomic<const Settings *> settings_read;
+const Settings &read_settings_once();
+}  // namespace detail
 inline const Settings &settings() {
-  static const Settings s = read_settings();
-  return s;
+  if (const Settings *s = detail::settings_read.load(std::memory_order_acquire)) return *s;
+  return detail::read_settings_once();
 }
 
 // printf-style line "cudrop: ..." on stderr when CUDROP_VERBOSE >= level.
