@@ -40,7 +40,7 @@ inline bool gemm_worth_gpu(const Settings &s, int m, int n, int k, bool reads_c,
 // own branches (quick return, alpha == 0, k == 0), cpu mode or too small for auto mode, not
 // verbose, and the CPU routine already resolved (by an earlier call through gemm()). Returns
 // that routine, for the exported symbol to tail-call with the caller's own arguments (OpenBLAS
-// does a 16^3 sgemm in ~0.1 us, and auto mode may add at most 5%), or nullptr: the full path.
+// does a 16^3 sgemm in 0.1-0.2 us, and auto mode may add at most 5%), or nullptr: the full path.
 template <class T>
 cpu::gemm_fn<T> cpu_shortcut(const char *transa, const char *transb, const int *m, const int *n, const int *k,
                              const T *alpha, const int *lda, const int *ldb, const T *beta, const int *ldc) {

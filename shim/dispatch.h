@@ -95,7 +95,7 @@ template <class GpuAttempt, class CpuRun>
 void route(const char *routine, bool worth_gpu, cpu::Routine cpu_routine,
            GpuAttempt &&gpu_attempt, CpuRun &&cpu_run) {
   // A call that stays on the CPU goes the shortest way (no clock, no out-of-line checks):
-  // OpenBLAS does a 16^3 sgemm in ~0.2 us, and auto mode may add at most 5% to that.
+  // OpenBLAS does a 16^3 sgemm in 0.1-0.2 us, and auto mode may add at most 5% to that.
   const Settings &s = settings();
   const bool cpu_only = s.mode == Mode::Cpu ||
                         (s.mode == Mode::Auto && !worth_gpu && cpu::find_cached(cpu_routine) != nullptr);
