@@ -48,7 +48,11 @@ struct DmmaShape {
   static constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N;  // warp tile
   static constexpr int MI = WM / 16, NI = WN / 8;             // 16x8 accumulator tiles per warp
   static constexpr int sub_doubles = (BM + BN) * BK;          // one 16-deep k slice of both operands
-  static constexpr int group_m = 16;                          // block rasterization: 16 row tiles per group
+  // Block rasterization: row tiles per group. The 128x128 tile (long k, many waves: square
+  // products) takes 8: NN 8192^3 ran at 0.908 / 0.903 of cuBLAS with 8 against 0.900 / 0.883
+  // with 16 and 0.881 / 0.876 with 32 (H100, two rounds, 2026-11-22; NT and 4096 unchanged).
+  // The short-k tiles of the LU and Cholesky updates keep the 16 they were tuned with.
+  static constexpr int group_m = BM_ == 128 && BN_ == 128 ? 8 : 16;
   static_assert(BK == 16, "the swizzle and the fragment code assume 16 doubles per tile row");
   static_assert(WM % 16 == 0 && WN % 16 == 0, "warp tiles start at multiples of 16 (the fragment swizzle table)");
 };
