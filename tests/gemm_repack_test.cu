@@ -68,7 +68,7 @@ void run(const Case &c, unsigned seed) {
   CHECK_CUDA(cudaMemcpy(dB, b.data(), b_count * sizeof(float), cudaMemcpyHostToDevice));
   const size_t work_bytes = cudrop::impl::gemm_device_workspace<float>(true, false, m, n, k);
   void *work = nullptr;
-  if (work_bytes > 0) CHECK_CUDA(cudaMalloc(&work, work_bytes + 64));
+  if (work_bytes > 0) CHECK_CUDA(cudaMalloc(&work, work_bytes));
   // 0: repacked (enough workspace), 1: direct (none), 2: direct (one byte short).
   const size_t given[3] = {work_bytes, 0, work_bytes > 0 ? work_bytes - 1 : 0};
   std::vector<float> out[3];
