@@ -8,6 +8,8 @@
 #include <cstring>
 #include <mutex>
 
+std::atomic<long> cudrop_cpu_call_count{0};
+
 namespace cudrop {
 namespace {
 
@@ -30,7 +32,7 @@ const char *mode_name(Mode mode) {
 __attribute__((destructor)) void print_summary() {
   if (settings().verbose >= 1)
     std::fprintf(stderr, "cudrop: summary: gpu_calls=%ld cpu_calls=%ld gpu_fallbacks=%ld\n",
-                 g_gpu_calls.load(), detail::cpu_calls.load(), g_gpu_fallbacks.load());
+                 g_gpu_calls.load(), cudrop_cpu_call_count.load(), g_gpu_fallbacks.load());
 }
 
 Settings read_settings() {
@@ -87,7 +89,6 @@ void log(int level, const char *format, ...) {
 
 namespace detail {
 
-std::atomic<long> cpu_calls{0};
 std::atomic<const Settings *> settings_read{nullptr};
 
 double now_seconds() {
@@ -126,7 +127,7 @@ void count_partial_fallback(const char *routine, impl::Status status, const char
 }
 
 void count_cpu(const char *routine, double seconds) {
-  detail::cpu_calls.fetch_add(1, std::memory_order_relaxed);
+  cudrop_cpu_call_count.fetch_add(1, std::memory_order_relaxed);
   log(2, "%s on CPU, %.3f ms", routine, seconds * 1e3);
 }
 
@@ -134,7 +135,7 @@ void count_cpu(const char *routine, double seconds) {
 
 void counters(long *gpu_calls, long *cpu_calls, long *gpu_fallbacks) {
   if (gpu_calls) *gpu_calls = g_gpu_calls.load();
-  if (cpu_calls) *cpu_calls = detail::cpu_calls.load();
+  if (cpu_calls) *cpu_calls = cudrop_cpu_call_count.load();
   if (gpu_fallbacks) *gpu_fallbacks = g_gpu_fallbacks.load();
 }
 
