@@ -9,6 +9,9 @@
  * the crossover). Square NN, alpha 1, beta 0, random data. Where cudrop sends the call is read
  * from its counters. (At sizes that go to the GPU the two callers alternate call by call, so the
  * GPU call finds the CPU BLAS's threads still spinning: not the process-level crossover.)
+ * Rows say how libcudrop came in: loaded=preload (LD_PRELOAD or linked, as applications use it:
+ * its thread-local counters sit in static TLS) or loaded=dlopen (dynamic TLS: a descriptor
+ * call that costs a few ns more).
  * usage: cudrop-dispatch-bench path/to/libcudrop.so [s|d|sd] [n,n,...] [rounds (1001)] */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -67,6 +70,7 @@ int main(int argc, char **argv) {
   const char *precs = argc > 2 ? argv[2] : "sd";
   const char *sizes = argc > 3 ? argv[3] : "16,64,256,512";
   const int rounds = argc > 4 ? atoi(argv[4]) : 1001;
+  const char *loaded = dlopen(argv[1], RTLD_NOW | RTLD_NOLOAD) != NULL ? "preload" : "dlopen";
   void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
   if (lib == NULL) {
     fprintf(stderr, "cannot load %s: %s\n", argv[1], dlerror());
@@ -140,8 +144,8 @@ int main(int argc, char **argv) {
       const double d = t[0][r_max / 2], x = t[1][r_max / 2], d2 = t[2][r_max / 2];
       const char *on = gpu1 > gpu0 && cpu1 == cpu0 ? "gpu" : cpu1 > cpu0 && gpu1 == gpu0 ? "cpu" : "mixed";
       printf("dispatch %c n=%d calls_per_batch=%d rounds=%d direct_us=%.4f cudrop_us=%.4f ratio=%.3f "
-             "overhead_us=%.4f aa_ratio=%.3f cudrop_on=%s\n",
-             *p, n, calls, r_max, d * 1e6, x * 1e6, x / d, (x - d) * 1e6, d2 / d, on);
+             "overhead_us=%.4f aa_ratio=%.3f cudrop_on=%s loaded=%s\n",
+             *p, n, calls, r_max, d * 1e6, x * 1e6, x / d, (x - d) * 1e6, d2 / d, on, loaded);
       fflush(stdout);
       free(a); free(b); free(c);
     }

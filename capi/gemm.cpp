@@ -190,10 +190,10 @@ __attribute__((visibility("hidden"))) void cudrop_dgemm_full(const char *transa,
 
 #if defined(__x86_64__) && defined(__ELF__)
 // The exported entries, in assembly. Written in C++, GCC 12 saves six registers and loads
-// and stores back all nine stack arguments around the tail jump: with the checks, ~10 ns a
-// call (cudrop-dispatch-bench, an EPYC with OpenBLAS, whose 16^3 sgemm takes 0.12 us), where
-// this entry adds 1-2 ns. It uses only rax, r10 and r11, leaves the argument registers and
-// the stack as the caller set them, and jumps. System V: rdi transa, rsi transb,
+// and stores back all nine stack arguments around the tail jump: with the checks and a
+// locked counter, ~10 ns a call (cudrop-dispatch-bench, an EPYC with OpenBLAS, whose 16^3
+// sgemm takes 0.12 us), where this entry adds 1-2 ns. It uses only rax, r10 and r11, leaves
+// the argument registers and the stack as the caller set them, and jumps. System V: rdi transa, rsi transb,
 // rdx m, rcx n, r8 k, r9 alpha; 8(%rsp) a, 16 lda, 24 b, 32 ldb, 40 beta, 48 c, 56 ldc.
 // The checks are the reference's (tests/gemm_args.c, the netlib testers in cpu mode).
 __asm__(R"(
@@ -257,8 +257,19 @@ __asm__(R"(
   movq 56(%rsp), %r10
   cmpl %r11d, (%r10)
   jl 9f
-  lock incq cudrop_cpu_call_count(%rip)
-  jmp *%rax
+  # count the call in this thread's slot (shim/dispatch.cpp); an unregistered thread takes
+  # the full path once. The TLS descriptor call keeps every register but rax.
+  movq %rax, %r11
+  subq $8, %rsp
+  .cfi_adjust_cfa_offset 8
+  leaq cudrop_thread_calls@TLSDESC(%rip), %rax
+  call *cudrop_thread_calls@TLSCALL(%rax)
+  addq $8, %rsp
+  .cfi_adjust_cfa_offset -8
+  cmpq $0, %fs:8(%rax)
+  je 9f
+  incq %fs:(%rax)
+  jmp *%r11
 9:
   jmp \full
   .cfi_endproc

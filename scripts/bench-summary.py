@@ -59,7 +59,7 @@ def main(path):
         print("  auto mode's cost, one process (us per call, medians): CPU BLAS direct / cudrop auto, ratio, where")
         for prec, f in dispatch:
             print(f"    {prec} n={f['n']:<5} {float(f['direct_us']):9.3f} {float(f['cudrop_us']):9.3f}"
-                  f"  {float(f['ratio']):5.3f}  {f['cudrop_on']}")
+                  f"  {float(f['ratio']):5.3f}  {f['cudrop_on']}  {f.get('loaded', '')}")
     if e2e:
         print("  host->host GEMM, pageable arrays (TFLOPS): cudrop / NVBLAS / copy+cuBLAS+copy")
         for (prec, n), c in sorted(e2e.items()):

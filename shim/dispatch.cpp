@@ -3,12 +3,32 @@
 #include <atomic>
 #include <chrono>
 #include <cstdarg>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 
-std::atomic<long> cudrop_cpu_call_count{0};
+#include <pthread.h>
+
+// Calls that ran on the CPU, counted by each thread in its own slot: a locked add on one
+// shared counter waits for the store buffer to drain, 6-10 ns after a small GEMM on the H100
+// host's Xeon, 5% of a 16^3 sgemm (.device/disp, 2026-11-22). The owner alone writes its
+// slot (the x86-64 entry of sgemm_/dgemm_ in capi/gemm.cpp through a TLS descriptor, without
+// a lock); counters() adds up the live threads' slots and what exited threads left. A thread
+// registers on its first counted call (the assembly entry leaves unregistered ones to the
+// full path, which counts through count_cpu_call) and folds its count in when it exits.
+extern "C" {
+struct CudropThreadCalls {
+  long cpu_calls;  // offset 0, read by the assembly entry
+  long registered; // offset 8, read by the assembly entry
+  long exited;     // its exit handler ran: count into the exited total from then on
+  CudropThreadCalls *next, *prev;
+};
+__attribute__((visibility("hidden"))) __thread CudropThreadCalls cudrop_thread_calls;
+}
+static_assert(offsetof(CudropThreadCalls, cpu_calls) == 0 && offsetof(CudropThreadCalls, registered) == 8,
+              "the x86-64 GEMM entry (capi/gemm.cpp) reads these offsets");
 
 namespace cudrop {
 namespace {
@@ -23,6 +43,51 @@ double env_number(const char *name, double fallback) {
 
 std::atomic<long> g_gpu_calls{0}, g_gpu_fallbacks{0};
 
+std::mutex thread_calls_mutex;                 // guards the three below
+CudropThreadCalls *thread_calls_head = nullptr;  // the registered, live threads
+long exited_threads_cpu_calls = 0;
+pthread_key_t thread_calls_exit_key;
+
+void fold_in_exiting_thread(void *slot) {
+  auto *calls = static_cast<CudropThreadCalls *>(slot);
+  std::lock_guard<std::mutex> lock(thread_calls_mutex);
+  exited_threads_cpu_calls += calls->cpu_calls;
+  if (calls->prev) calls->prev->next = calls->next;
+  else thread_calls_head = calls->next;
+  if (calls->next) calls->next->prev = calls->prev;
+  calls->next = calls->prev = nullptr;
+  calls->cpu_calls = 0;
+  __atomic_store_n(&calls->registered, 0, __ATOMIC_RELAXED);
+  calls->exited = 1;
+}
+
+void register_thread_calls(CudropThreadCalls &calls) {
+  static const bool key_ready = [] {
+    // A child of fork() must not inherit the mutex held by a thread that is not there.
+    pthread_atfork([] { thread_calls_mutex.lock(); }, [] { thread_calls_mutex.unlock(); },
+                   [] { thread_calls_mutex.unlock(); });
+    return pthread_key_create(&thread_calls_exit_key, fold_in_exiting_thread) == 0;
+  }();
+  if (!key_ready) return;  // no exit hook: keep counting under the mutex
+  {
+    std::lock_guard<std::mutex> lock(thread_calls_mutex);
+    calls.prev = nullptr;
+    calls.next = thread_calls_head;
+    if (thread_calls_head) thread_calls_head->prev = &calls;
+    thread_calls_head = &calls;
+  }
+  pthread_setspecific(thread_calls_exit_key, &calls);
+  __atomic_store_n(&calls.registered, 1, __ATOMIC_RELAXED);
+}
+
+long cpu_call_total() {
+  std::lock_guard<std::mutex> lock(thread_calls_mutex);
+  long total = exited_threads_cpu_calls;
+  for (const CudropThreadCalls *calls = thread_calls_head; calls != nullptr; calls = calls->next)
+    total += __atomic_load_n(&calls->cpu_calls, __ATOMIC_RELAXED);
+  return total;
+}
+
 const char *mode_name(Mode mode) {
   return mode == Mode::Gpu ? "gpu" : mode == Mode::Cpu ? "cpu" : "auto";
 }
@@ -32,7 +97,7 @@ const char *mode_name(Mode mode) {
 __attribute__((destructor)) void print_summary() {
   if (settings().verbose >= 1)
     std::fprintf(stderr, "cudrop: summary: gpu_calls=%ld cpu_calls=%ld gpu_fallbacks=%ld\n",
-                 g_gpu_calls.load(), cudrop_cpu_call_count.load(), g_gpu_fallbacks.load());
+                 g_gpu_calls.load(), cpu_call_total(), g_gpu_fallbacks.load());
 }
 
 Settings read_settings() {
@@ -126,8 +191,19 @@ void count_partial_fallback(const char *routine, impl::Status status, const char
       impl::status_text(status), detail);
 }
 
+void count_cpu_call() {
+  CudropThreadCalls &calls = cudrop_thread_calls;
+  if (!calls.registered && !calls.exited) register_thread_calls(calls);
+  if (calls.registered) {
+    __atomic_store_n(&calls.cpu_calls, calls.cpu_calls + 1, __ATOMIC_RELAXED);
+  } else {  // exiting (or no exit hook): the shared total
+    std::lock_guard<std::mutex> lock(thread_calls_mutex);
+    ++exited_threads_cpu_calls;
+  }
+}
+
 void count_cpu(const char *routine, double seconds) {
-  cudrop_cpu_call_count.fetch_add(1, std::memory_order_relaxed);
+  count_cpu_call();
   log(2, "%s on CPU, %.3f ms", routine, seconds * 1e3);
 }
 
@@ -135,7 +211,7 @@ void count_cpu(const char *routine, double seconds) {
 
 void counters(long *gpu_calls, long *cpu_calls, long *gpu_fallbacks) {
   if (gpu_calls) *gpu_calls = g_gpu_calls.load();
-  if (cpu_calls) *cpu_calls = cudrop_cpu_call_count.load();
+  if (cpu_calls) *cpu_calls = cpu_call_total();
   if (gpu_fallbacks) *gpu_fallbacks = g_gpu_fallbacks.load();
 }
 

@@ -8,10 +8,6 @@
 #include "impl/status.h"
 #include "shim/cpu_backend.h"
 
-// Calls that ran on the CPU. Unmangled and hidden: the x86-64 entry of sgemm_/dgemm_
-// (capi/gemm.cpp, assembly) counts its calls with one locked increment of it.
-extern "C" __attribute__((visibility("hidden"))) std::atomic<long> cudrop_cpu_call_count;
-
 namespace cudrop {
 
 enum class Mode { Auto, Gpu, Cpu };
@@ -92,6 +88,8 @@ void count_fallback(const char *routine, impl::Status status);
 void count_partial_fallback(const char *routine, impl::Status status, const char *detail);
 void count_cpu(const char *routine, double seconds);
 double now_seconds();
+// One more call that ran on the CPU, in this thread's own count (see CudropThreadCalls).
+void count_cpu_call();
 }  // namespace detail
 
 template <class GpuAttempt, class CpuRun>
@@ -104,7 +102,7 @@ void route(const char *routine, bool worth_gpu, cpu::Routine cpu_routine,
                         (s.mode == Mode::Auto && !worth_gpu && cpu::find_cached(cpu_routine) != nullptr);
   if (cpu_only && s.verbose < 2) {
     cpu_run();
-    cudrop_cpu_call_count.fetch_add(1, std::memory_order_relaxed);
+    detail::count_cpu_call();
     return;
   }
   const double start = detail::now_seconds();
