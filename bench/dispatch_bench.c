@@ -9,9 +9,8 @@
  * the crossover). Square NN, alpha 1, beta 0, random data. Where cudrop sends the call is read
  * from its counters. (At sizes that go to the GPU the two callers alternate call by call, so the
  * GPU call finds the CPU BLAS's threads still spinning: not the process-level crossover.)
- * Rows say how libcudrop came in: loaded=preload (LD_PRELOAD or linked, as applications use it:
- * its thread-local counters sit in static TLS) or loaded=dlopen (dynamic TLS: a descriptor
- * call that costs a few ns more).
+ * Rows say how libcudrop came in: loaded=preload (LD_PRELOAD or linked, as applications use it)
+ * or loaded=dlopen (as a BLAS loader or ctypes would).
  * usage: cudrop-dispatch-bench path/to/libcudrop.so [s|d|sd] [n,n,...] [rounds (1001)] */
 #define _GNU_SOURCE
 #include <dlfcn.h>

@@ -226,9 +226,8 @@ __asm__(R"(
 \name:
   .cfi_startproc
   endbr64
-  movq \shortcut(%rip), %rax
-  testq %rax, %rax
-  jz 9f
+  cmpq $0, \shortcut(%rip)
+  je 9f
   # m, n, k > 0 and m*n*k <= max_mnk (a product that overflows is not small)
   movslq (%rdx), %r10
   testq %r10, %r10
@@ -257,19 +256,22 @@ __asm__(R"(
   movq 56(%rsp), %r10
   cmpl %r11d, (%r10)
   jl 9f
-  # count the call in this thread's slot (shim/dispatch.cpp); an unregistered thread takes
-  # the full path once. The TLS descriptor call keeps every register but rax.
-  movq %rax, %r11
-  subq $8, %rsp
-  .cfi_adjust_cfa_offset 8
-  leaq cudrop_thread_calls@TLSDESC(%rip), %rax
-  call *cudrop_thread_calls@TLSCALL(%rax)
-  addq $8, %rsp
-  .cfi_adjust_cfa_offset -8
-  cmpq $0, %fs:8(%rax)
-  je 9f
-  incq %fs:(%rax)
-  jmp *%r11
+  # count the call in the slot of this thread (shim/dispatch.cpp): the one its thread
+  # pointer hashes to, ((tp >> 12) ^ (tp >> 22)) mod 256, if it owns it; else the full path
+  movq %fs:0, %r11
+  movq %r11, %r10
+  shrq $12, %r10
+  movq %r11, %rax
+  shrq $22, %rax
+  xorq %rax, %r10
+  andq $255, %r10
+  shlq $6, %r10
+  leaq cudrop_call_slots(%rip), %rax
+  addq %r10, %rax
+  cmpq %r11, 8(%rax)
+  jne 9f
+  incq (%rax)
+  jmp *\shortcut(%rip)
 9:
   jmp \full
   .cfi_endproc

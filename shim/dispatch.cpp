@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdarg>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,22 +14,22 @@
 
 // Calls that ran on the CPU, counted by each thread in its own slot: a locked add on one
 // shared counter waits for the store buffer to drain, 6-10 ns after a small GEMM on the H100
-// host's Xeon, 5% of a 16^3 sgemm (.device/disp, 2026-11-22). The owner alone writes its
-// slot (the x86-64 entry of sgemm_/dgemm_ in capi/gemm.cpp through a TLS descriptor, without
-// a lock); counters() adds up the live threads' slots and what exited threads left. A thread
-// registers on its first counted call (the assembly entry leaves unregistered ones to the
-// full path, which counts through count_cpu_call) and folds its count in when it exits.
+// host's Xeon, 5% of a 16^3 sgemm (.device/disp, 2026-11-22). A thread owns the slot its
+// thread pointer (%fs:0) hashes to, claimed on its first counted call and given back, with
+// its count folded into a total, when it exits. The owner alone writes its slot: the x86-64
+// entry of sgemm_/dgemm_ (capi/gemm.cpp) increments it without a lock when the owner is the
+// calling thread and otherwise takes the full path, which counts through count_cpu_call
+// (a thread whose slot another thread holds counts under the mutex).
 extern "C" {
-struct CudropThreadCalls {
-  long cpu_calls;  // offset 0, read by the assembly entry
-  long registered; // offset 8, read by the assembly entry
-  long exited;     // its exit handler ran: count into the exited total from then on
-  CudropThreadCalls *next, *prev;
+struct alignas(64) CudropCallSlot {
+  long cpu_calls;     // offset 0, incremented by the assembly entry
+  const void *owner;  // offset 8: the owning thread's pointer, or null
 };
-__attribute__((visibility("hidden"))) __thread CudropThreadCalls cudrop_thread_calls;
+__attribute__((visibility("hidden"))) CudropCallSlot cudrop_call_slots[256];
 }
-static_assert(offsetof(CudropThreadCalls, cpu_calls) == 0 && offsetof(CudropThreadCalls, registered) == 8,
-              "the x86-64 GEMM entry (capi/gemm.cpp) reads these offsets");
+static_assert(offsetof(CudropCallSlot, cpu_calls) == 0 && offsetof(CudropCallSlot, owner) == 8 &&
+                  sizeof(CudropCallSlot) == 64 && sizeof cudrop_call_slots / sizeof(CudropCallSlot) == 256,
+              "the x86-64 GEMM entry (capi/gemm.cpp) hashes into 256 slots of 64 bytes");
 
 namespace cudrop {
 namespace {
@@ -43,48 +44,59 @@ double env_number(const char *name, double fallback) {
 
 std::atomic<long> g_gpu_calls{0}, g_gpu_fallbacks{0};
 
-std::mutex thread_calls_mutex;                 // guards the three below
-CudropThreadCalls *thread_calls_head = nullptr;  // the registered, live threads
-long exited_threads_cpu_calls = 0;
-pthread_key_t thread_calls_exit_key;
+std::mutex call_slots_mutex;      // guards claiming, giving back and the two totals
+long exited_threads_cpu_calls = 0;  // counts of given-back slots
+long unslotted_cpu_calls = 0;       // calls of threads without a slot of their own
+pthread_key_t call_slot_exit_key;
 
-void fold_in_exiting_thread(void *slot) {
-  auto *calls = static_cast<CudropThreadCalls *>(slot);
-  std::lock_guard<std::mutex> lock(thread_calls_mutex);
-  exited_threads_cpu_calls += calls->cpu_calls;
-  if (calls->prev) calls->prev->next = calls->next;
-  else thread_calls_head = calls->next;
-  if (calls->next) calls->next->prev = calls->prev;
-  calls->next = calls->prev = nullptr;
-  calls->cpu_calls = 0;
-  __atomic_store_n(&calls->registered, 0, __ATOMIC_RELAXED);
-  calls->exited = 1;
+// This thread's pointer, as the assembly entry reads it (x86-64: %fs:0 holds its own address).
+const void *thread_pointer() {
+#if defined(__x86_64__)
+  const void *tp;
+  __asm__("movq %%fs:0, %0" : "=r"(tp));
+  return tp;
+#else
+  return __builtin_thread_pointer();
+#endif
 }
 
-void register_thread_calls(CudropThreadCalls &calls) {
-  static const bool key_ready = [] {
+// The same hash as the assembly entry: ((tp >> 12) ^ (tp >> 22)) mod 256.
+CudropCallSlot &slot_of(const void *tp) {
+  const auto bits = reinterpret_cast<uintptr_t>(tp);
+  return cudrop_call_slots[((bits >> 12) ^ (bits >> 22)) & 255];
+}
+
+void give_back_call_slot(void *slot_pointer) {
+  auto *slot = static_cast<CudropCallSlot *>(slot_pointer);
+  std::lock_guard<std::mutex> lock(call_slots_mutex);
+  exited_threads_cpu_calls += slot->cpu_calls;
+  __atomic_store_n(&slot->cpu_calls, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&slot->owner, nullptr, __ATOMIC_RELEASE);
+}
+
+// Claims this thread's slot if it is free; false when another thread holds it (or there is no
+// exit hook to give it back).
+bool claim_call_slot(CudropCallSlot &slot, const void *tp) {
+  static const bool exit_hook = [] {
     // A child of fork() must not inherit the mutex held by a thread that is not there.
-    pthread_atfork([] { thread_calls_mutex.lock(); }, [] { thread_calls_mutex.unlock(); },
-                   [] { thread_calls_mutex.unlock(); });
-    return pthread_key_create(&thread_calls_exit_key, fold_in_exiting_thread) == 0;
+    pthread_atfork([] { call_slots_mutex.lock(); }, [] { call_slots_mutex.unlock(); },
+                   [] { call_slots_mutex.unlock(); });
+    return pthread_key_create(&call_slot_exit_key, give_back_call_slot) == 0;
   }();
-  if (!key_ready) return;  // no exit hook: keep counting under the mutex
+  if (!exit_hook) return false;
   {
-    std::lock_guard<std::mutex> lock(thread_calls_mutex);
-    calls.prev = nullptr;
-    calls.next = thread_calls_head;
-    if (thread_calls_head) thread_calls_head->prev = &calls;
-    thread_calls_head = &calls;
+    std::lock_guard<std::mutex> lock(call_slots_mutex);
+    if (__atomic_load_n(&slot.owner, __ATOMIC_RELAXED) != nullptr) return false;
+    __atomic_store_n(&slot.owner, tp, __ATOMIC_RELEASE);
   }
-  pthread_setspecific(thread_calls_exit_key, &calls);
-  __atomic_store_n(&calls.registered, 1, __ATOMIC_RELAXED);
+  pthread_setspecific(call_slot_exit_key, &slot);
+  return true;
 }
 
 long cpu_call_total() {
-  std::lock_guard<std::mutex> lock(thread_calls_mutex);
-  long total = exited_threads_cpu_calls;
-  for (const CudropThreadCalls *calls = thread_calls_head; calls != nullptr; calls = calls->next)
-    total += __atomic_load_n(&calls->cpu_calls, __ATOMIC_RELAXED);
+  std::lock_guard<std::mutex> lock(call_slots_mutex);
+  long total = exited_threads_cpu_calls + unslotted_cpu_calls;
+  for (const CudropCallSlot &slot : cudrop_call_slots) total += __atomic_load_n(&slot.cpu_calls, __ATOMIC_RELAXED);
   return total;
 }
 
@@ -192,13 +204,13 @@ void count_partial_fallback(const char *routine, impl::Status status, const char
 }
 
 void count_cpu_call() {
-  CudropThreadCalls &calls = cudrop_thread_calls;
-  if (!calls.registered && !calls.exited) register_thread_calls(calls);
-  if (calls.registered) {
-    __atomic_store_n(&calls.cpu_calls, calls.cpu_calls + 1, __ATOMIC_RELAXED);
-  } else {  // exiting (or no exit hook): the shared total
-    std::lock_guard<std::mutex> lock(thread_calls_mutex);
-    ++exited_threads_cpu_calls;
+  const void *tp = thread_pointer();
+  CudropCallSlot &slot = slot_of(tp);
+  if (__atomic_load_n(&slot.owner, __ATOMIC_RELAXED) == tp || claim_call_slot(slot, tp)) {
+    __atomic_store_n(&slot.cpu_calls, slot.cpu_calls + 1, __ATOMIC_RELAXED);
+  } else {
+    std::lock_guard<std::mutex> lock(call_slots_mutex);
+    ++unslotted_cpu_calls;
   }
 }
 
