@@ -192,10 +192,11 @@ __attribute__((visibility("hidden"))) void cudrop_dgemm_full(const char *transa,
 // The exported entries, in assembly. Written in C++, GCC 12 saves six registers and loads
 // and stores back all nine stack arguments around the tail jump: with the checks and a
 // locked counter, ~10 ns a call (cudrop-dispatch-bench, an EPYC with OpenBLAS, whose 16^3
-// sgemm takes 0.12 us), where this entry adds 1-2 ns. It uses only rax, r10 and r11, leaves
-// the argument registers and the stack as the caller set them, and jumps. System V: rdi transa, rsi transb,
-// rdx m, rcx n, r8 k, r9 alpha; 8(%rsp) a, 16 lda, 24 b, 32 ldb, 40 beta, 48 c, 56 ldc.
-// The checks are the reference's (tests/gemm_args.c, the netlib testers in cpu mode).
+// sgemm takes 0.12 us), where this entry adds 1-2 ns (5-7 on the H100 host's Xeon). It uses
+// only rax, r10 and r11, leaves the argument registers and the stack as the caller set them,
+// and jumps. System V: rdi transa, rsi transb, rdx m, rcx n, r8 k, r9 alpha; 8(%rsp) a,
+// 16 lda, 24 b, 32 ldb, 40 beta, 48 c, 56 ldc. The checks are the reference's
+// (tests/gemm_args.c, the netlib testers in cpu mode).
 __asm__(R"(
   .pushsection .text
   # Falls through when the TRANS character at (trans) is N, T or C in either case and the

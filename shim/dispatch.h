@@ -88,7 +88,7 @@ void count_fallback(const char *routine, impl::Status status);
 void count_partial_fallback(const char *routine, impl::Status status, const char *detail);
 void count_cpu(const char *routine, double seconds);
 double now_seconds();
-// One more call that ran on the CPU, in this thread's own count (see CudropThreadCalls).
+// One more call that ran on the CPU, counted in this thread's own slot (shim/dispatch.cpp).
 void count_cpu_call();
 }  // namespace detail
 
