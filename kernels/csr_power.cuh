@@ -61,13 +61,17 @@ power_csr_partition(int n, long long nnz, const int *__restrict__ rowptr, int ba
 // slot_v/slot_i: gridDim.x entries.
 // Tried on the H100 and left out (within +-3%): two rows per lane group in a step (fewer
 // partly used chunks), registers capped for 6 or 8 blocks per SM, the next chunk's loads
-// issued before the current chunk is reduced.
+// issued before the current chunk is reduced. Also tried (2026-11-22, float 8 per row in a
+// band, per iteration): each block asking L2 (cp.async.bulk.prefetch) for the first 4-64 KB
+// of its entries for the next iteration: +1% at 4 KB, -6..-20% at 16-64 KB.
 template <class T, int TPR>
 __global__ void __launch_bounds__(kPowerThreads)
 power_csr_max(int n, long long nnz, const T *__restrict__ val, const int *__restrict__ colind,
               const int *__restrict__ rowptr, int base, bool vec, const int *__restrict__ part_rows,
               const T *__restrict__ x, T *__restrict__ y, T *slot_v, int *slot_i, PowerState<T> *state) {
   static_assert(TPR >= 1 && TPR <= 32 && (TPR & (TPR - 1)) == 0, "TPR: a power of two up to 32");
+  power_wait_for_previous();
+  power_let_next_start();
   if (__ldcg(&state->stop) != kRunning) return;
   constexpr int G = csr_rows_per_warp<TPR>(), C = 128;
   // Entry o of a chunk is parked at (o % 4) * 32 + o / 4: a lane's 4 stores are conflict-free

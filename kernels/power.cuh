@@ -124,6 +124,24 @@ __device__ __forceinline__ T power_vector_gather(const T *p) {
   }
 }
 
+// Programmatic dependent launch (sm_90+): a kernel launched with the programmatic
+// stream-serialization attribute may start before the kernel ahead of it in the stream has
+// finished; power_wait_for_previous blocks until that kernel has completed and its writes are
+// visible. Everything a power kernel reads that an earlier launch of the loop writes (the
+// state, x, y, the candidate slots) is read after it. Without the attribute it returns at once.
+__device__ __forceinline__ void power_wait_for_previous() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+// Lets the next kernel in the stream (if launched with the attribute) be scheduled now.
+__device__ __forceinline__ void power_let_next_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 template <class T>
 __device__ inline void power_warp_best(T &v, int &i) {
 #pragma unroll
@@ -208,85 +226,109 @@ __device__ void power_publish_max(T v, int i, unsigned slot, unsigned slots, T *
 // |y_i/lambda - x_i| < tol fails (a NaN fails it too), and, by the last block to finish:
 // iterations += 1, then stop = kConverged, or kLimit once max_iterations are done.
 // Each block takes one contiguous range of 4-element chunks (16-byte loads when x and y allow
-// them), all of a thread's loads in flight before it computes: the mat-vec before it has just
-// streamed the whole matrix through L2, so y and x come from DRAM, and a grid-stride loop (all
-// blocks on the same few pages at once, one load pair in flight per thread) took ~10x longer.
+// them); a thread loads K chunks of y and x before it divides. The mat-vec before it has just
+// streamed the whole matrix past L2: a grid-stride loop (all blocks on the same few pages at
+// once, one load pair in flight per thread) took ~10x longer. K on the H100 (2M rows, this
+// launch alone, us; float / double): K=1 13.3 / 15.1, K=2 9.5 / 13.9, K=4 8.8 / 13.4,
+// K=8 14.5 / 15.3; in the loop with programmatic launches K=2 was the fastest by 1-2%.
+constexpr int kScaleChunks = 2;  // K: chunks per thread and round
+
 template <class T>
-__device__ inline bool power_scale4(const T *__restrict__ y, T *__restrict__ x, int count, bool vec, T lambda,
-                                    T tol) {
-  T yv[4], xv[4];
-  if (vec && count == 4) {
-    if constexpr (sizeof(T) == 4) {
-      const float4 a = *reinterpret_cast<const float4 *>(y), b = *reinterpret_cast<const float4 *>(x);
-      yv[0] = a.x; yv[1] = a.y; yv[2] = a.z; yv[3] = a.w;
-      xv[0] = b.x; xv[1] = b.y; xv[2] = b.z; xv[3] = b.w;
+struct PowerChunk4 {
+  T y[4], x[4];
+  int count;  // elements of the chunk inside [0, n)
+
+  __device__ void load(const T *__restrict__ yp, const T *__restrict__ xp, int elements, bool vec) {
+    count = elements;
+    if (vec && count == 4) {
+      if constexpr (sizeof(T) == 4) {
+        const float4 a = *reinterpret_cast<const float4 *>(yp), b = *reinterpret_cast<const float4 *>(xp);
+        y[0] = a.x; y[1] = a.y; y[2] = a.z; y[3] = a.w;
+        x[0] = b.x; x[1] = b.y; x[2] = b.z; x[3] = b.w;
+      } else {
+        const double2 a0 = reinterpret_cast<const double2 *>(yp)[0], a1 = reinterpret_cast<const double2 *>(yp)[1];
+        const double2 b0 = reinterpret_cast<const double2 *>(xp)[0], b1 = reinterpret_cast<const double2 *>(xp)[1];
+        y[0] = a0.x; y[1] = a0.y; y[2] = a1.x; y[3] = a1.y;
+        x[0] = b0.x; x[1] = b0.y; x[2] = b1.x; x[3] = b1.y;
+      }
     } else {
-      const double2 a0 = reinterpret_cast<const double2 *>(y)[0], a1 = reinterpret_cast<const double2 *>(y)[1];
-      const double2 b0 = reinterpret_cast<const double2 *>(x)[0], b1 = reinterpret_cast<const double2 *>(x)[1];
-      yv[0] = a0.x; yv[1] = a0.y; yv[2] = a1.x; yv[3] = a1.y;
-      xv[0] = b0.x; xv[1] = b0.y; xv[2] = b1.x; xv[3] = b1.y;
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        y[q] = q < count ? yp[q] : T(0);
+        x[q] = q < count ? xp[q] : T(0);
+      }
     }
-  } else {
+  }
+
+  // x = y / lambda; true when some entry moved by tol or more.
+  __device__ bool scale(T lambda, T tol) {
+    bool moved = false;
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
-      yv[q] = q < count ? y[q] : T(0);
-      xv[q] = q < count ? x[q] : T(0);
+      const T scaled = y[q] / lambda;
+      if (q < count && !(fabs(scaled - x[q]) < tol)) moved = true;
+      x[q] = scaled;
     }
+    return moved;
   }
-  bool moved = false;
-#pragma unroll
-  for (int q = 0; q < 4; ++q) {
-    const T scaled = yv[q] / lambda;
-    if (q < count && !(fabs(scaled - xv[q]) < tol)) moved = true;
-    xv[q] = scaled;
-  }
-  if (vec && count == 4) {
-    if constexpr (sizeof(T) == 4) {
-      *reinterpret_cast<float4 *>(x) = make_float4(xv[0], xv[1], xv[2], xv[3]);
-    } else {
-      reinterpret_cast<double2 *>(x)[0] = make_double2(xv[0], xv[1]);
-      reinterpret_cast<double2 *>(x)[1] = make_double2(xv[2], xv[3]);
-    }
-  } else {
-#pragma unroll
-    for (int q = 0; q < 4; ++q)
-      if (q < count) x[q] = xv[q];
-  }
-  return moved;
-}
 
-// Grid of power_scale_check: two 4-element chunks per thread, at most `cap` blocks (a wave).
+  __device__ void store(T *__restrict__ xp, bool vec) const {
+    if (vec && count == 4) {
+      if constexpr (sizeof(T) == 4) {
+        *reinterpret_cast<float4 *>(xp) = make_float4(x[0], x[1], x[2], x[3]);
+      } else {
+        reinterpret_cast<double2 *>(xp)[0] = make_double2(x[0], x[1]);
+        reinterpret_cast<double2 *>(xp)[1] = make_double2(x[2], x[3]);
+      }
+    } else {
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        if (q < count) xp[q] = x[q];
+    }
+  }
+};
+
+// Grid of power_scale_check<T, K>: K 4-element chunks per thread, at most `cap` blocks (a
+// wave; past it, threads take further rounds).
+template <int K = kScaleChunks>
 inline int power_scale_blocks(int n, int cap) {
-  const long long blocks = ((long long)n + 8LL * kPowerThreads - 1) / (8LL * kPowerThreads);
+  const long long per_block = 4LL * K * kPowerThreads;
+  const long long blocks = ((long long)n + per_block - 1) / per_block;
   return int(blocks < 1 ? 1 : blocks < cap ? blocks : cap);
 }
 
-template <class T>
+template <class T, int K = kScaleChunks>
 __global__ void __launch_bounds__(kPowerThreads)
 power_scale_check(int n, const T *__restrict__ y, T *__restrict__ x, T tol, int max_iterations,
                   PowerState<T> *state) {
+  power_wait_for_previous();
+  power_let_next_start();
   if (__ldcg(&state->stop) != kRunning) return;
   const T lambda = __ldcg(&state->lambda);
   const bool vec = ((reinterpret_cast<uintptr_t>(x) | reinterpret_cast<uintptr_t>(y)) & 15) == 0;
-  // Chunks of this block: a multiple of 2 * kPowerThreads (two per thread, loaded together).
-  constexpr long long kStep = 2LL * kPowerThreads;
+  // Chunks of this block: a multiple of a round (K per thread).
+  constexpr long long kRound = (long long)K * kPowerThreads;
   const long long chunks = (n + 3LL) / 4;
   const long long per_block = (chunks + gridDim.x - 1) / gridDim.x;
-  const long long mine = (per_block + kStep - 1) / kStep * kStep;
+  const long long mine = (per_block + kRound - 1) / kRound * kRound;
   const long long first = (long long)blockIdx.x * mine;
   const long long last = first + mine < chunks ? first + mine : chunks;
   bool moved = false;
-  for (long long c = first + threadIdx.x; c < last; c += kStep) {
-    const long long c2 = c + kPowerThreads;
-    const long long i = 4 * c, i2 = 4 * c2;
-    const int count = int(n - i < 4 ? n - i : 4);
-    if (c2 < last) {
-      const int count2 = int(n - i2 < 4 ? n - i2 : 4);
-      const bool a = power_scale4(y + i, x + i, count, vec, lambda, tol);
-      const bool b = power_scale4(y + i2, x + i2, count2, vec, lambda, tol);
-      moved = moved || a || b;
-    } else if (power_scale4(y + i, x + i, count, vec, lambda, tol)) {
-      moved = true;
+  for (long long round = first; round < last; round += kRound) {
+    PowerChunk4<T> part[K];
+#pragma unroll
+    for (int q = 0; q < K; ++q) {
+      const long long c = round + q * kPowerThreads + threadIdx.x;
+      const long long i = 4 * c;
+      part[q].load(y + i, x + i, c < last ? int(n - i < 4 ? n - i : 4) : 0, vec);
+    }
+#pragma unroll
+    for (int q = 0; q < K; ++q) {
+      const long long c = round + q * kPowerThreads + threadIdx.x;
+      if (c < last) {
+        if (part[q].scale(lambda, tol)) moved = true;
+        part[q].store(x + 4 * c, vec);
+      }
     }
   }
   const bool block_moved = __syncthreads_or(moved) != 0;
