@@ -80,6 +80,8 @@ struct PowerDevice {
   cudaEvent_t batch_done[2] = {};
   cudaEvent_t loop_start = nullptr, loop_end = nullptr;
   bool chained = false;  // step kernels launched programmatically (launch_step)
+  size_t l2_persist_max = 0;  // L2 that may be set aside for persisting lines (0: none)
+  size_t l2_window_max = 0;   // largest access-policy window
 };
 
 // CUDROP_POWER_PDL=0: the loop's kernels are launched plainly even where programmatic
@@ -87,6 +89,15 @@ struct PowerDevice {
 bool chained_launches_allowed() {
   static const bool allowed = [] {
     const char *text = std::getenv("CUDROP_POWER_PDL");
+    return text == nullptr || std::strcmp(text, "0") != 0;
+  }();
+  return allowed;
+}
+
+// CUDROP_POWER_L2=0: no L2 access-policy window around the CSR loop's vectors (L2Residency).
+bool l2_window_allowed() {
+  static const bool allowed = [] {
+    const char *text = std::getenv("CUDROP_POWER_L2");
     return text == nullptr || std::strcmp(text, "0") != 0;
   }();
   return allowed;
@@ -121,7 +132,12 @@ Status prepare(PowerDevice &g) {
   cudaFuncAttributes step{};
   if (error == cudaSuccess) error = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
   if (error == cudaSuccess) error = cudaFuncGetAttributes(&step, kernels::power_scale_check<float>);
+  int persist_max = 0, window_max = 0;
+  if (error == cudaSuccess) error = cudaDeviceGetAttribute(&persist_max, cudaDevAttrMaxPersistingL2CacheSize, device);
+  if (error == cudaSuccess) error = cudaDeviceGetAttribute(&window_max, cudaDevAttrMaxAccessPolicyWindowSize, device);
   if (Status s = check(error, "power: setup"); s != Status::ok) return s;
+  g.l2_persist_max = size_t(std::max(0, persist_max));
+  g.l2_window_max = size_t(std::max(0, window_max));
   g.chained = major >= 9 && step.ptxVersion >= 90 && step.binaryVersion >= 90 && chained_launches_allowed();
   log(2, "power: programmatic launches %s (compute capability %d, kernels for %d from PTX %d)",
       g.chained ? "on" : "off", major, step.binaryVersion, step.ptxVersion);
@@ -187,7 +203,7 @@ struct CsrPlan {
   int blocks = 0;        // CSR-stream grid: one wave, each block a contiguous range of rows
   int sell_blocks = 0;   // SELL grid: SellTune waves, each block a contiguous range of slices
   long long sell_capacity = 0;  // padded entries the copy may have
-  size_t y = 0, part_rows = 0, slot_v = 0, slot_i = 0, state = 0, bytes = 0;
+  size_t x = 0, y = 0, part_rows = 0, slot_v = 0, slot_i = 0, state = 0, bytes = 0;
   size_t row_of = 0, row_len = 0, slice_start = 0, sell_part = 0, sell_val = 0, sell_col = 0, sell_stats = 0,
          sell_bytes = 0;
 };
@@ -228,6 +244,7 @@ Status csr_plan(const PowerDevice &g, int n, long long nnz, CsrPlan<T> *out) {
   const int candidates = std::max(p.blocks, p.sell_blocks);
   size_t at = 0;
   auto take = [&](size_t bytes) { const size_t here = at; at += align_up(bytes); return here; };
+  p.x = take(size_t(n) * sizeof(T));  // x and y adjacent: one L2 window covers both
   p.y = take(size_t(n) * sizeof(T));
   p.part_rows = take((size_t(p.blocks) + 1) * sizeof(int));
   p.slot_v = take(size_t(candidates) * sizeof(T));
@@ -262,6 +279,13 @@ int info_of(int stop) {
 
 Status launched(const char *what) { return check(cudaGetLastError(), what); }
 
+// An L2 access-policy window over the loop's vectors (L2Residency); bytes = 0: none.
+struct L2Window {
+  void *base = nullptr;
+  size_t bytes = 0;
+  float hit_ratio = 0;
+};
+
 // One launch of an iteration's kernels. Where g.chained, with programmatic stream
 // serialization: the kernel may be scheduled while the one before it in the stream drains,
 // and waits (power_wait_for_previous) before it reads what the loop writes. That hides the
@@ -269,20 +293,83 @@ Status launched(const char *what) { return check(cudaGetLastError(), what); }
 // bandwidth per iteration): CSR with 2M rows in a band, float 8/16/32 entries per row
 // 0.64/0.76/0.85 -> 0.65/0.78/0.86, double 16 0.76 -> 0.76-0.77; dense float n = 2048/4096
 // 0.38/0.61 -> 0.44/0.65; n = 16384 unchanged (0.97).
+// With a window (L2Residency), the launch also carries it as its access policy.
 template <class... Params, class... Args>
-Status launch_step(const PowerDevice &g, void (*kernel)(Params...), unsigned grid, cudaStream_t stream,
-                   Args &&...args) {
+Status launch_step(const PowerDevice &g, const L2Window &window, void (*kernel)(Params...), unsigned grid,
+                   cudaStream_t stream, Args &&...args) {
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(grid);
   config.blockDim = dim3(kPowerThreads);
   config.stream = stream;
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = &attribute;
-  config.numAttrs = g.chained ? 1 : 0;
+  cudaLaunchAttribute attributes[2] = {};
+  unsigned count = 0;
+  if (g.chained) {
+    attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attributes[count].val.programmaticStreamSerializationAllowed = 1;
+    ++count;
+  }
+  if (window.bytes > 0) {
+    cudaAccessPolicyWindow &policy = attributes[count].val.accessPolicyWindow;
+    attributes[count].id = cudaLaunchAttributeAccessPolicyWindow;
+    policy.base_ptr = window.base;
+    policy.num_bytes = window.bytes;
+    policy.hitRatio = window.hit_ratio;
+    policy.hitProp = cudaAccessPropertyPersisting;
+    policy.missProp = cudaAccessPropertyStreaming;
+    ++count;
+  }
+  config.attrs = attributes;
+  config.numAttrs = count;
   return check(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), "power: iteration");
 }
+
+// Keeps the CSR loop's x and y in L2 while the matrix streams past: part of L2 is set aside
+// for persisting lines while the loop runs, and every step launch carries a window over the
+// two vectors. The matrix loads are already evict-first (kernels/power.cuh), but without the
+// set-aside x and y still lost lines to them. H100 (31 MB may be set aside), 2M rows with
+// columns in a band, fraction of copy bandwidth per iteration, no window -> set-aside:
+//   float 8 per row (x + y = 16.8 MB):  0.647 -> 0.660 at 16.4 MB, 0.675-0.678 at >= 16.8 MB;
+//   float 16 per row (SELL):            0.783 -> 0.796 at 16.4 MB, 0.809-0.811 at >= 16.8 MB;
+//   double 16 per row (33.6 MB):        0.769 -> 0.769 at 16.4 MB, 0.772-0.774 at 20 MB;
+//                                       0.72-0.73 with all 31 MB (too little L2 left for the rest).
+// Hence the whole window up to 5/8 of what may be set aside, and a hit ratio for the rest.
+// The set-aside is a device-wide limit: the previous value is put back and the persisting
+// lines are made normal again when the loop is over. Where the limit cannot be set (before
+// compute capability 8.0, MIG, MPS) there is no window; CUDROP_POWER_L2=0 turns it off.
+class L2Residency {
+ public:
+  L2Residency(const PowerDevice &g, void *base, size_t bytes) {
+    if (!l2_window_allowed() || g.l2_persist_max == 0 || g.l2_window_max == 0 || bytes == 0) return;
+    if (cudaDeviceGetLimit(&previous_, cudaLimitPersistingL2CacheSize) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return;
+    }
+    bytes = std::min(bytes, g.l2_window_max);
+    const size_t set_aside = std::min(bytes, g.l2_persist_max / 8 * 5);
+    if (cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, set_aside) != cudaSuccess) {
+      (void)cudaGetLastError();
+      log(2, "power: no L2 window (the persisting set-aside cannot be set)");
+      return;
+    }
+    window_.base = base;
+    window_.bytes = bytes;
+    window_.hit_ratio = float(std::min(1.0, double(set_aside) / double(bytes)));
+    log(2, "power: L2 window of %zu bytes, %zu set aside", bytes, set_aside);
+  }
+  ~L2Residency() {
+    if (window_.bytes == 0) return;
+    // Cache state only: errors here cannot change a result.
+    if (cudaCtxResetPersistingL2Cache() != cudaSuccess) (void)cudaGetLastError();
+    if (cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, previous_) != cudaSuccess) (void)cudaGetLastError();
+  }
+  L2Residency(const L2Residency &) = delete;
+  L2Residency &operator=(const L2Residency &) = delete;
+  const L2Window &window() const { return window_; }
+
+ private:
+  L2Window window_;
+  size_t previous_ = 0;
+};
 
 // Queues the iterations in batches: each batch ends with a copy of the state into a pinned
 // snapshot and an event; the host waits for batch b only after queuing batch b+1, so the GPU
@@ -370,10 +457,11 @@ Status dense_iterations(PowerDevice &g, const DensePlan<T> &p, int n, const T *d
   const unsigned grid = unsigned(p.tiles) * unsigned(p.chunks);
   const int scale_grid = kernels::power_scale_blocks(n, scale_wave);
   auto iteration = [&]() -> Status {
-    Status st = launch_step(g, kernels::power_gemv_max<T, V>, grid, stream, n, dA, ldda, dx, y, partial, p.chunks,
-                            p.chunk_cols, slot_v, slot_i, arrivals, state);
+    Status st = launch_step(g, L2Window{}, kernels::power_gemv_max<T, V>, grid, stream, n, dA, ldda, dx, y, partial,
+                            p.chunks, p.chunk_cols, slot_v, slot_i, arrivals, state);
     if (st != Status::ok) return st;
-    return launch_step(g, kernels::power_scale_check<T>, scale_grid, stream, n, y, dx, tol, maxit, state);
+    return launch_step(g, L2Window{}, kernels::power_scale_check<T>, scale_grid, stream, n, y, dx, tol, maxit,
+                       state);
   };
   return run_iterations(g, stream, state, maxit, opt, iteration, result);
 }
@@ -465,7 +553,8 @@ Status sell_copy(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, cons
 
 template <class T>
 Status sell_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, T *dx, T tol, int maxit, char *work,
-                       cudaStream_t stream, const PowerOptions &opt, PowerResult<T> *result) {
+                       cudaStream_t stream, const L2Window &window, const PowerOptions &opt,
+                       PowerResult<T> *result) {
   T *y = reinterpret_cast<T *>(work + p.y);
   T *slot_v = reinterpret_cast<T *>(work + p.slot_v);
   int *slot_i = reinterpret_cast<int *>(work + p.slot_i);
@@ -477,16 +566,15 @@ Status sell_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, T *dx, T tol,
   const auto *slice_start = reinterpret_cast<const long long *>(work + p.slice_start);
   const auto *part = reinterpret_cast<const int *>(work + p.sell_part);
   int scale_wave = 0;
-  Status s = one_wave(g, kernels::power_scale_check<T>, &scale_wave);
-  if (s == Status::ok && opt.start_ones) s = fill_ones(g, n, dx, stream, result);
-  if (s != Status::ok) return s;
+  if (Status s = one_wave(g, kernels::power_scale_check<T>, &scale_wave); s != Status::ok) return s;
   const int scale_grid = kernels::power_scale_blocks(n, scale_wave);
   const auto matvec = sell_kernel<T>();
   auto iteration = [&]() -> Status {
-    Status st = launch_step(g, matvec, p.sell_blocks, stream, sell_val, sell_col, row_of, row_len, slice_start, part,
-                            dx, y, slot_v, slot_i, state);
+    Status st = launch_step(g, window, matvec, p.sell_blocks, stream, sell_val, sell_col, row_of, row_len, slice_start,
+                            part, dx, y, slot_v, slot_i, state);
     if (st != Status::ok) return st;
-    return launch_step(g, kernels::power_scale_check<T>, scale_grid, stream, n, y, dx, tol, maxit, state);
+    return launch_step(g, window, kernels::power_scale_check<T>, scale_grid, stream, n, y, dx, tol, maxit,
+                       state);
   };
   return run_iterations(g, stream, state, maxit, opt, iteration, result);
 }
@@ -494,7 +582,7 @@ Status sell_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, T *dx, T tol,
 template <class T, int TPR>
 Status csr_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, const T *dval,
                       const int *dcolind, const int *drowptr, int base, T *dx, T tol, int maxit,
-                      char *work, cudaStream_t stream, const PowerOptions &opt,
+                      char *work, cudaStream_t stream, const L2Window &window, const PowerOptions &opt,
                       PowerResult<T> *result) {
   T *y = reinterpret_cast<T *>(work + p.y);
   int *part_rows = reinterpret_cast<int *>(work + p.part_rows);
@@ -510,16 +598,16 @@ Status csr_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz,
       n, nnz, drowptr, base, p.blocks, part_rows);
   ++result->launches;
   if ((s = launched("power: csr partition")) != Status::ok) return s;
-  if (opt.start_ones && (s = fill_ones(g, n, dx, stream, result)) != Status::ok) return s;
   const int scale_grid = kernels::power_scale_blocks(n, scale_wave);
   // 16-byte loads of 4 entries when both arrays allow them (cudaMalloc'd arrays do).
   const bool vec = reinterpret_cast<uintptr_t>(dval) % 16 == 0 && reinterpret_cast<uintptr_t>(dcolind) % 16 == 0 &&
                    !csr_elementwise_forced();
   auto iteration = [&]() -> Status {
-    Status st = launch_step(g, kernels::power_csr_max<T, TPR>, p.blocks, stream, n, nnz, dval, dcolind, drowptr, base,
-                            vec, part_rows, dx, y, slot_v, slot_i, state);
+    Status st = launch_step(g, window, kernels::power_csr_max<T, TPR>, p.blocks, stream, n, nnz, dval, dcolind,
+                            drowptr, base, vec, part_rows, dx, y, slot_v, slot_i, state);
     if (st != Status::ok) return st;
-    return launch_step(g, kernels::power_scale_check<T>, scale_grid, stream, n, y, dx, tol, maxit, state);
+    return launch_step(g, window, kernels::power_scale_check<T>, scale_grid, stream, n, y, dx, tol, maxit,
+                       state);
   };
   return run_iterations(g, stream, state, maxit, opt, iteration, result);
 }
@@ -732,15 +820,33 @@ Status power_csr_device(int n, long long nnz, const T *dval, const int *dcolind,
     s = sell_copy<T>(g, p, n, nnz, dval, dcolind, drowptr, base, work, st, result, &sell);
   if (s != Status::ok) return s;
   result->sell_copy = sell;
-  if (sell) return sell_iterations<T>(g, p, n, dx, tol, maxit, work, st, opt, result);
-  switch (p.tpr) {
-    case 1: return csr_iterations<T, 1>(g, p, n, nnz, dval, dcolind, drowptr, base, dx, tol, maxit, work, st, opt, result);
-    case 2: return csr_iterations<T, 2>(g, p, n, nnz, dval, dcolind, drowptr, base, dx, tol, maxit, work, st, opt, result);
-    case 4: return csr_iterations<T, 4>(g, p, n, nnz, dval, dcolind, drowptr, base, dx, tol, maxit, work, st, opt, result);
-    case 8: return csr_iterations<T, 8>(g, p, n, nnz, dval, dcolind, drowptr, base, dx, tol, maxit, work, st, opt, result);
-    case 16: return csr_iterations<T, 16>(g, p, n, nnz, dval, dcolind, drowptr, base, dx, tol, maxit, work, st, opt, result);
-    default: return csr_iterations<T, 32>(g, p, n, nnz, dval, dcolind, drowptr, base, dx, tol, maxit, work, st, opt, result);
+  // The loop runs on the workspace's x, next to y (L2Residency); the caller's comes back at the end.
+  T *xw = reinterpret_cast<T *>(work + p.x);
+  const size_t vector_bytes = size_t(n) * sizeof(T);
+  s = opt.start_ones ? fill_ones(g, n, xw, st, result)
+                     : check(cudaMemcpyAsync(xw, dx, vector_bytes, cudaMemcpyDeviceToDevice, st), "power: x in");
+  if (s != Status::ok) return s;
+  {
+    const L2Residency l2(g, xw, p.y + vector_bytes - p.x);
+    const L2Window &w = l2.window();
+    if (sell) {
+      s = sell_iterations<T>(g, p, n, xw, tol, maxit, work, st, w, opt, result);
+    } else {
+      switch (p.tpr) {
+        case 1: s = csr_iterations<T, 1>(g, p, n, nnz, dval, dcolind, drowptr, base, xw, tol, maxit, work, st, w, opt, result); break;
+        case 2: s = csr_iterations<T, 2>(g, p, n, nnz, dval, dcolind, drowptr, base, xw, tol, maxit, work, st, w, opt, result); break;
+        case 4: s = csr_iterations<T, 4>(g, p, n, nnz, dval, dcolind, drowptr, base, xw, tol, maxit, work, st, w, opt, result); break;
+        case 8: s = csr_iterations<T, 8>(g, p, n, nnz, dval, dcolind, drowptr, base, xw, tol, maxit, work, st, w, opt, result); break;
+        case 16: s = csr_iterations<T, 16>(g, p, n, nnz, dval, dcolind, drowptr, base, xw, tol, maxit, work, st, w, opt, result); break;
+        default: s = csr_iterations<T, 32>(g, p, n, nnz, dval, dcolind, drowptr, base, xw, tol, maxit, work, st, w, opt, result); break;
+      }
+    }
+    if (s != Status::ok || result->info < 0) return s;  // a bad structure leaves dx untouched
+    cudaError_t error = cudaMemcpyAsync(dx, xw, vector_bytes, cudaMemcpyDeviceToDevice, st);
+    if (error == cudaSuccess) error = cudaStreamSynchronize(st);
+    s = check(error, "power: x out");
   }
+  return s;
 }
 
 template <class T>

@@ -76,8 +76,9 @@ bool power_csr_rowptr_valid(int n, const int *rowptr, int base);
 
 // ---- device interface ----
 // Workspace (bytes, 256-byte aligned pointer) the device calls need for this n (and nnz):
-// y, the partial sums and candidates of the fused reduction, and the state. Depends on the
-// current device (its SM count); Status::no_device etc. when CUDA cannot answer.
+// y (CSR: and the copy of x the loop runs on), the partial sums and candidates of the fused
+// reduction, and the state. Depends on the current device (its SM count); Status::no_device
+// etc. when CUDA cannot answer.
 // bytes_with_copy (CSR): a workspace at least this large also holds the SELL copy of the
 // matrix (kernels/sell_power.cuh, ~1.0-1.25x the matrix), which power_csr_device then makes
 // for matrices that suit it; with less, it runs the CSR-stream kernel on the caller's arrays.
