@@ -222,7 +222,7 @@ struct CudropTiming {
   T lambda = 0;
   int info = 0, iterations = 0;
   bool repeatable = true;
-  bool sell_copy = false;
+  bool sell_copy = false, sell_near = false;
 };
 
 template <class T, class Run>
@@ -240,6 +240,7 @@ CudropTiming<T> cudrop_loop(int n, T *dx, Run &&run) {
       out.info = res.info;
       out.iterations = res.iterations;
       out.sell_copy = res.sell_copy;
+      out.sell_near = res.sell_near;
     } else if (std::memcmp(first.data(), again.data(), size_t(n) * sizeof(T)) != 0 ||
                std::memcmp(&out.lambda, &res.lambda, sizeof(T)) != 0 || res.iterations != out.iterations) {
       out.repeatable = false;
@@ -474,7 +475,7 @@ void bench_csr(int n, int per_row, bool local, int maxit, bool e2e) {
   std::printf("power csr %s rows=%d nnz_per_row=%d matrix=%s nnz=%lld maxit=%d bytes=%.0f cudrop_ms_per_iter=%.4f "
               "gbps=%.0f copy_frac=%.3f info=%d repeatable=%d format=%s",
               prec<T>(), n, per_row, local ? "local" : "random", nnz, maxit, bytes, ours.ms_per_iter, bw / 1e9,
-              bw / g_copy_bw, ours.info, int(ours.repeatable), ours.sell_copy ? "sell" : "stream");
+              bw / g_copy_bw, ours.info, int(ours.repeatable), ours.sell_copy ? (ours.sell_near ? "sell16" : "sell") : "stream");
   {
     double matvec_ms = 0, pair_ms = 0, scale_ms = 0;
     csr_kernels_only<T>(n, nnz, dv, dc, dr, dx, dy, maxit, &matvec_ms, &pair_ms, &scale_ms);
@@ -611,7 +612,19 @@ int main(int argc, char **argv) {
     }
     bench_dense<double>(g_quick ? 4096 : 16384, 20, false);
   }
-  for (int per_row : {8, 16, 32})
+  // POWER_BENCH_PER_ROW=4,8: these float cases instead of 8, 16, 32 (threshold probes).
+  std::vector<int> per_rows{8, 16, 32};
+  if (const char *list = std::getenv("POWER_BENCH_PER_ROW"); list != nullptr && *list != '\0') {
+    per_rows.clear();
+    for (const char *c = list; *c != '\0';) {
+      char *end = nullptr;
+      const long v = std::strtol(c, &end, 10);
+      if (end == c) break;
+      if (v > 0 && v <= 1024) per_rows.push_back(int(v));
+      c = *end == ',' ? end + 1 : end;
+    }
+  }
+  for (int per_row : per_rows)
     for (bool local : {false, true}) bench_csr<float>(rows, per_row, local, 50, per_row == 16);
   for (bool local : {false, true}) bench_csr<double>(rows, 16, local, 50, false);
   std::printf("# total %.1f s\n", now() - t_start);

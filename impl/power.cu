@@ -43,19 +43,30 @@ struct PowerTune {
 // (measured on the H100, 2M rows of 4..48 entries: float U16 P1 over 4 waves, double U8 P2
 // over one; P2 in float and U16 in double were 10-30% slower). The copy is made only when its
 // padded entries stay within kSellCapacityPercent of the CSR entries (a bounded workspace).
+// near: whether the copy stores 16-bit column distances where every column allows it. H100,
+// 2M rows in a band, fraction of copy bandwidth per iteration (CSR bytes), same run,
+// 2026-11-22: float 8/16/32 per row 0.677 (CSR-stream) / 0.825 / 0.909 with 32-bit indices
+// -> 0.727 / 0.915 / 1.024 with distances; double 16 0.786 -> 0.717, so double keeps 32 bits.
 template <class T> struct SellTune;
 template <> struct SellTune<float> {
   static constexpr int entries = 16, slices = 1, waves = 4;
+  static constexpr bool near = true;
 };
 template <> struct SellTune<double> {
   static constexpr int entries = 8, slices = 2, waves = 1;
+  static constexpr bool near = false;
 };
 constexpr long long kSellCapacityPercent = 125;
-// Below this many entries per row on average the copy is not made: at 8 per row (float) the
-// loop on it took as long as on the CSR-stream kernel with columns in a band and 5% longer
-// with random columns; at 16 and 32 it was 8-10% faster in a band and within -3..+1% with
-// random columns (double 16: +5% / -3%).
+// Below this many entries per row on average the copy with 32-bit column indices is not made:
+// at 8 per row (float) the loop on it took as long as on the CSR-stream kernel with columns
+// in a band and 5% longer with random columns; at 16 and 32 it was 8-10% faster in a band and
+// within -3..+1% with random columns (double 16: +5% / -3%).
 constexpr long long kSellMinAverageRow = 12;
+// With 16-bit distances (SellTune::near, every column near its row) the copy moves fewer bytes
+// than the CSR arrays (6 instead of 8 per float entry, no row pointers). Float in a band, same
+// run as above: 6 per row 0.618 on the CSR-stream kernel, 0.607 on the copy; 8 per row 0.677
+// against 0.727. The crossover is near 6.4.
+constexpr long long kSellNearMinAverageRow = 7;
 
 constexpr size_t kAlign = 256;
 size_t align_up(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
@@ -204,13 +215,14 @@ struct CsrPlan {
   int sell_blocks = 0;   // SELL grid: SellTune waves, each block a contiguous range of slices
   long long sell_capacity = 0;  // padded entries the copy may have
   size_t x = 0, y = 0, part_rows = 0, slot_v = 0, slot_i = 0, state = 0, bytes = 0;
-  size_t row_of = 0, row_len = 0, slice_start = 0, sell_part = 0, sell_val = 0, sell_col = 0, sell_stats = 0,
-         sell_bytes = 0;
+  size_t row_of = 0, row_len = 0, row_word = 0, slice_start = 0, sell_part = 0, sell_val = 0, sell_col = 0,
+         sell_stats = 0, sell_bytes = 0;
 };
 
-template <class T>
+// Col: int column indices, or short distances from the row (kernels/sell_power.cuh).
+template <class T, class Col = int>
 auto sell_kernel() {
-  return kernels::power_sell_max<T, SellTune<T>::entries, SellTune<T>::slices>;
+  return kernels::power_sell_max<T, Col, SellTune<T>::entries, SellTune<T>::slices>;
 }
 
 template <class T, int TPR>
@@ -254,6 +266,7 @@ Status csr_plan(const PowerDevice &g, int n, long long nnz, CsrPlan<T> *out) {
   const size_t positions = size_t(kernels::sell_positions(n));
   p.row_of = take(positions * sizeof(int));
   p.row_len = take(positions * sizeof(int));
+  p.row_word = take(positions * sizeof(int));
   p.slice_start = take((size_t(slices) + 1) * sizeof(long long));
   p.sell_part = take((size_t(p.sell_blocks) + 1) * sizeof(int));
   p.sell_stats = take(sizeof(kernels::SellStats));
@@ -487,9 +500,25 @@ bool csr_stream_forced() {
   return forced;
 }
 
-// Whether the SELL copy is worth its workspace for this shape (it may still not be made: rows
-// too long or too uneven, which only the GPU sees).
-bool sell_may_pay(int n, long long nnz) { return nnz >= kSellMinAverageRow * n && !csr_stream_forced(); }
+// CUDROP_POWER_CSR_FORMAT=wide: the SELL copy keeps 32-bit column indices even where 16-bit
+// distances would do, so that a gpu test covers that copy on the small matrices of the tests
+// (with n <= 65536 every distance fits).
+bool sell_wide_forced() {
+  static const bool forced = [] {
+    const char *text = std::getenv("CUDROP_POWER_CSR_FORMAT");
+    return text != nullptr && std::strcmp(text, "wide") == 0;
+  }();
+  return forced;
+}
+
+// Whether the SELL copy may be worth its workspace for this shape (it may still not be made:
+// rows too long or too uneven, or below kSellMinAverageRow columns too far for 16 bits, which
+// only the GPU sees).
+template <class T>
+bool sell_may_pay(int n, long long nnz) {
+  const bool near = SellTune<T>::near && !sell_wide_forced();
+  return nnz >= (near ? kSellNearMinAverageRow : kSellMinAverageRow) * n && !csr_stream_forced();
+}
 
 // Before either CSR loop: the state reset and the structure check.
 template <class T>
@@ -506,52 +535,82 @@ Status csr_start(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, cons
   return launched("power: csr check");
 }
 
-// The SELL copy, when the matrix suits it: sorts each window's rows and sizes the slices,
-// looks at the result (one wait for the GPU, once per call), then fills the copy and splits
-// the slices among the blocks. *made = false leaves the CSR-stream kernel to run the loop:
-// rows wider than kSellMaxWidth, padding beyond the capacity, or a structure the check
-// rejected (the copy would follow its indices).
+// The SELL copy, when the matrix suits it: sorts each window's rows, sizes the slices and
+// looks for columns too far from their rows for 16 bits, looks at the result (one wait for the
+// GPU, once per call), then fills the copy and splits the slices among the blocks.
+// *made = false leaves the CSR-stream kernel to run the loop: rows wider than kSellMaxWidth,
+// padding beyond the capacity, far columns in a matrix with fewer than kSellMinAverageRow
+// entries per row on average, or a structure the check rejected (the copy would follow its
+// indices). *near: the copy holds 16-bit distances.
 template <class T>
 Status sell_copy(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, const T *dval, const int *dcolind,
-                 const int *drowptr, int base, char *work, cudaStream_t stream, PowerResult<T> *result, bool *made) {
+                 const int *drowptr, int base, char *work, cudaStream_t stream, PowerResult<T> *result, bool *made,
+                 bool *near) {
   using kernels::SellStats;
   *made = false;
+  *near = false;
   auto *state = reinterpret_cast<PowerState<T> *>(work + p.state);
   auto *row_of = reinterpret_cast<int *>(work + p.row_of);
   auto *row_len = reinterpret_cast<int *>(work + p.row_len);
+  auto *row_word = reinterpret_cast<int *>(work + p.row_word);
   auto *slice_start = reinterpret_cast<long long *>(work + p.slice_start);
   auto *stats = reinterpret_cast<SellStats *>(work + p.sell_stats);
   const int slices = kernels::sell_slices(n);
   const long long positions = kernels::sell_positions(n);
+  int reach_wave = 0;
+  Status s = one_wave(g, kernels::power_sell_reach, &reach_wave);
+  if (s == Status::ok) s = check(cudaMemsetAsync(stats, 0, sizeof(SellStats), stream), "power: sell stats");
+  if (s != Status::ok) return s;
   kernels::power_sell_sort<<<unsigned(positions / kernels::kSellWindow), kernels::kSellWindow, 0, stream>>>(
-      n, drowptr, row_of, row_len);
+      n, drowptr, row_of, row_len, row_word);
   kernels::power_sell_widths<<<1, 1024, 0, stream>>>(slices, row_len, slice_start, stats);
+  if (SellTune<T>::near) {
+    kernels::power_sell_reach<<<grid_for(n, reach_wave), kPowerThreads, 0, stream>>>(n, nnz, dcolind, drowptr, base,
+                                                                                     stats);
+    ++result->launches;
+  }
   result->launches += 2;
-  if (Status s = launched("power: sell sort"); s != Status::ok) return s;
+  if ((s = launched("power: sell sort")) != Status::ok) return s;
   auto *seen = static_cast<SellStats *>(g.sell_probe);
   auto *seen_stop = reinterpret_cast<int *>(seen + 1);
   cudaError_t error = cudaMemcpyAsync(seen, stats, sizeof(SellStats), cudaMemcpyDeviceToHost, stream);
   if (error == cudaSuccess) error = cudaMemcpyAsync(seen_stop, &state->stop, sizeof(int), cudaMemcpyDeviceToHost, stream);
   if (error == cudaSuccess) error = cudaStreamSynchronize(stream);
-  if (Status s = check(error, "power: sell sizes"); s != Status::ok) return s;
-  if (*seen_stop != kernels::kRunning || seen->entries > p.sell_capacity || seen->widest > kernels::kSellMaxWidth) {
-    log(2, "power: CSR-stream kernel (SELL copy not made: %lld padded entries for capacity %lld, widest row %d)",
-        seen->entries, p.sell_capacity, seen->widest);
+  if ((s = check(error, "power: sell sizes")) != Status::ok) return s;
+  const bool near_columns = SellTune<T>::near && seen->far == 0 && !sell_wide_forced();
+  if (*seen_stop != kernels::kRunning || seen->entries > p.sell_capacity || seen->widest > kernels::kSellMaxWidth ||
+      (!near_columns && nnz < kSellMinAverageRow * n)) {
+    log(2, "power: CSR-stream kernel (SELL copy not made: %lld padded entries for capacity %lld, widest row %d, "
+        "%s columns)", seen->entries, p.sell_capacity, seen->widest, near_columns ? "near" : "far");
     return Status::ok;
   }
-  kernels::power_sell_fill<T><<<unsigned((positions + kPowerThreads - 1) / kPowerThreads), kPowerThreads, 0, stream>>>(
-      slices, dval, dcolind, drowptr, base, row_of, row_len, slice_start, reinterpret_cast<T *>(work + p.sell_val),
-      reinterpret_cast<int *>(work + p.sell_col));
+  const unsigned fill_grid = unsigned((positions + kPowerThreads - 1) / kPowerThreads);
+  T *sell_val = reinterpret_cast<T *>(work + p.sell_val);
+  bool filled_near = false;
+  if constexpr (SellTune<T>::near) {  // no short-index kernels for a precision that never uses them
+    if (near_columns) {
+      kernels::power_sell_fill<T, short><<<fill_grid, kPowerThreads, 0, stream>>>(
+          n, slices, dval, dcolind, drowptr, base, row_of, row_len, slice_start, sell_val,
+          reinterpret_cast<short *>(work + p.sell_col));
+      filled_near = true;
+    }
+  }
+  if (!filled_near)
+    kernels::power_sell_fill<T, int><<<fill_grid, kPowerThreads, 0, stream>>>(
+        n, slices, dval, dcolind, drowptr, base, row_of, row_len, slice_start, sell_val,
+        reinterpret_cast<int *>(work + p.sell_col));
   kernels::power_sell_partition<<<grid_for(p.sell_blocks + 1LL, 1024), kPowerThreads, 0, stream>>>(
       slices, slice_start, p.sell_blocks, reinterpret_cast<int *>(work + p.sell_part));
   result->launches += 2;
-  if (Status s = launched("power: sell copy"); s != Status::ok) return s;
-  log(2, "power: SELL copy, %lld entries with padding (%lld in CSR), widest row %d", seen->entries, nnz, seen->widest);
+  if ((s = launched("power: sell copy")) != Status::ok) return s;
+  log(2, "power: SELL copy, %lld entries with padding (%lld in CSR), widest row %d, %s column indices", seen->entries,
+      nnz, seen->widest, near_columns ? "16-bit" : "32-bit");
   *made = true;
+  *near = near_columns;
   return Status::ok;
 }
 
-template <class T>
+template <class T, class Col>
 Status sell_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, T *dx, T tol, int maxit, char *work,
                        cudaStream_t stream, const L2Window &window, const PowerOptions &opt,
                        PowerResult<T> *result) {
@@ -560,23 +619,33 @@ Status sell_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, T *dx, T tol,
   int *slot_i = reinterpret_cast<int *>(work + p.slot_i);
   auto *state = reinterpret_cast<PowerState<T> *>(work + p.state);
   const auto *sell_val = reinterpret_cast<const T *>(work + p.sell_val);
-  const auto *sell_col = reinterpret_cast<const int *>(work + p.sell_col);
-  const auto *row_of = reinterpret_cast<const int *>(work + p.row_of);
-  const auto *row_len = reinterpret_cast<const int *>(work + p.row_len);
+  const auto *sell_col = reinterpret_cast<const Col *>(work + p.sell_col);
+  const auto *row_word = reinterpret_cast<const int *>(work + p.row_word);
   const auto *slice_start = reinterpret_cast<const long long *>(work + p.slice_start);
   const auto *part = reinterpret_cast<const int *>(work + p.sell_part);
   int scale_wave = 0;
   if (Status s = one_wave(g, kernels::power_scale_check<T>, &scale_wave); s != Status::ok) return s;
   const int scale_grid = kernels::power_scale_blocks(n, scale_wave);
-  const auto matvec = sell_kernel<T>();
+  const auto matvec = sell_kernel<T, Col>();
   auto iteration = [&]() -> Status {
-    Status st = launch_step(g, window, matvec, p.sell_blocks, stream, sell_val, sell_col, row_of, row_len, slice_start,
+    Status st = launch_step(g, window, matvec, p.sell_blocks, stream, n, sell_val, sell_col, row_word, slice_start,
                             part, dx, y, slot_v, slot_i, state);
     if (st != Status::ok) return st;
     return launch_step(g, window, kernels::power_scale_check<T>, scale_grid, stream, n, y, dx, tol, maxit,
                        state);
   };
   return run_iterations(g, stream, state, maxit, opt, iteration, result);
+}
+
+// The loop on the SELL copy, by its column index type (short only where SellTune<T>::near:
+// no such kernels are made for the other precision).
+template <class T>
+Status sell_loop(bool near, PowerDevice &g, const CsrPlan<T> &p, int n, T *dx, T tol, int maxit, char *work,
+                 cudaStream_t stream, const L2Window &window, const PowerOptions &opt, PowerResult<T> *result) {
+  if constexpr (SellTune<T>::near) {
+    if (near) return sell_iterations<T, short>(g, p, n, dx, tol, maxit, work, stream, window, opt, result);
+  }
+  return sell_iterations<T, int>(g, p, n, dx, tol, maxit, work, stream, window, opt, result);
 }
 
 template <class T, int TPR>
@@ -769,7 +838,7 @@ Status power_csr_workspace(int n, long long nnz, size_t *bytes, size_t *bytes_wi
   CsrPlan<T> p;
   if (Status s = csr_plan<T>(g, n, nnz, &p); s != Status::ok) return s;
   *bytes = p.bytes;
-  if (bytes_with_copy != nullptr) *bytes_with_copy = sell_may_pay(n, nnz) ? p.sell_bytes : p.bytes;
+  if (bytes_with_copy != nullptr) *bytes_with_copy = sell_may_pay<T>(n, nnz) ? p.sell_bytes : p.bytes;
   return Status::ok;
 }
 
@@ -815,11 +884,12 @@ Status power_csr_device(int n, long long nnz, const T *dval, const int *dcolind,
   auto *work = static_cast<char *>(d_work);
   auto st = static_cast<cudaStream_t>(stream);
   Status s = csr_start<T>(g, p, n, nnz, dcolind, drowptr, base, work, st, opt, result);
-  bool sell = false;
-  if (s == Status::ok && work_bytes >= p.sell_bytes && sell_may_pay(n, nnz))
-    s = sell_copy<T>(g, p, n, nnz, dval, dcolind, drowptr, base, work, st, result, &sell);
+  bool sell = false, near = false;
+  if (s == Status::ok && work_bytes >= p.sell_bytes && sell_may_pay<T>(n, nnz))
+    s = sell_copy<T>(g, p, n, nnz, dval, dcolind, drowptr, base, work, st, result, &sell, &near);
   if (s != Status::ok) return s;
   result->sell_copy = sell;
+  result->sell_near = near;
   // The loop runs on the workspace's x, next to y (L2Residency); the caller's comes back at the end.
   T *xw = reinterpret_cast<T *>(work + p.x);
   const size_t vector_bytes = size_t(n) * sizeof(T);
@@ -830,7 +900,7 @@ Status power_csr_device(int n, long long nnz, const T *dval, const int *dcolind,
     const L2Residency l2(g, xw, p.y + vector_bytes - p.x);
     const L2Window &w = l2.window();
     if (sell) {
-      s = sell_iterations<T>(g, p, n, xw, tol, maxit, work, st, w, opt, result);
+      s = sell_loop<T>(near, g, p, n, xw, tol, maxit, work, st, w, opt, result);
     } else {
       switch (p.tpr) {
         case 1: s = csr_iterations<T, 1>(g, p, n, nnz, dval, dcolind, drowptr, base, xw, tol, maxit, work, st, w, opt, result); break;

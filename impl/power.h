@@ -37,6 +37,7 @@ struct PowerResult {
   int launches = 0;    // kernel launches issued (validation and fill included)
   int host_checks = 0; // times the host waited for the state
   bool sell_copy = false; // CSR: the loop ran on the SELL copy (else the CSR-stream kernel)
+  bool sell_near = false; // ... with 16-bit column distances (kernels/sell_power.cuh)
   float loop_ms = 0;   // with PowerOptions::time_loop: GPU time from the first iteration's
                        // launch to the end of the last queued one (no-ops included)
 };

@@ -20,6 +20,14 @@
 // both, bound by one L2 sector per gather). Which matrices get the copy: impl/power.cu.
 // Sorting within windows keeps the padding small (1.5% on rows of 4..12 entries) and y local:
 // a lane writes y[row_of[p]], within a window of its slice.
+//
+// The loop reads the copy's bytes once per iteration, so the copy is kept small:
+//  * row_word[p] packs what a lane needs of its position, the row's offset in its window
+//    (10 bits) and its length, one 4-byte load instead of two;
+//  * where every entry's column is within 32768 of its row, cyclically (|j - i| mod n, the
+//    band of a FEM mesh or an RCM-ordered graph, periodic boundaries included), the column
+//    indices are stored as 16-bit distances from the row: 6 bytes an entry in float instead
+//    of 8. power_sell_reach finds out, once per call.
 #include "kernels/power.cuh"
 
 namespace cudrop::kernels {
@@ -29,12 +37,40 @@ constexpr int kSellMaxWidth = 256; // the longest row the format takes: a slice 
                                    // for width / U load rounds, ~1 us each
 constexpr int kSellLanes = 32;     // rows per slice
 
-// What power_sell_widths finds: padded entries of the copy, and the widest slice.
+// What power_sell_widths finds: padded entries of the copy, and the widest slice; and
+// power_sell_reach: whether some column is too far from its row for a 16-bit distance.
 struct SellStats {
   long long entries;
   int widest;
-  int unused;
+  int far;
 };
+
+// The cyclic distance from row i to column j (both in [0, n)) as a 16-bit number when one
+// fits: d = j - i, or d -/+ n. far = true when none does.
+__host__ __device__ inline int sell_distance(int j, int i, int n, bool *far) {
+  int d = j - i;
+  if (d > 32767) d -= n;
+  else if (d < -32768) d += n;
+  *far = d > 32767 || d < -32768;
+  return d;
+}
+
+// The column a stored index names: as stored (int), or the row plus a 16-bit distance,
+// wrapped into [0, n).
+__device__ __forceinline__ int sell_column(int stored, int, int) { return stored; }
+__device__ __forceinline__ int sell_column(short stored, int row, int n) {
+  int j = row + int(stored);
+  j += j < 0 ? n : 0;
+  j -= j >= n ? n : 0;
+  return j;
+}
+
+// row_word: the row's offset in its window (low 10 bits) and its length above them.
+constexpr int kSellOffsetBits = 10;
+static_assert((1 << kSellOffsetBits) == 1024, "a window's offsets take kSellOffsetBits bits");
+__host__ __device__ constexpr int sell_word(int offset, int length) {
+  return offset | ((length < (1 << 20) ? length : (1 << 20)) << kSellOffsetBits);
+}
 
 // Positions of the sorted order (a multiple of kSellWindow) and slices for n rows.
 __host__ __device__ constexpr long long sell_positions(int n) {
@@ -44,9 +80,10 @@ __host__ __device__ constexpr int sell_slices(int n) { return int(sell_positions
 
 // One block of kSellWindow threads per window: each thread ranks its row. Reads rowptr only; a
 // row pointer that decreases counts as an empty row (the structure check stops such a matrix
-// before the copy is filled).
+// before the copy is filled). Positions past n get offsets that name rows past n.
 static __global__ void __launch_bounds__(kSellWindow)
-power_sell_sort(int n, const int *__restrict__ rowptr, int *__restrict__ row_of, int *__restrict__ row_len) {
+power_sell_sort(int n, const int *__restrict__ rowptr, int *__restrict__ row_of, int *__restrict__ row_len,
+                int *__restrict__ row_word) {
   __shared__ int lengths[kSellWindow];
   const long long row = (long long)blockIdx.x * kSellWindow + threadIdx.x;
   const int length = row < n ? max(0, __ldg(rowptr + row + 1) - __ldg(rowptr + row)) : -1;
@@ -60,6 +97,28 @@ power_sell_sort(int n, const int *__restrict__ rowptr, int *__restrict__ row_of,
   const long long at = (long long)blockIdx.x * kSellWindow + rank;
   row_of[at] = row < n ? int(row) : -1;
   row_len[at] = max(length, 0);
+  row_word[at] = sell_word(int(threadIdx.x), max(length, 0));
+}
+
+// stats->far (zeroed before) = 1 when some entry's column is too far from its row for a
+// 16-bit distance. One thread per row; runs before the structure check is known to have
+// passed, so it reads only entries inside [0, nnz) and skips columns outside [0, n).
+static __global__ void __launch_bounds__(kPowerThreads)
+power_sell_reach(int n, long long nnz, const int *__restrict__ colind, const int *__restrict__ rowptr, int base,
+                 SellStats *__restrict__ stats) {
+  bool far = false;
+  for (long long row = blockIdx.x * (long long)blockDim.x + threadIdx.x; row < n && !far;
+       row += (long long)gridDim.x * blockDim.x) {
+    const long long from = max(0LL, (long long)__ldg(rowptr + row) - base);
+    const long long to = min(nnz, (long long)__ldg(rowptr + row + 1) - base);
+    for (long long k = from; k < to; ++k) {
+      const int j = __ldg(colind + k) - base;
+      bool this_far = false;
+      if (j >= 0 && j < n) sell_distance(j, int(row), n, &this_far);
+      far = far || this_far;
+    }
+  }
+  if (__syncthreads_or(far) && threadIdx.x == 0) atomicOr(&stats->far, 1);
 }
 
 // slice_start[s] = 32 * (width of slices 0..s-1), slice_start[slices] = the padded entries;
@@ -113,12 +172,14 @@ power_sell_widths(int slices, const int *__restrict__ row_len, long long *__rest
   }
 }
 
-// The copy: one thread per position. Only for a structure that passed the check.
-template <class T>
+// The copy: one thread per position. Only for a structure that passed the check, and with
+// Col = short only where power_sell_reach found every distance to fit.
+template <class T, class Col>
 __global__ void __launch_bounds__(kPowerThreads)
-power_sell_fill(int slices, const T *__restrict__ val, const int *__restrict__ colind, const int *__restrict__ rowptr,
-                int base, const int *__restrict__ row_of, const int *__restrict__ row_len,
-                const long long *__restrict__ slice_start, T *__restrict__ sell_val, int *__restrict__ sell_col) {
+power_sell_fill(int n, int slices, const T *__restrict__ val, const int *__restrict__ colind,
+                const int *__restrict__ rowptr, int base, const int *__restrict__ row_of,
+                const int *__restrict__ row_len, const long long *__restrict__ slice_start, T *__restrict__ sell_val,
+                Col *__restrict__ sell_col) {
   const long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (p >= (long long)slices * kSellLanes) return;
   const long long s = p / kSellLanes;
@@ -128,8 +189,13 @@ power_sell_fill(int slices, const T *__restrict__ val, const int *__restrict__ c
   const long long to = slice_start[s] + lane;
   for (int j = 0; j < width; ++j) {
     const bool mine = j < length;
+    int column = mine ? colind[from + j] - base : 0;
+    if constexpr (sizeof(Col) < sizeof(int)) {
+      bool far = false;
+      column = mine ? sell_distance(column, row, n, &far) : 0;
+    }
     sell_val[to + (long long)kSellLanes * j] = mine ? val[from + j] : T(0);
-    sell_col[to + (long long)kSellLanes * j] = mine ? colind[from + j] - base : 0;
+    sell_col[to + (long long)kSellLanes * j] = Col(column);
   }
 }
 
@@ -147,11 +213,12 @@ power_sell_partition(int slices, const long long *__restrict__ slice_start, int 
 
 // y = A x and the fused max (power_publish_max). Block b owns slices [part[b], part[b+1]); its
 // warps take P of them at a time (P rows per lane in flight) and load U entries of each per
-// round. The next step's slice descriptions are loaded while this step runs.
-template <class T, int U, int P>
+// round. The next step's slice descriptions are loaded while this step runs. Col: int column
+// indices, or short distances from the row (sell_column).
+template <class T, class Col, int U, int P>
 __global__ void __launch_bounds__(kPowerThreads)
-power_sell_max(const T *__restrict__ sell_val, const int *__restrict__ sell_col, const int *__restrict__ row_of,
-               const int *__restrict__ row_len, const long long *__restrict__ slice_start,
+power_sell_max(int n, const T *__restrict__ sell_val, const Col *__restrict__ sell_col,
+               const int *__restrict__ row_word, const long long *__restrict__ slice_start,
                const int *__restrict__ part, const T *__restrict__ x, T *__restrict__ y, T *slot_v, int *slot_i,
                PowerState<T> *state) {
   power_wait_for_previous();
@@ -167,8 +234,11 @@ power_sell_max(const T *__restrict__ sell_val, const int *__restrict__ sell_col,
     length[q] = 0;
     at[q] = 0;
     if (s < last) {
-      row[q] = power_matrix_load(row_of + (long long)s * kSellLanes + lane);
-      length[q] = power_matrix_load(row_len + (long long)s * kSellLanes + lane);
+      const long long position = (long long)s * kSellLanes + lane;
+      const int word = power_matrix_load(row_word + position);
+      const long long r = (position & ~((1LL << kSellOffsetBits) - 1)) + (word & ((1 << kSellOffsetBits) - 1));
+      row[q] = r < n ? int(r) : -1;
+      length[q] = word >> kSellOffsetBits;
       at[q] = power_matrix_load(slice_start + s) + lane;
     }
   };
@@ -204,7 +274,7 @@ power_sell_max(const T *__restrict__ sell_val, const int *__restrict__ sell_col,
           const bool on = j + u < my_length[q];
           const long long e = my_at[q] + (long long)kSellLanes * (j + u);
           v[q][u] = on ? power_matrix_load(sell_val + e) : T(0);
-          c[q][u] = on ? power_matrix_load(sell_col + e) : -1;
+          c[q][u] = on ? sell_column(power_matrix_load(sell_col + e), my_row[q], n) : -1;
         }
 #pragma unroll
       for (int q = 0; q < P; ++q)

@@ -1038,6 +1038,64 @@ void test_irregular() {
   }
 }
 
+// ---- columns near their rows (the SELL copy's 16-bit distances) ----
+// Where every column is within 32768 of its row, cyclically, the SELL copy stores 16-bit
+// distances from the row (kernels/sell_power.cuh); one entry farther keeps 32-bit indices (and
+// below 12 entries per row on average, the CSR-stream kernel). n > 65536, so that distances
+// can be too far: the extremes -32768 and +32767 both ways round, wrapping past 0 and n - 1,
+// and +-32768 (too far) in the far variants. Integer values and start vector: the first
+// iteration is exact whatever the order of the additions, so it must match bit for bit (a
+// wrong column shows), and later iterations agree within rounding.
+template <class T>
+Csr<T> near_columns(int n, int per_row, bool one_far, uint64_t seed) {
+  Rng rng(seed);
+  const int q = rng.below(n);
+  const int extremes[] = {32767, -32768, n - 32768, 32768 - n, 1 - n, n - 1};
+  std::vector<std::vector<std::pair<int, double>>> rows(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    std::vector<int> cols{i};
+    const int len = per_row / 2 + rng.below(per_row + 1);
+    for (int e = 1; e < len; ++e) {
+      long long d = int(rng.below(65)) - 32;
+      if (rng.below(8) == 0) d = extremes[rng.below(6)];
+      cols.push_back(int(((i + d) % n + n) % n));
+    }
+    if (one_far && i == n / 3) cols.push_back((i + 32768) % n);
+    if (one_far && i == n - 5) cols.push_back((i - 32768 + n) % n);
+    std::sort(cols.begin(), cols.end());
+    for (int j : cols) {
+      const double v = j == i ? (i == q ? 16.0 : double(rng.below(9)) - 4.0) : double(rng.below(5)) - 2.0;
+      rows[size_t(i)].push_back({j, v});
+    }
+  }
+  return csr_from_rows<T>(n, rows);
+}
+
+template <class T>
+void test_near_columns() {
+  const char *P = Api<T>::prec;
+  const T tol = T(Api<T>::tol);
+  const int n = 70001;
+  for (int per_row : {8, 16})
+    for (bool far : {false, true}) {
+      const Csr<T> c = near_columns<T>(n, per_row, far, uint64_t(per_row) * 2 + far);
+      const auto mv = csr_matvec(c);
+      Rng rng(uint64_t(per_row) + 7 * far);
+      std::vector<T> x0(static_cast<size_t>(n));
+      for (T &v : x0) v = T(int(rng.below(9)) - 4);
+      x0[size_t(n / 2)] = T(5);  // never all zero
+      char what[160];
+      for (int base : {0, 1}) {
+        std::snprintf(what, sizeof what, "%s near columns %d/row%s n=%d base=%d: first iteration", P, per_row,
+                      far ? ", two too far" : "", n, base);
+        check_identical(what, call_csr<T>(c.rebased(base), &x0, T(0), 1, what), ref_power<T>(n, mv, &x0, T(0), 1));
+      }
+      std::snprintf(what, sizeof what, "%s near columns %d/row%s n=%d: 20 iterations", P, per_row,
+                    far ? ", two too far" : "", n);
+      check_agree(what, call_csr<T>(c, &x0, T(0), 20, what), ref_power<T>(n, mv, &x0, T(0), 20), double(tol));
+    }
+}
+
 // ---- INIT = 0 with a converged start ----
 template <class T>
 void test_start_vector() {
@@ -1147,6 +1205,7 @@ void run_all() {
   step("nonsymmetric", test_nonsymmetric<T>);
   step("pagerank", test_pagerank<T>);
   step("irregular rows", test_irregular<T>);
+  step("near columns", test_near_columns<T>);
   step("start vector", test_start_vector<T>);
   if (opt.big) step("big", test_big<T>);
   std::printf("%s done in %.1f s\n", Api<T>::prec, seconds_now() - t0);
