@@ -29,6 +29,7 @@
 //    indices are stored as 16-bit distances from the row: 6 bytes an entry in float instead
 //    of 8. power_sell_reach finds out, once per call.
 #include "kernels/power.cuh"
+#include "kernels/sell_index.h"
 
 namespace cudrop::kernels {
 
@@ -45,25 +46,10 @@ struct SellStats {
   int far;
 };
 
-// The cyclic distance from row i to column j (both in [0, n)) as a 16-bit number when one
-// fits: d = j - i, or d -/+ n. far = true when none does.
-__host__ __device__ inline int sell_distance(int j, int i, int n, bool *far) {
-  int d = j - i;
-  if (d > 32767) d -= n;
-  else if (d < -32768) d += n;
-  *far = d > 32767 || d < -32768;
-  return d;
-}
-
-// The column a stored index names: as stored (int), or the row plus a 16-bit distance,
-// wrapped into [0, n).
+// The column a stored index names: as stored (int), or the row plus a 16-bit distance
+// (kernels/sell_index.h).
 __device__ __forceinline__ int sell_column(int stored, int, int) { return stored; }
-__device__ __forceinline__ int sell_column(short stored, int row, int n) {
-  int j = row + int(stored);
-  j += j < 0 ? n : 0;
-  j -= j >= n ? n : 0;
-  return j;
-}
+__device__ __forceinline__ int sell_column(short stored, int row, int n) { return sell_column_near(stored, row, n); }
 
 // row_word: the row's offset in its window (low 10 bits) and its length above them.
 constexpr int kSellOffsetBits = 10;
