@@ -46,7 +46,8 @@ struct PowerTune {
 // near: whether the copy stores 16-bit column distances where every column allows it. H100,
 // 2M rows in a band, fraction of copy bandwidth per iteration (CSR bytes), same run,
 // 2026-11-22: float 8/16/32 per row 0.677 (CSR-stream) / 0.825 / 0.909 with 32-bit indices
-// -> 0.727 / 0.915 / 1.024 with distances; double 16 0.786 -> 0.717, so double keeps 32 bits.
+// -> 0.727 / 0.915 / 1.024 with distances; double 16 0.786 -> 0.56-0.74 over five kernel
+// shapes (docs/perf/2026-11-22-h100-session17.md), so double keeps 32 bits.
 template <class T> struct SellTune;
 template <> struct SellTune<float> {
   static constexpr int entries = 16, slices = 1, waves = 4;
@@ -564,7 +565,7 @@ Status sell_copy(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, cons
   kernels::power_sell_sort<<<unsigned(positions / kernels::kSellWindow), kernels::kSellWindow, 0, stream>>>(
       n, drowptr, row_of, row_len, row_word);
   kernels::power_sell_widths<<<1, 1024, 0, stream>>>(slices, row_len, slice_start, stats);
-  if (SellTune<T>::near) {
+  if constexpr (SellTune<T>::near) {
     kernels::power_sell_reach<<<grid_for(n, reach_wave), kPowerThreads, 0, stream>>>(n, nnz, dcolind, drowptr, base,
                                                                                      stats);
     ++result->launches;
@@ -580,8 +581,9 @@ Status sell_copy(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, cons
   const bool near_columns = SellTune<T>::near && seen->far == 0 && !sell_wide_forced();
   if (*seen_stop != kernels::kRunning || seen->entries > p.sell_capacity || seen->widest > kernels::kSellMaxWidth ||
       (!near_columns && nnz < kSellMinAverageRow * n)) {
-    log(2, "power: CSR-stream kernel (SELL copy not made: %lld padded entries for capacity %lld, widest row %d, "
-        "%s columns)", seen->entries, p.sell_capacity, seen->widest, near_columns ? "near" : "far");
+    log(2, "power: CSR-stream kernel (SELL copy not made: %lld padded entries for capacity %lld, widest row %d%s)",
+        seen->entries, p.sell_capacity, seen->widest,
+        SellTune<T>::near ? (seen->far ? ", columns too far for 16 bits" : ", near columns") : "");
     return Status::ok;
   }
   const unsigned fill_grid = unsigned((positions + kPowerThreads - 1) / kPowerThreads);
