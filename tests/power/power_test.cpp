@@ -1039,9 +1039,10 @@ void test_irregular() {
 }
 
 // ---- columns near their rows (the SELL copy's 16-bit distances) ----
-// Where every column is within 32768 of its row, cyclically, the SELL copy stores 16-bit
-// distances from the row (kernels/sell_power.cuh); one entry farther keeps 32-bit indices (and
-// below 12 entries per row on average, the CSR-stream kernel). n > 65536, so that distances
+// In single precision, where every column is within 32768 of its row, cyclically, the SELL
+// copy stores 16-bit distances from the row (kernels/sell_power.cuh); one entry farther keeps
+// 32-bit indices (and below 12 entries per row on average, the CSR-stream kernel). Double
+// always keeps 32-bit indices, so there these matrices cover its copy and the stream kernel. n > 65536, so that distances
 // can be too far: the extremes -32768 and +32767 both ways round, wrapping past 0 and n - 1,
 // and +-32768 (too far) in the far variants. Integer values and start vector: the first
 // iteration is exact whatever the order of the additions, so it must match bit for bit (a
