@@ -16,11 +16,25 @@ namespace {
 
 // Tuning data. nb: panel width (<= kPanelMaxCols). panel_rows: rows per thread block of the
 // panel kernel when the panel fits in shared memory (kernel: one thread per row and column
-// step, so up to kPanelThreads costs the same latency; double is bounded by shared memory:
-// 128 rows x 128 columns x 8 bytes = 128 KiB).
+// step, so up to kPanelThreads costs the same latency). tall_panel_rows: the same for panels
+// of at least tall_from rows, as many as the shared memory holds up to that figure.
+//
+// The panel runs beside the look-ahead's trailing GEMM, and each of its blocks takes an SM's
+// shared memory away from that GEMM while the panel lasts. Early on, while the GEMM is the
+// longer of the two, fewer panel blocks pay; late, the panel is the critical path and more
+// blocks (shorter reductions over fewer rows) pay. Double, H100, device-only dgetrf ms with
+// 128 / 192 / 224 rows per block throughout (2026-11-22, two runs each): n = 16384
+// 199.7, 199.4 / 188.1, 187.7 / 183.8, 183.1; 8192 52.3, 52.4 / 51.9, 51.9 / 51.7, 51.6; 4096
+// 22.3, 22.3 / 23.3, 23.3 / 23.3, 23.4. (224 x 128 doubles is 224 KiB, all an H100 block may
+// have.) Float keeps 256 everywhere: more rows than threads doubles the per-column work
+// (sgetrf 16384: 256 / 384 / 448 rows, 163.0 / 170.0 / 172.8 ms; 192 and 224: 165.1, 166.0).
 template <class T> struct GetrfTune;
-template <> struct GetrfTune<float> { static constexpr int nb = 128, panel_rows = 256; };
-template <> struct GetrfTune<double> { static constexpr int nb = 128, panel_rows = 128; };
+template <> struct GetrfTune<float> {
+  static constexpr int nb = 128, panel_rows = 256, tall_panel_rows = 256, tall_from = 1 << 30;
+};
+template <> struct GetrfTune<double> {
+  static constexpr int nb = 128, panel_rows = 128, tall_panel_rows = 224, tall_from = 8192;
+};
 
 static_assert(GetrfTune<float>::nb <= kernels::kPanelMaxCols && GetrfTune<double>::nb <= kernels::kPanelMaxCols);
 static_assert(kernels::kPanelMaxCols <= kernels::kSwapMaxRows, "one swap launch per panel");
@@ -107,7 +121,11 @@ Status plan_panel(const GetrfDevice &g, int rows, int cols, PanelPlan *plan) {
     return check(error, "getrf: occupancy");
   };
   auto ceil_div = [](long long a, long long b) { return static_cast<int>((a + b - 1) / b); };
-  const int target = GetrfTune<T>::panel_rows;
+  int target = GetrfTune<T>::panel_rows;
+  if (rows >= GetrfTune<T>::tall_from) {
+    const size_t fitting = g.panel_dynamic_max[precision_index<T>()] / (size_t(cols) * sizeof(T));
+    target = std::max(target, static_cast<int>(std::min<size_t>(GetrfTune<T>::tall_panel_rows, fitting)));
+  }
   // Rows in shared memory: the target height, or one block per SM if that is too few for a
   // tall panel. (The blocks wait for each other: never more than the GPU holds at once.)
   int blocks = ceil_div(rows, target);
