@@ -12,6 +12,11 @@ class CopyPool;
 // A pool of `threads` workers in total (1 = copy on the calling thread only).
 CopyPool *make_copy_pool(int threads);
 
+// Copies `bytes` bytes with non-temporal stores where the CPU has them (x86-64; memcpy
+// elsewhere): dst is not read into the cache first. The stores are fenced before it returns,
+// so a DMA or another thread may read dst once the caller says it is done.
+void copy_streaming(void *dst, const void *src, size_t bytes);
+
 // Copies `cols` columns of `row_bytes` bytes each from src (column stride src_ld bytes) to
 // dst (column stride dst_ld bytes), in parallel on the pool.
 void copy_columns(CopyPool *pool, void *dst, size_t dst_ld, const void *src, size_t src_ld,
