@@ -59,8 +59,10 @@ static double time_ms(F &&f, int reps, cudaStream_t stream) {
 }
 
 template <class T>
+// accumulate: C = C - A B on a random C (beta = 1, as LU's and Cholesky's trailing updates);
+// otherwise C = A B (beta = 0). Both libraries run the same number of times from the same C.
 static void bench_device(const char *prec, int m, int n, int k, bool ta, bool tb, int reps, cublasHandle_t handle,
-                         cudaStream_t stream) {
+                         cudaStream_t stream, bool accumulate = false) {
   const size_t rows_a = ta ? k : m, cols_a = ta ? m : k, rows_b = tb ? n : k, cols_b = tb ? k : n;
   T *dA, *dB, *dC, *dRef;
   CHECK_CUDA(cudaMalloc(&dA, rows_a * cols_a * sizeof(T)));
@@ -69,14 +71,18 @@ static void bench_device(const char *prec, int m, int n, int k, bool ta, bool tb
   CHECK_CUDA(cudaMalloc(&dRef, size_t(m) * n * sizeof(T)));
   bench::fill_random<<<1024, 256, 0, stream>>>(dA, rows_a * cols_a, 1);
   bench::fill_random<<<1024, 256, 0, stream>>>(dB, rows_b * cols_b, 2);
+  if (accumulate) {
+    bench::fill_random<<<1024, 256, 0, stream>>>(dC, size_t(m) * n, 3);
+    bench::fill_random<<<1024, 256, 0, stream>>>(dRef, size_t(m) * n, 3);
+  }
   // The workspace the library's host path gives gemm_device for this shape (repacking B for
   // float A^T B): its time is inside cudrop_ms. The call without it is timed too (direct_ms).
   const size_t work_bytes = cudrop::impl::gemm_device_workspace<T>(ta, tb, m, n, k);
   void *work = nullptr;
   if (work_bytes > 0) CHECK_CUDA(cudaMalloc(&work, work_bytes));
-  const T one = 1, zero = 0;
+  const T alpha = accumulate ? T(-1) : T(1), beta = accumulate ? T(1) : T(0);
   auto run = [&](T *c, void *w, size_t bytes) {
-    if (cudrop::impl::gemm_device<T>(ta, tb, m, n, k, one, dA, rows_a, dB, rows_b, zero, c, m, stream, false, w,
+    if (cudrop::impl::gemm_device<T>(ta, tb, m, n, k, alpha, dA, rows_a, dB, rows_b, beta, c, m, stream, false, w,
                                      bytes) != cudrop::impl::Status::ok) {
       std::fprintf(stderr, "cudrop gemm_device failed\n");
       std::exit(2);
@@ -85,7 +91,7 @@ static void bench_device(const char *prec, int m, int n, int k, bool ta, bool tb
   auto ours = [&] { run(dC, work, work_bytes); };
   auto theirs = [&] {
     CHECK_CUBLAS(Cublas<T>::gemm(handle, ta ? CUBLAS_OP_T : CUBLAS_OP_N, tb ? CUBLAS_OP_T : CUBLAS_OP_N, m, n, k,
-                                 &one, dA, int(rows_a), dB, int(rows_b), &zero, dRef, m));
+                                 &alpha, dA, int(rows_a), dB, int(rows_b), &beta, dRef, m));
   };
   const double ms_ours = time_ms(ours, reps, stream);
   const double ms_cublas = time_ms(theirs, reps, stream);
@@ -113,9 +119,9 @@ static void bench_device(const char *prec, int m, int n, int k, bool ta, bool tb
     norm = std::max(norm, double(std::fabs(ref[i])));
   }
   const double flops = 2.0 * m * n * k;
-  std::printf("device_gemm %s %c%c m=%d n=%d k=%d cudrop_ms=%.3f cudrop_tflops=%.2f cublas_ms=%.3f cublas_tflops=%.2f "
+  std::printf("device_gemm %s %c%c m=%d n=%d k=%d beta=%d cudrop_ms=%.3f cudrop_tflops=%.2f cublas_ms=%.3f cublas_tflops=%.2f "
               "ratio=%.2f maxdiff_rel=%.1e%s\n",
-              prec, ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, ms_ours, flops / ms_ours / 1e9, ms_cublas,
+              prec, ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, int(accumulate), ms_ours, flops / ms_ours / 1e9, ms_cublas,
               flops / ms_cublas / 1e9, ms_cublas / ms_ours, diff / norm, direct);
   std::fflush(stdout);
   cudaFree(dA); cudaFree(dB); cudaFree(dC); cudaFree(dRef); cudaFree(work);
@@ -152,12 +158,13 @@ static void bench_copy_cublas(const char *prec, int n, int reps, cublasHandle_t 
 
 int main(int argc, char **argv) {
   std::vector<int> sizes = {4096, 8192}, host_sizes = {4096, 8192}, trans_sizes;
-  int reps = 7;
+  int reps = 7, update_n = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--sizes")) sizes = bench::parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--host-sizes")) host_sizes = bench::parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--trans-sizes")) trans_sizes = bench::parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--update-n")) update_n = std::atoi(argv[i + 1]);
   }
   cudaDeviceProp prop{};
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
@@ -183,6 +190,14 @@ int main(int argc, char **argv) {
     // The skinny shapes of the LU and Cholesky trailing updates.
     bench_device<float>("s", 4 * n, 4 * n, 256, false, false, reps, handle, stream);
     bench_device<float>("s", 4 * n, 4 * n, 512, false, false, reps, handle, stream);
+  }
+  // The trailing updates themselves (C -= A B): LU's k = 128 (NN) and Cholesky's k = 512 (NT),
+  // at --update-n (0: none).
+  if (update_n > 0) {
+    bench_device<float>("s", update_n, update_n, 128, false, false, reps, handle, stream, true);
+    bench_device<double>("d", update_n, update_n, 128, false, false, reps, handle, stream, true);
+    bench_device<float>("s", update_n, update_n, 512, false, true, reps, handle, stream, true);
+    bench_device<double>("d", update_n, update_n, 512, false, true, reps, handle, stream, true);
   }
   CHECK_CUBLAS(cublasSetStream(handle, nullptr));
   for (int n : host_sizes) {

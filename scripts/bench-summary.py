@@ -39,7 +39,7 @@ def main(path):
         print("  device-only GEMM (TFLOPS, median, same run):")
         print("    prec op  m x n x k            cudrop  cuBLAS  ratio  maxdiff")
         for prec, op, f in device:
-            shape = f"{f['m']}x{f['n']}x{f['k']}"
+            shape = f"{f['m']}x{f['n']}x{f['k']}" + (" C-=AB" if f.get("beta") == "1" else "")
             print(f"    {prec}    {op}  {shape:<20} {float(f['cudrop_tflops']):6.2f}  {float(f['cublas_tflops']):6.2f}"
                   f"  {float(f['ratio']):5.2f}  {f['maxdiff_rel']}")
     if cross:
