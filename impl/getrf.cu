@@ -16,8 +16,9 @@ namespace {
 
 // Tuning data. nb: panel width (<= kPanelMaxCols). panel_rows: rows per thread block of the
 // panel kernel when the panel fits in shared memory (kernel: one thread per row and column
-// step, so up to kPanelThreads costs the same latency). tall_panel_rows: the same for panels
-// of at least tall_from rows, as many as the shared memory holds up to that figure.
+// step, so up to kPanelThreads rows cost the same latency). For panels of at least
+// tall_from rows: tall_panel_rows per block (as many as the shared memory holds up to that
+// figure), with tall_threads threads.
 //
 // The panel runs beside the look-ahead's trailing GEMM, and each of its blocks takes an SM's
 // shared memory away from that GEMM while the panel lasts. Early on, while the GEMM is the
@@ -26,14 +27,18 @@ namespace {
 // 128 / 192 / 224 rows per block throughout (2026-11-22, two runs each): n = 16384
 // 199.7, 199.4 / 188.1, 187.7 / 183.8, 183.1; 8192 52.3, 52.4 / 51.9, 51.9 / 51.7, 51.6; 4096
 // 22.3, 22.3 / 23.3, 23.3 / 23.3, 23.4. (224 x 128 doubles is 224 KiB, all an H100 block may
-// have.) Float keeps 256 everywhere: more rows than threads doubles the per-column work
-// (sgetrf 16384: 256 / 384 / 448 rows, 163.0 / 170.0 / 172.8 ms; 192 and 224: 165.1, 166.0).
+// have.) Float with 256 threads lost with more rows than threads, which doubles the
+// per-column work (sgetrf 16384: 256 / 384 / 448 rows, 163.0 / 170.0 / 172.8 ms), so its tall
+// panels take 512 threads for 448 rows: 163.0, 163.4 -> 159.0, 158.6 ms (8192: 48.3, 48.4 ->
+// 48.4, 48.5), although such a panel alone is slower (16384 x 128: 4.9 -> 5.8 us per column).
 template <class T> struct GetrfTune;
 template <> struct GetrfTune<float> {
-  static constexpr int nb = 128, panel_rows = 256, tall_panel_rows = 256, tall_from = 1 << 30;
+  static constexpr int nb = 128, panel_rows = 256;
+  static constexpr int tall_from = 8192, tall_panel_rows = 448, tall_threads = kernels::kPanelThreadsTall;
 };
 template <> struct GetrfTune<double> {
-  static constexpr int nb = 128, panel_rows = 128, tall_panel_rows = 224, tall_from = 8192;
+  static constexpr int nb = 128, panel_rows = 128;
+  static constexpr int tall_from = 8192, tall_panel_rows = 224, tall_threads = kernels::kPanelThreads;
 };
 
 static_assert(GetrfTune<float>::nb <= kernels::kPanelMaxCols && GetrfTune<double>::nb <= kernels::kPanelMaxCols);
@@ -51,26 +56,42 @@ size_t padded_ld(size_t rows, size_t element_size) {
 // their blocks are scheduled ahead of the trailing GEMM's), the events linking it to the
 // caller's stream, device limits, and the kernels' shared-memory opt-in. Made once; never
 // destroyed (like the context).
+// One instantiation of the panel kernel: its entry point, threads per block, and the dynamic
+// shared memory a block of it may have.
+struct PanelKernel {
+  const void *entry = nullptr;
+  int threads = 0;
+  size_t dynamic_max = 0;
+};
+
 struct GetrfDevice {
   bool ready = false;
   int sms = 0;
-  size_t panel_dynamic_max[2] = {};
+  PanelKernel panel_kernel[2][2];  // [precision][0: every panel, 1: tall panels]
   cudaStream_t panel = nullptr;
   cudaEvent_t start = nullptr, panel_done = nullptr, next_ready = nullptr;
 };
 
 template <class T> constexpr int precision_index() { return std::is_same_v<T, float> ? 0 : 1; }
 
-template <class T>
-cudaError_t prepare_kernels(GetrfDevice &g, size_t smem_optin) {
+template <class T, int NT>
+cudaError_t prepare_panel_kernel(size_t smem_optin, PanelKernel *kernel) {
   cudaFuncAttributes attributes{};
-  cudaError_t error = cudaFuncGetAttributes(&attributes, kernels::getrf_panel<T>);
+  cudaError_t error = cudaFuncGetAttributes(&attributes, kernels::getrf_panel<T, NT>);
   if (error != cudaSuccess) return error;
   const size_t dynamic_max = smem_optin > attributes.sharedSizeBytes ? smem_optin - attributes.sharedSizeBytes : 0;
-  error = cudaFuncSetAttribute(kernels::getrf_panel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  error = cudaFuncSetAttribute(kernels::getrf_panel<T, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(dynamic_max));
+  *kernel = PanelKernel{reinterpret_cast<const void *>(kernels::getrf_panel<T, NT>), NT, dynamic_max};
+  return error;
+}
+
+template <class T>
+cudaError_t prepare_kernels(GetrfDevice &g, size_t smem_optin) {
+  PanelKernel *kernel = g.panel_kernel[precision_index<T>()];
+  cudaError_t error = prepare_panel_kernel<T, kernels::kPanelThreads>(smem_optin, &kernel[0]);
+  if (error == cudaSuccess) error = prepare_panel_kernel<T, GetrfTune<T>::tall_threads>(smem_optin, &kernel[1]);
   if (error != cudaSuccess) return error;
-  g.panel_dynamic_max[precision_index<T>()] = dynamic_max;
   return cudaFuncSetAttribute(kernels::getrf_trsm<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                               static_cast<int>(kernels::TrsmShape<T>::smem_bytes()));
 }
@@ -106,53 +127,57 @@ Status getrf_device_state(GetrfDevice **out) {
 
 // How one panel is spread over thread blocks (see kernels/getrf_panel.cuh).
 struct PanelPlan {
-  int blocks = 0, rows_per_block = 0;
+  int blocks = 0, rows_per_block = 0, threads = 0;
   bool cache_rows = false;
   size_t smem = 0;
 };
 
+// The panel held in shared memory by blocks of `kernel` of about `target` rows each (or one
+// block per SM if that is too few for a tall panel; the blocks wait for each other, so never
+// more than the GPU holds at once); false when it does not fit.
+Status plan_cached(const GetrfDevice &g, const PanelKernel &kernel, int rows, int cols, size_t elem_size, int target,
+                   PanelPlan *plan, bool *fits) {
+  auto ceil_div = [](long long a, long long b) { return static_cast<int>((a + b - 1) / b); };
+  *fits = false;
+  const int most = std::min(g.sms, kernels::kPanelMaxBlocks);
+  const int blocks = std::min(ceil_div(rows, target), most);
+  const int per_block = ceil_div(rows, blocks);
+  const size_t smem = size_t(per_block) * cols * elem_size;
+  if (smem > kernel.dynamic_max) return Status::ok;
+  int per_sm = 0;
+  const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel.entry, kernel.threads, smem);
+  if (Status s = check(error, "getrf: occupancy"); s != Status::ok) return s;
+  if (std::min(per_sm * g.sms, kernels::kPanelMaxBlocks) < blocks) return Status::ok;
+  *plan = PanelPlan{ceil_div(rows, per_block), per_block, kernel.threads, true, smem};
+  *fits = true;
+  return Status::ok;
+}
+
 template <class T>
 Status plan_panel(const GetrfDevice &g, int rows, int cols, PanelPlan *plan) {
-  auto resident = [&](size_t smem, int *blocks) {
-    int per_sm = 0;
-    const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, kernels::getrf_panel<T>, kernels::kPanelThreads, smem);
-    *blocks = std::min(per_sm * g.sms, kernels::kPanelMaxBlocks);
-    return check(error, "getrf: occupancy");
-  };
-  auto ceil_div = [](long long a, long long b) { return static_cast<int>((a + b - 1) / b); };
-  int target = GetrfTune<T>::panel_rows;
+  const PanelKernel *kernel = g.panel_kernel[precision_index<T>()];
+  bool fits = false;
   if (rows >= GetrfTune<T>::tall_from) {
-    const size_t fitting = g.panel_dynamic_max[precision_index<T>()] / (size_t(cols) * sizeof(T));
-    target = std::max(target, static_cast<int>(std::min<size_t>(GetrfTune<T>::tall_panel_rows, fitting)));
-  }
-  // Rows in shared memory: the target height, or one block per SM if that is too few for a
-  // tall panel. (The blocks wait for each other: never more than the GPU holds at once.)
-  int blocks = ceil_div(rows, target);
-  if (blocks > std::min(g.sms, kernels::kPanelMaxBlocks)) blocks = std::min(g.sms, kernels::kPanelMaxBlocks);
-  int per_block = ceil_div(rows, blocks);
-  size_t smem = size_t(per_block) * cols * sizeof(T);
-  if (smem <= g.panel_dynamic_max[precision_index<T>()]) {
-    int capacity = 0;
-    if (Status s = resident(smem, &capacity); s != Status::ok) return s;
-    if (capacity >= blocks) {
-      plan->blocks = ceil_div(rows, per_block);
-      plan->rows_per_block = per_block;
-      plan->cache_rows = true;
-      plan->smem = smem;
-      return Status::ok;
+    const int fitting = static_cast<int>(kernel[1].dynamic_max / (size_t(cols) * sizeof(T)));
+    const int target = std::min(GetrfTune<T>::tall_panel_rows, fitting);
+    if (target > GetrfTune<T>::panel_rows) {
+      if (Status s = plan_cached(g, kernel[1], rows, cols, sizeof(T), target, plan, &fits); s != Status::ok) return s;
+      if (fits) return Status::ok;
     }
   }
+  if (Status s = plan_cached(g, kernel[0], rows, cols, sizeof(T), GetrfTune<T>::panel_rows, plan, &fits);
+      s != Status::ok || fits)
+    return s;
   // In place in global memory (L2-resident for all but huge panels): as many blocks as fit.
-  int capacity = 0;
-  if (Status s = resident(0, &capacity); s != Status::ok) return s;
+  int per_sm = 0;
+  const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel[0].entry, kernel[0].threads, 0);
+  if (Status s = check(error, "getrf: occupancy"); s != Status::ok) return s;
+  const int capacity = std::min(per_sm * g.sms, kernels::kPanelMaxBlocks);
   if (capacity < 1) return check(cudaErrorInvalidConfiguration, "getrf: panel occupancy");
-  blocks = std::min(ceil_div(rows, target), capacity);
-  per_block = ceil_div(rows, blocks);
-  plan->blocks = ceil_div(rows, per_block);
-  plan->rows_per_block = per_block;
-  plan->cache_rows = false;
-  plan->smem = 0;
+  auto ceil_div = [](long long a, long long b) { return static_cast<int>((a + b - 1) / b); };
+  const int blocks = std::min(ceil_div(rows, GetrfTune<T>::panel_rows), capacity);
+  const int per_block = ceil_div(rows, blocks);
+  *plan = PanelPlan{ceil_div(rows, per_block), per_block, kernel[0].threads, false, 0};
   return Status::ok;
 }
 
@@ -185,7 +210,10 @@ Status getrf_device(int m, int n, T *dA, size_t ldda, int *d_ipiv, int *d_info, 
     if (Status s = plan_panel<T>(g, m - j, jb, &plan); s != Status::ok) return s;
     const kernels::PanelArgs<T> args{at(j, j), ldda, m - j, jb, j, plan.rows_per_block,
                                      plan.cache_rows ? 1 : 0, d_ipiv, d_info, exchange};
-    kernels::getrf_panel<T><<<plan.blocks, kernels::kPanelThreads, plan.smem, g.panel>>>(args);
+    if (plan.threads == kernels::kPanelThreads)
+      kernels::getrf_panel<T, kernels::kPanelThreads><<<plan.blocks, plan.threads, plan.smem, g.panel>>>(args);
+    else
+      kernels::getrf_panel<T, GetrfTune<T>::tall_threads><<<plan.blocks, plan.threads, plan.smem, g.panel>>>(args);
     cudaError_t error = cudaGetLastError();
     if (error == cudaSuccess) error = cudaEventRecord(g.panel_done, g.panel);
     return check(error, "getrf: panel");

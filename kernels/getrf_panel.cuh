@@ -44,6 +44,9 @@
 namespace cudrop::kernels {
 
 constexpr int kPanelThreads = 256;
+// The variant for tall float panels: 448 rows of 128 floats per block (224 KiB of shared
+// memory) with a thread for each row, so that fewer blocks hold the panel (impl/getrf.cu).
+constexpr int kPanelThreadsTall = 512;
 constexpr int kPanelMaxCols = 128;    // widest panel (the exchange buffers' row length)
 constexpr int kPanelMaxBlocks = 160;  // largest grid (each lane of warp 0 polls <= 5 blocks)
 
@@ -140,12 +143,13 @@ __device__ __forceinline__ void warp_best(T &key, int &row) {
 }
 
 // (At most 128 registers, so that a panel block fits on an SM beside a GEMM block; without a
-// minimum ptxas squeezed the float kernel into 40 registers and spilled.)
-template <class T>
-__global__ void __launch_bounds__(kPanelThreads, 2)
+// minimum ptxas squeezed the float kernel into 40 registers and spilled.) NT: threads per block.
+template <class T, int NT = kPanelThreads>
+__global__ void __launch_bounds__(NT, NT <= kPanelThreads ? 2 : 1)
 getrf_panel(PanelArgs<T> p) {
   using X = PanelExchange<T>;
-  constexpr int NT = kPanelThreads, WARPS = NT / 32, KW = X::KW;
+  constexpr int WARPS = NT / 32, KW = X::KW;
+  static_assert(NT % 32 == 0 && WARPS <= 32, "one warp reduces the warps' candidates");
   constexpr int POLLS = (kPanelMaxBlocks + 31) / 32;
   static_assert(kPanelMaxCols <= NT, "one thread per panel column reads the pivot row");
   extern __shared__ __align__(16) unsigned char panel_smem[];
