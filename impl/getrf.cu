@@ -132,12 +132,13 @@ struct PanelPlan {
   size_t smem = 0;
 };
 
+int ceil_div(long long a, long long b) { return static_cast<int>((a + b - 1) / b); }
+
 // The panel held in shared memory by blocks of `kernel` of about `target` rows each (or one
 // block per SM if that is too few for a tall panel; the blocks wait for each other, so never
-// more than the GPU holds at once); false when it does not fit.
+// more than the GPU holds at once). *fits: false when it does not fit (*plan unchanged).
 Status plan_cached(const GetrfDevice &g, const PanelKernel &kernel, int rows, int cols, size_t elem_size, int target,
                    PanelPlan *plan, bool *fits) {
-  auto ceil_div = [](long long a, long long b) { return static_cast<int>((a + b - 1) / b); };
   *fits = false;
   const int most = std::min(g.sms, kernels::kPanelMaxBlocks);
   const int blocks = std::min(ceil_div(rows, target), most);
@@ -174,7 +175,6 @@ Status plan_panel(const GetrfDevice &g, int rows, int cols, PanelPlan *plan) {
   if (Status s = check(error, "getrf: occupancy"); s != Status::ok) return s;
   const int capacity = std::min(per_sm * g.sms, kernels::kPanelMaxBlocks);
   if (capacity < 1) return check(cudaErrorInvalidConfiguration, "getrf: panel occupancy");
-  auto ceil_div = [](long long a, long long b) { return static_cast<int>((a + b - 1) / b); };
   const int blocks = std::min(ceil_div(rows, GetrfTune<T>::panel_rows), capacity);
   const int per_block = ceil_div(rows, blocks);
   *plan = PanelPlan{ceil_div(rows, per_block), per_block, kernel[0].threads, false, 0};
