@@ -2,10 +2,12 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <vector>
 
 #include "shim/dispatch.h"
 
@@ -52,12 +54,40 @@ const void *own_base() {
   return base;
 }
 
+// True when the object loaded at `base` (file `file`) is a cudrop: it defines cudrop_version
+// itself (dlsym on a handle also searches the object's dependencies, hence the base check).
+bool is_a_cudrop(const char *file, const void *base) {
+  if (file == nullptr || *file == '\0') return false;  // the program itself
+  void *handle = dlopen(file, RTLD_LAZY | RTLD_NOLOAD);
+  if (handle == nullptr) return false;
+  bool cudrop = false;
+  if (void *version = dlsym(handle, "cudrop_version")) {
+    Dl_info info{};
+    cudrop = dladdr(version, &info) != 0 && info.dli_fbase == base;
+  }
+  dlclose(handle);
+  return cudrop;
+}
+
 // A symbol that lives in libcudrop itself (under any file name, e.g. when cudrop is
-// installed as libblas.so.3) would recurse forever: reject it.
+// installed as libblas.so.3), or in another copy of it, would have the two call each other
+// forever: reject it, and say so once per other copy (a second cudrop in one process is
+// never what the user meant).
 void *accept_foreign(void *fn) {
   if (fn == nullptr) return nullptr;
   Dl_info info{};
-  if (dladdr(fn, &info) != 0 && info.dli_fbase == own_base()) return nullptr;
+  if (dladdr(fn, &info) == 0) return fn;
+  if (info.dli_fbase == own_base()) return nullptr;
+  if (is_a_cudrop(info.dli_fname, info.dli_fbase)) {
+    static std::mutex told_mutex;
+    static std::vector<const void *> told;
+    std::lock_guard<std::mutex> lock(told_mutex);
+    if (std::find(told.begin(), told.end(), info.dli_fbase) == told.end()) {
+      told.push_back(info.dli_fbase);
+      log(0, "%s is another copy of cudrop, not a CPU BLAS/LAPACK: skipped", info.dli_fname);
+    }
+    return nullptr;
+  }
   return fn;
 }
 

@@ -9,6 +9,9 @@
 #   (d) relinked, CUDROP_CPU_BLAS=/nonexistent and CUDROP_NO_CPU_SEARCH=1: SIGABRT with a
 #       message that names CUDROP_CPU_BLAS (never a wrong answer).
 #   (e) relinked, no BLAS preloaded or linked, nothing set: finds one by itself.
+#   (f) another file copy of libcudrop where a CPU BLAS is expected (named by CUDROP_CPU_BLAS, or
+#       installed as libblas.so.3 under a preloaded cudrop): skipped with a notice, the search
+#       goes on to a real BLAS (the two copies must never call each other).
 # Every run is CUDROP_MODE=cpu, CUDROP_VERBOSE=1, under `timeout`, and checks the result.
 # usage: cpu_resolver.sh BUILD_DIR TESTS_SOURCE_DIR C_COMPILER INCLUDE_DIR
 set -u
@@ -138,6 +141,28 @@ run e env -u CUDROP_CPU_BLAS -u CUDROP_NO_CPU_SEARCH -u LD_PRELOAD "$work/probe_
 check_result e
 check_real_blas e sgemm_
 check_real_blas e dgemm_
+
+echo "== (f) another copy of cudrop offered as the CPU BLAS"
+mkdir -p "$work/copy"
+cp "$cudrop_real" "$work/copy/libcudrop-copy.so"
+cp "$cudrop_real" "$work/copy/libblas.so.3"
+run f1 env CUDROP_CPU_BLAS="$work/copy/libcudrop-copy.so" "$work/probe_cudrop"
+run f2 env LD_LIBRARY_PATH="$work/copy" LD_PRELOAD="$lib" "$work/probe_blas"
+for name in f1 f2; do
+  check_result $name
+  check_real_blas $name sgemm_
+  case "$(cpu_file $name sgemm_)" in
+    "$work"/copy/*) fail "$name: sgemm_ resolved from the copy of cudrop" ;;
+  esac
+  grep -q "^cudrop: $work/copy/.* is another copy of cudrop, not a CPU BLAS/LAPACK: skipped$" "$work/$name.log" &&
+    pass "$name: the copy is named in a notice" || fail "$name: no notice naming the copy"
+done
+# The notice is not a verbose one: the user set something that cannot work.
+run f3 env CUDROP_VERBOSE=0 CUDROP_CPU_BLAS="$work/copy/libcudrop-copy.so" "$work/probe_cudrop"
+[ "$rc" -eq 0 ] && grep -q '^probe: .*: OK$' "$work/f3.log" && pass "f3: correct result without verbose" ||
+  fail "f3: exit status $rc or wrong result"
+[ "$(grep -c 'is another copy of cudrop' "$work/f3.log")" -eq 1 ] && pass "f3: one notice at verbose 0" ||
+  fail "f3: want exactly one notice at CUDROP_VERBOSE=0"
 
 if [ "$failures" -ne 0 ]; then echo "cpu_resolver: $failures failure(s)"; exit 1; fi
 echo "cpu_resolver: PASS"
