@@ -6,6 +6,9 @@
 #include <string>
 #include <thread>
 #include <algorithm>
+#include <new>
+
+#include <pthread.h>
 
 #include "shim/dispatch.h"
 
@@ -18,10 +21,28 @@ struct Gpu {
   std::string unusable_reason = "not started";
   std::mutex call_mutex;
   GpuContext context;
+  std::atomic<bool> cuda_touched{false};  // start() has called into the CUDA runtime
 };
 
+Gpu *the_gpu = nullptr;
+
+// A child of fork() cannot use the CUDA context its parent made, and must not wait on a lock
+// that a thread of the parent held: once CUDA was started, the child runs everything on the
+// CPU. (A parent that never touched CUDA leaves the child free to start it.)
+void forget_gpu_in_child() {
+  Gpu &g = *the_gpu;
+  if (!g.cuda_touched.load()) return;
+  new (&g.call_mutex) std::mutex;
+  g.usable.store(false);
+  g.unusable_reason = "a child of fork() cannot use its parent's CUDA context";
+}
+
 Gpu &gpu() {
-  static Gpu *g = new Gpu;  // never destroyed: the CUDA runtime tears itself down at exit
+  static Gpu *g = [] {
+    the_gpu = new Gpu;  // never destroyed: the CUDA runtime tears itself down at exit
+    pthread_atfork(nullptr, nullptr, forget_gpu_in_child);
+    return the_gpu;
+  }();
   return *g;
 }
 
@@ -32,6 +53,7 @@ size_t staging_bytes_from_env() {
 }
 
 void start(Gpu &g) {
+  g.cuda_touched.store(true);
   int count = 0;
   cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess || count == 0) {
