@@ -23,12 +23,30 @@ template <> struct GemmNames<float> {
   static constexpr const char *fortran = "SGEMM ";
   static constexpr const char *cblas = "cblas_sgemm";
   static constexpr const char *label = "sgemm_";
+  static constexpr cpu::Routine routine = cpu::Routine::sgemm_, cblas_routine = cpu::Routine::cblas_sgemm;
 };
 template <> struct GemmNames<double> {
   static constexpr const char *fortran = "DGEMM ";
   static constexpr const char *cblas = "cblas_dgemm";
   static constexpr const char *label = "dgemm_";
+  static constexpr cpu::Routine routine = cpu::Routine::dgemm_, cblas_routine = cpu::Routine::cblas_dgemm;
 };
+
+// The reference's checks, in its order: the number of the first illegal argument, or 0.
+inline int gemm_illegal_argument(char ta, char tb, int m, int n, int k, int lda, int ldb, int ldc) {
+  const bool nota = ta == 'N', notb = tb == 'N';
+  const int nrowa = nota ? m : k;
+  const int nrowb = notb ? k : n;
+  if (!nota && ta != 'C' && ta != 'T') return 1;
+  if (!notb && tb != 'C' && tb != 'T') return 2;
+  if (m < 0) return 3;
+  if (n < 0) return 4;
+  if (k < 0) return 5;
+  if (lda < std::max(1, nrowa)) return 8;
+  if (ldb < std::max(1, nrowb)) return 10;
+  if (ldc < std::max(1, m)) return 13;
+  return 0;
+}
 
 // Auto mode's size test: enough arithmetic, and enough of it per byte crossing PCIe.
 inline bool gemm_worth_gpu(const Settings &s, int m, int n, int k, bool reads_c, size_t element_size) {
@@ -38,25 +56,22 @@ inline bool gemm_worth_gpu(const Settings &s, int m, int n, int k, bool reads_c,
   return flops >= s.gemm_min_intensity * elements * element_size;
 }
 
+// The Fortran call, checked. transa_len, transb_len: the hidden lengths, passed on unchanged
+// with an illegal call. caller: the program's return address (see cpu::find_for_illegal_call).
+// cblas_label: the verbose label of the CBLAS call this serves, or nullptr.
 template <class T>
 void gemm(const char *transa, const char *transb, const int *m, const int *n, const int *k,
           const T *alpha, const T *a, const int *lda, const T *b, const int *ldb, const T *beta,
-          T *c, const int *ldc) {
+          T *c, const int *ldc, size_t transa_len, size_t transb_len, const void *caller,
+          const char *cblas_label = nullptr) {
   const char ta = upper(*transa), tb = upper(*transb);
   const bool nota = ta == 'N', notb = tb == 'N';
-  const int nrowa = nota ? *m : *k;
-  const int nrowb = notb ? *k : *n;
-  int info = 0;
-  if (!nota && ta != 'C' && ta != 'T') info = 1;
-  else if (!notb && tb != 'C' && tb != 'T') info = 2;
-  else if (*m < 0) info = 3;
-  else if (*n < 0) info = 4;
-  else if (*k < 0) info = 5;
-  else if (*lda < std::max(1, nrowa)) info = 8;
-  else if (*ldb < std::max(1, nrowb)) info = 10;
-  else if (*ldc < std::max(1, *m)) info = 13;
-  if (info != 0) {
-    report_illegal_argument(GemmNames<T>::fortran, info);
+  if (const int info = gemm_illegal_argument(ta, tb, *m, *n, *k, *lda, *ldb, *ldc)) {
+    // The CPU routine's own checks call the handler the process would call without cudrop.
+    if (auto cpu_gemm = reinterpret_cast<cpu::gemm_fn<T>>(cpu::find_for_illegal_call(GemmNames<T>::routine, caller, {"xerbla_"})))
+      cpu_gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len);
+    else
+      report_illegal_argument(GemmNames<T>::fortran, info, 6, caller);
     return;
   }
   if (*m == 0 || *n == 0 || ((*alpha == T(0) || *k == 0) && *beta == T(1))) return;
@@ -71,8 +86,8 @@ void gemm(const char *transa, const char *transb, const int *m, const int *n, co
   }
 
   char label[96];
-  const char *name = GemmNames<T>::label;
-  if (settings().verbose >= 2) {
+  const char *name = cblas_label != nullptr ? cblas_label : GemmNames<T>::label;
+  if (settings().verbose >= 2 && cblas_label == nullptr) {
     std::snprintf(label, sizeof label, "%s(%c,%c,m=%d,n=%d,k=%d)", name, ta, tb, *m, *n, *k);
     name = label;
   }
@@ -84,30 +99,44 @@ void gemm(const char *transa, const char *transb, const int *m, const int *n, co
 
 enum CblasCode { RowMajor = 101, ColMajor = 102, NoTrans = 111, Trans = 112, ConjTrans = 113 };
 
-// Reference CBLAS: column-major passes straight through; row-major becomes the
-// column-major product C^T = op(B)^T op(A)^T, so the Fortran-order checks report the
-// parameter numbers of that swapped call (the tester maps them back via RowMajorStrg).
 template <class T>
-void cblas_gemm(int layout, int trans_a, int trans_b, int m, int n, int k, T alpha, const T *a,
-                int lda, const T *b, int ldb, T beta, T *c, int ldc) {
+using cblas_gemm_fn = void (*)(int, int, int, int, int, int, T, const T *, int, const T *, int, T, T *, int);
+
+// Reference CBLAS: column-major passes straight through; row-major becomes the column-major
+// product C^T = op(B)^T op(A)^T. Any illegal argument sends the whole call to the CPU
+// library's CBLAS routine, so that its checks and handlers (cblas_xerbla, RowMajorStrg, ...)
+// do exactly what they do without cudrop. caller: as for gemm().
+template <class T>
+void cblas_gemm(const void *caller, int layout, int trans_a, int trans_b, int m, int n, int k, T alpha,
+                const T *a, int lda, const T *b, int ldb, T beta, T *c, int ldc) {
   auto code = [](int trans) { return trans == Trans ? 'T' : trans == ConjTrans ? 'C' : trans == NoTrans ? 'N' : '\0'; };
-  RowMajorStrg = 0;
-  CBLAS_CallFromC = 1;
   const char ca = code(trans_a), cb = code(trans_b);
-  if (layout == ColMajor) {
-    if (ca == '\0') report_illegal_cblas_argument(2, GemmNames<T>::cblas, "TransA", trans_a);
-    else if (cb == '\0') report_illegal_cblas_argument(3, GemmNames<T>::cblas, "TransB", trans_b);
-    else gemm<T>(&ca, &cb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc);
-  } else if (layout == RowMajor) {
-    RowMajorStrg = 1;
-    if (ca == '\0') report_illegal_cblas_argument(2, GemmNames<T>::cblas, "TransA", trans_a);
-    else if (cb == '\0') report_illegal_cblas_argument(3, GemmNames<T>::cblas, "TransB", trans_b);
-    else gemm<T>(&cb, &ca, &n, &m, &k, &alpha, b, &ldb, a, &lda, &beta, c, &ldc);
-  } else {
-    report_illegal_cblas_argument(1, GemmNames<T>::cblas, "layout", layout);
+  const bool row_major = layout == RowMajor;
+  const bool legal_codes = (row_major || layout == ColMajor) && ca != '\0' && cb != '\0';
+  const int fortran_info = !legal_codes ? 0
+                           : row_major  ? gemm_illegal_argument(cb, ca, n, m, k, ldb, lda, ldc)
+                                        : gemm_illegal_argument(ca, cb, m, n, k, lda, ldb, ldc);
+  if (!legal_codes || fortran_info != 0) {
+    if (auto cpu_cblas = reinterpret_cast<cblas_gemm_fn<T>>(
+            cpu::find_for_illegal_call(GemmNames<T>::cblas_routine, caller, {"xerbla_", "cblas_xerbla"})))
+      return cpu_cblas(layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    // Reference CBLAS's own numbering, quirk included: row-major reports TransB as 2.
+    if (!row_major && layout != ColMajor) report_illegal_cblas_argument(GemmNames<T>::cblas, 1, false, "layout", layout, caller);
+    else if (ca == '\0') report_illegal_cblas_argument(GemmNames<T>::cblas, 2, row_major, "TransA", trans_a, caller);
+    else if (cb == '\0') report_illegal_cblas_argument(GemmNames<T>::cblas, row_major ? 2 : 3, row_major, "TransB", trans_b,
+                                       caller);
+    else report_illegal_cblas_fortran_argument(GemmNames<T>::fortran, fortran_info, row_major, caller);
+    return;
   }
-  CBLAS_CallFromC = 0;
-  RowMajorStrg = 0;
+  char label[128];
+  if (settings().verbose >= 2) {
+    auto trans_name = [](char t) { return t == 'N' ? "NoTrans" : t == 'T' ? "Trans" : "ConjTrans"; };
+    std::snprintf(label, sizeof label, "%s(%s,%s,%s,M=%d,N=%d,K=%d)", GemmNames<T>::cblas,
+                  row_major ? "RowMajor" : "ColMajor", trans_name(ca), trans_name(cb), m, n, k);
+  }
+  const char *cblas_label = settings().verbose >= 2 ? label : GemmNames<T>::cblas;
+  if (row_major) gemm<T>(&cb, &ca, &n, &m, &k, &alpha, b, &ldb, a, &lda, &beta, c, &ldc, 1, 1, caller, cblas_label);
+  else gemm<T>(&ca, &cb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1, caller, cblas_label);
 }
 
 }  // namespace
@@ -163,8 +192,9 @@ template <class T> void open_shortcut() {
 
 template <class T>
 void gemm_full(const char *transa, const char *transb, const int *m, const int *n, const int *k, const T *alpha,
-               const T *a, const int *lda, const T *b, const int *ldb, const T *beta, T *c, const int *ldc) {
-  gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+               const T *a, const int *lda, const T *b, const int *ldb, const T *beta, T *c, const int *ldc,
+               size_t transa_len, size_t transb_len, const void *caller) {
+  gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len, caller);
   open_shortcut<T>();
 }
 
@@ -176,15 +206,19 @@ __attribute__((visibility("hidden"))) void cudrop_sgemm_full(const char *transa,
                                                              const int *n, const int *k, const float *alpha,
                                                              const float *a, const int *lda, const float *b,
                                                              const int *ldb, const float *beta, float *c,
-                                                             const int *ldc, size_t, size_t) {
-  cudrop::capi::gemm_full(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+                                                             const int *ldc, size_t transa_len, size_t transb_len) {
+  // Entered by a jump from the exported entry (x86-64): the return address is the program's.
+  cudrop::capi::gemm_full(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len,
+                          __builtin_return_address(0));
 }
 __attribute__((visibility("hidden"))) void cudrop_dgemm_full(const char *transa, const char *transb, const int *m,
                                                              const int *n, const int *k, const double *alpha,
                                                              const double *a, const int *lda, const double *b,
                                                              const int *ldb, const double *beta, double *c,
-                                                             const int *ldc, size_t, size_t) {
-  cudrop::capi::gemm_full(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+                                                             const int *ldc, size_t transa_len, size_t transb_len) {
+  // Entered by a jump from the exported entry (x86-64): the return address is the program's.
+  cudrop::capi::gemm_full(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len,
+                          __builtin_return_address(0));
 }
 }
 
@@ -303,11 +337,11 @@ using cudrop::capi::cblas_gemm;
 CUDROP_EXPORT void cblas_sgemm(int layout, int trans_a, int trans_b, int m, int n, int k,
                                float alpha, const float *a, int lda, const float *b, int ldb,
                                float beta, float *c, int ldc) {
-  cblas_gemm(layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  cblas_gemm(__builtin_return_address(0), layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 CUDROP_EXPORT void cblas_dgemm(int layout, int trans_a, int trans_b, int m, int n, int k,
                                double alpha, const double *a, int lda, const double *b, int ldb,
                                double beta, double *c, int ldc) {
-  cblas_gemm(layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  cblas_gemm(__builtin_return_address(0), layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }

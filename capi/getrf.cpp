@@ -29,17 +29,25 @@ template <> struct GetrfNames<double> {
 template <class T>
 using getrf_fn = void (*)(const int *, const int *, T *, const int *, int *, int *);
 
+// caller: the program's return address (see cpu::find_for_illegal_call).
 template <class T>
-void getrf(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *info) {
-  // Reference order; INFO is set before XERBLA gets its (positive) parameter number.
-  *info = 0;
-  if (*m < 0) *info = -1;
-  else if (*n < 0) *info = -2;
-  else if (*lda < std::max(1, *m)) *info = -4;
-  if (*info != 0) {
-    report_illegal_argument(GetrfNames<T>::fortran, -*info);
+void getrf(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *info, const void *caller) {
+  int illegal = 0;
+  if (*m < 0) illegal = 1;
+  else if (*n < 0) illegal = 2;
+  else if (*lda < std::max(1, *m)) illegal = 4;
+  if (illegal != 0) {
+    // The CPU routine's own checks set INFO and call the handler the process would call.
+    if (auto cpu_getrf = reinterpret_cast<getrf_fn<T>>(cpu::find_for_illegal_call(GetrfNames<T>::routine, caller, {"xerbla_"}))) {
+      cpu_getrf(m, n, a, lda, ipiv, info);
+      return;
+    }
+    // Reference order; INFO is set before XERBLA gets its (positive) parameter number.
+    *info = -illegal;
+    report_illegal_argument(GetrfNames<T>::fortran, illegal, 6, caller);
     return;
   }
+  *info = 0;
   if (*m == 0 || *n == 0) return;
 
   char label[96];
@@ -57,9 +65,9 @@ void getrf(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *inf
 }  // namespace cudrop::capi
 
 CUDROP_EXPORT void sgetrf_(const int *m, const int *n, float *a, const int *lda, int *ipiv, int *info) {
-  cudrop::capi::getrf(m, n, a, lda, ipiv, info);
+  cudrop::capi::getrf(m, n, a, lda, ipiv, info, __builtin_return_address(0));
 }
 
 CUDROP_EXPORT void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info) {
-  cudrop::capi::getrf(m, n, a, lda, ipiv, info);
+  cudrop::capi::getrf(m, n, a, lda, ipiv, info, __builtin_return_address(0));
 }

@@ -28,17 +28,26 @@ template <> struct PotrfNames<double> {
   static constexpr cpu::Routine routine = cpu::Routine::dpotrf_;
 };
 
+// uplo_len: the hidden length, passed on unchanged with an illegal call. caller: the
+// program's return address (see cpu::find_for_illegal_call).
 template <class T>
-void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info) {
+void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info, size_t uplo_len, const void *caller) {
   const char u = upper(*uplo);
-  *info = 0;
-  if (u != 'U' && u != 'L') *info = -1;
-  else if (*n < 0) *info = -2;
-  else if (*lda < std::max(1, *n)) *info = -4;
-  if (*info != 0) {
-    report_illegal_argument(PotrfNames<T>::fortran, -*info);
+  int illegal = 0;
+  if (u != 'U' && u != 'L') illegal = 1;
+  else if (*n < 0) illegal = 2;
+  else if (*lda < std::max(1, *n)) illegal = 4;
+  if (illegal != 0) {
+    // The CPU routine's own checks set INFO and call the handler the process would call.
+    if (auto cpu_potrf = reinterpret_cast<cpu::potrf_fn<T>>(cpu::find_for_illegal_call(PotrfNames<T>::routine, caller, {"xerbla_"}))) {
+      cpu_potrf(uplo, n, a, lda, info, uplo_len);
+      return;
+    }
+    *info = -illegal;
+    report_illegal_argument(PotrfNames<T>::fortran, illegal, 6, caller);
     return;
   }
+  *info = 0;
   if (*n == 0) return;
 
   char label[64];
@@ -57,10 +66,10 @@ void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info) {
 
 using cudrop::capi::potrf;
 
-CUDROP_EXPORT void spotrf_(const char *uplo, const int *n, float *a, const int *lda, int *info, size_t) {
-  potrf(uplo, n, a, lda, info);
+CUDROP_EXPORT void spotrf_(const char *uplo, const int *n, float *a, const int *lda, int *info, size_t uplo_len) {
+  potrf(uplo, n, a, lda, info, uplo_len, __builtin_return_address(0));
 }
 
-CUDROP_EXPORT void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, size_t) {
-  potrf(uplo, n, a, lda, info);
+CUDROP_EXPORT void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, size_t uplo_len) {
+  potrf(uplo, n, a, lda, info, uplo_len, __builtin_return_address(0));
 }

@@ -1,6 +1,6 @@
 // Power-method entry points (cudrop extension, Fortran ABI): cudrop_spower_/cudrop_dpower_
 // (dense, column-major) and cudrop_scsrpower_/cudrop_dcsrpower_ (CSR). Each is the argument
-// checks in the documented order (include/cudrop.h, docs/power.md) -> xerbla_, the quick
+// checks in the documented order (include/cudrop.h, docs/power.md) -> the process's xerbla_, the quick
 // return, the CSR row-pointer check, then one routed call (GPU, or the CPU loop).
 #include <algorithm>
 #include <cmath>
@@ -32,9 +32,9 @@ template <> struct PowerNames<double> {
   static constexpr cpu::Routine routine = cpu::Routine::dgemm_;
 };
 
-// Reports argument `k` through the caller's (or cudrop's) xerbla_, with the routine's true name
-// and length (these names are longer than the reference's six characters).
-void report(const char *name, int k) { xerbla_(name, &k, std::strlen(name)); }
+// Reports argument `k` through the handler the process has (capi/report.h; no CPU library has
+// these routines), with the routine's true name and length (longer than the reference's six).
+void report(const char *name, int k) { report_illegal_argument(name, k, std::strlen(name), nullptr); }
 
 // Auto mode: the GPU pays once one upload plus the iterations at GPU bandwidth beat the
 // iterations at CPU bandwidth. Measured on the H100 machine (cudrop-power-bench, 2026-11-21),

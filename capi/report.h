@@ -1,17 +1,25 @@
 #pragma once
-// How capi reports an illegal argument: through the dynamic xerbla_/cblas_xerbla symbols,
-// so the caller's own handler (e.g. a tester's) wins over the library's default.
+// How capi reports an illegal argument. cudrop defines no error handler of its own (one
+// exported would replace the process's). An entry hands an illegal call to the CPU routine
+// underneath where it can (cpu::find_for_illegal_call): its checks call the handler the
+// process would call without cudrop. These report the others. caller: the program's return
+// address, taken in the exported entry, or nullptr.
 #include <cstddef>
 
-extern "C" {
-void xerbla_(const char *srname, const int *info, size_t srname_len);
-void cblas_xerbla(int info, const char *routine, const char *form, ...);
-extern int RowMajorStrg;
-extern int CBLAS_CallFromC;
-}
-
 namespace cudrop::capi {
-// name6: the routine name blank-padded to exactly 6 characters ("SGEMM ").
-void report_illegal_argument(const char *name6, int info);
-void report_illegal_cblas_argument(int info, const char *routine, const char *what, int value);
+// Fortran interface: the program's xerbla_ (global scope, the executable first; then the
+// calling object's own dependencies), else the CPU library's, else the reference LAPACK
+// XERBLA's text on stdout and exit(0) (Fortran STOP).
+// name: the routine's name, name_len its length ("SGEMM ", 6; the reference's own padding).
+void report_illegal_argument(const char *name, int info, size_t name_len, const void *caller);
+
+// CBLAS interface, numbered like reference CBLAS (the layout argument is parameter 1).
+// info: the CBLAS parameter number of a CBLAS-level check (layout, TransA, TransB), reported
+// with `what` and `value` as "Illegal <what> setting, <value>". row_major: RowMajor layout.
+void report_illegal_cblas_argument(const char *routine, int info, bool row_major, const char *what, int value,
+                                   const void *caller);
+// A check of the Fortran routine underneath failed: fortran_info is the Fortran parameter
+// number of the call reference CBLAS makes (row-major: the swapped one). fortran_name as above.
+void report_illegal_cblas_fortran_argument(const char *fortran_name, int fortran_info, bool row_major,
+                                           const void *caller);
 }  // namespace cudrop::capi

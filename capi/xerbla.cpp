@@ -1,55 +1,100 @@
-// Reference error handlers and the CBLAS globals. These are the library's defaults: a
-// program (or a tester) that defines its own xerbla_ / cblas_xerbla overrides them,
-// because capi reaches them through the dynamic symbol (see capi/report.h).
+// Error reporting for an illegal argument that no CPU routine underneath can take: the
+// handler the process would call (see capi/report.h), else the reference's own text.
 #include "capi/report.h"
 
+#include <cctype>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
-#define CUDROP_EXPORT extern "C" __attribute__((visibility("default")))
+#include "shim/cpu_backend.h"
 
-// Reference CBLAS keeps these two globals; the CBLAS testers read RowMajorStrg to map
-// row-major parameter numbers back, so they must be ours, exported, and set like the
-// reference sets them.
+// Weak references, never definitions: an executable linked against libcudrop alone that
+// defines xerbla_ or cblas_xerbla then exports them (a shared library on its link line uses
+// them), so that the CPU library cudrop loads underneath binds to the program's handlers, as
+// it would linked against that library directly. Lookups go through cpu::find_global.
 extern "C" {
-__attribute__((visibility("default"))) int RowMajorStrg = 0;
-__attribute__((visibility("default"))) int CBLAS_CallFromC = 0;
+__attribute__((weak)) void xerbla_(const char *srname, const int *info, size_t srname_len);
+__attribute__((weak)) void cblas_xerbla(int info, const char *routine, const char *form, ...);
+}
+__attribute__((used)) static void *const kHandlersExportedByLinkedPrograms[] = {
+    reinterpret_cast<void *>(&xerbla_), reinterpret_cast<void *>(&cblas_xerbla)};
+
+namespace cudrop::capi {
+namespace {
+
+using xerbla_fn = void (*)(const char *, const int *, size_t);
+using cblas_xerbla_fn = void (*)(int, const char *, const char *, ...);
+
+// The handler `symbol` the caller would reach: global scope first, then its own dependencies.
+void *handler_for(const char *symbol, const void *caller) {
+  if (void *fn = cpu::find_global(symbol)) return fn;
+  return cpu::find_in_caller_scope(caller, symbol);
 }
 
-CUDROP_EXPORT void xerbla_(const char *srname, const int *info, size_t srname_len) {
-  // Same text as reference XERBLA, then STOP (which exits with status 0).
-  int len = 0;
-  while (len < static_cast<int>(srname_len) && len < 32 && srname[len] != ' ' && srname[len] != '\0') ++len;
-  std::printf(" ** On entry to %.*s parameter number %2d had an illegal value\n", len, srname, *info);
+// Reference CBLAS's globals, if the process has them: its handlers read them.
+void set_cblas_globals(int row_major, int call_from_c) {
+  if (auto *p = static_cast<int *>(cpu::find_global("RowMajorStrg"))) *p = row_major;
+  if (auto *p = static_cast<int *>(cpu::find_global("CBLAS_CallFromC"))) *p = call_from_c;
+}
+
+// Reference CBLAS's cblas_xerbla: the program's, else its text on stderr and exit(-1).
+// RowMajorStrg is set around the call as reference cblas_<routine> sets it.
+void cblas_handler(int info, const char *routine, bool row_major, const char *form, int value, bool has_value,
+                   const void *caller) {
+  if (auto handler = reinterpret_cast<cblas_xerbla_fn>(handler_for("cblas_xerbla", caller))) {
+    set_cblas_globals(row_major, 1);
+    if (has_value) handler(info, routine, form, value);
+    else handler(info, routine, form);
+    set_cblas_globals(0, 0);
+    return;
+  }
+  // Reference cblas_xerbla maps a row-major gemm's numbers back (the call was swapped).
+  if (row_major && std::strstr(routine, "gemm") != nullptr) {
+    if (info == 4) info = 5; else if (info == 5) info = 4;
+    else if (info == 9) info = 11; else if (info == 11) info = 9;
+  }
+  if (info != 0) std::fprintf(stderr, "Parameter %d to routine %s was incorrect\n", info, routine);
+  if (has_value) std::fprintf(stderr, form, value);
+  std::exit(-1);
+}
+
+}  // namespace
+
+void report_illegal_argument(const char *name, int info, size_t name_len, const void *caller) {
+  if (auto handler = reinterpret_cast<xerbla_fn>(handler_for("xerbla_", caller))) return handler(name, &info, name_len);
+  if (auto handler = reinterpret_cast<xerbla_fn>(cpu::find(cpu::Routine::xerbla_)))
+    return handler(name, &info, name_len);
+  // Reference LAPACK XERBLA: the name without trailing blanks, INFO as I2, then STOP.
+  size_t len = name_len;
+  while (len > 0 && name[len - 1] == ' ') --len;
+  std::printf(" ** On entry to %.*s parameter number %2d had an illegal value\n", static_cast<int>(len), name, info);
   std::fflush(stdout);
   std::exit(0);
 }
 
-CUDROP_EXPORT void cblas_xerbla(int info, const char *routine, const char *form, ...) {
-  if (RowMajorStrg && std::strstr(routine, "gemm") != nullptr) {
-    // The row-major call was mapped onto the column-major routine with A/B and M/N swapped.
-    if (info == 4) info = 5; else if (info == 5) info = 4;
-    else if (info == 9) info = 11; else if (info == 11) info = 9;
+void report_illegal_cblas_argument(const char *routine, int info, bool row_major, const char *what, int value,
+                                   const void *caller) {
+  const std::string form = std::string("Illegal ") + what + " setting, %d\n";
+  cblas_handler(info, routine, row_major, form.c_str(), value, true, caller);
+}
+
+void report_illegal_cblas_fortran_argument(const char *fortran_name, int fortran_info, bool row_major,
+                                           const void *caller) {
+  // Reference CBLAS calls the Fortran routine, whose XERBLA is the process's xerbla_: a
+  // program's own gets the Fortran name and number; CBLAS's own (xerbla.c) turns them into
+  // cblas_xerbla(info + 1, "cblas_" + lower-case name, ""), blanks kept.
+  if (auto handler = reinterpret_cast<xerbla_fn>(handler_for("xerbla_", caller))) {
+    set_cblas_globals(row_major, 1);
+    handler(fortran_name, &fortran_info, std::strlen(fortran_name));
+    set_cblas_globals(0, 0);
+    return;
   }
-  if (info) std::fprintf(stderr, "Parameter %d to routine %s was incorrect\n", info, routine);
-  va_list args;
-  va_start(args, form);
-  std::vfprintf(stderr, form, args);
-  va_end(args);
-  std::exit(-1);
-}
-
-namespace cudrop::capi {
-
-void report_illegal_argument(const char *name6, int info) {
-  // A PLT call to the default-visibility xerbla_: interposable, never bound locally.
-  xerbla_(name6, &info, 6);
-}
-
-void report_illegal_cblas_argument(int info, const char *routine, const char *what, int value) {
-  cblas_xerbla(info, routine, "Illegal %s setting, %d\n", what, value);
+  std::string name = "cblas_";
+  for (const char *p = fortran_name; *p != '\0'; ++p) name += static_cast<char>(std::tolower(*p));
+  cblas_handler(fortran_info + 1, name.c_str(), row_major, "", 0, false, caller);
 }
 
 }  // namespace cudrop::capi

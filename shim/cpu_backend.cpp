@@ -155,6 +155,48 @@ void *find(Routine routine) {
   return t.fn[index];
 }
 
+namespace {
+// `symbol` in the dependency scope of the object holding `address` (a handle searches that
+// object and its dependencies, not the global scope); nullptr for cudrop itself.
+void *find_in_scope_of(const void *address, const char *symbol) {
+  Dl_info info{};
+  if (address == nullptr || dladdr(address, &info) == 0 || info.dli_fbase == own_base() ||
+      info.dli_fname == nullptr || info.dli_fname[0] == '\0')
+    return nullptr;
+  void *handle = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  if (handle == nullptr) return nullptr;
+  void *fn = accept_foreign(dlsym(handle, symbol));
+  dlclose(handle);
+  return fn;
+}
+}  // namespace
+
+void *find_in_caller_scope(const void *return_address, const char *symbol) {
+  return find_in_scope_of(return_address, symbol);
+}
+
+void *find_global(const char *symbol) {
+  // Not RTLD_DEFAULT: that searches the scope of the calling object, which for a libcudrop
+  // loaded as the dependency of a library loaded RTLD_LOCAL includes that library's group.
+  // The program's handle searches the global scope alone.
+  static void *const program = dlopen(nullptr, RTLD_LAZY);
+  return program != nullptr ? accept_foreign(dlsym(program, symbol)) : nullptr;
+}
+
+void *find_for_illegal_call(Routine routine, const void *return_address,
+                            std::initializer_list<const char *> handlers) {
+  const char *symbol = kRoutines[static_cast<size_t>(routine)].symbol;
+  if (void *fn = find_in_caller_scope(return_address, symbol)) return fn;
+  void *fn = find(routine);
+  if (fn == nullptr) return nullptr;
+  for (const char *handler : handlers) {
+    if (find_global(handler) != nullptr) continue;  // both reach the same one
+    void *callers = find_in_caller_scope(return_address, handler);
+    if (callers != nullptr && callers != find_in_scope_of(fn, handler)) return nullptr;
+  }
+  return fn;
+}
+
 void *require(Routine routine) {
   if (void *fn = find(routine)) return fn;
   const Entry &entry = kRoutines[static_cast<size_t>(routine)];

@@ -2,6 +2,7 @@
 // The CPU BLAS/LAPACK underneath cudrop: resolved lazily, never to cudrop itself.
 #include <atomic>
 #include <cstddef>
+#include <initializer_list>
 #include <type_traits>
 
 namespace cudrop::cpu {
@@ -18,6 +19,23 @@ enum class Routine {
 void *require(Routine routine);
 // Same, but returns nullptr instead of aborting (for probes and tests).
 void *find(Routine routine);
+
+// Where an illegal call goes, so that the process sees what it would without cudrop: the
+// routine underneath, whose own checks call the handler its own symbol binding gives; or
+// nullptr, and capi reports it itself (capi/report.h). That routine is the one the calling
+// object binds to itself (its own dependencies: e.g. the libblas.so.3 of a module loaded
+// RTLD_LOCAL, like numpy's lapack_lite), else find()'s, unless a handler named in `handlers`
+// that the caller would reach (global scope, then its own dependencies) is not the one that
+// library reaches: a library loaded RTLD_LOCAL and linked against libcudrop alone that defines
+// its own xerbla_. return_address: the caller's, taken in the exported entry.
+void *find_for_illegal_call(Routine routine, const void *return_address,
+                            std::initializer_list<const char *> handlers);
+// `symbol` as the calling object would bind it within its own dependencies (not the global
+// scope), unless that is cudrop's own; nullptr if none.
+void *find_in_caller_scope(const void *return_address, const char *symbol);
+// The first definition of `symbol` in the global lookup scope (the executable first), unless
+// it is cudrop's own; nullptr if none.
+void *find_global(const char *symbol);
 
 namespace detail {
 // Routines already resolved (null until then): small calls that stay on the CPU read this

@@ -1,14 +1,16 @@
 /* gemm_args: the reference (netlib) argument checking of sgemm_/dgemm_ and
  * cblas_sgemm/cblas_dgemm, as the BLAS testers see it.
  *
- * This program defines its own xerbla_ and cblas_xerbla (as the testers do); cudrop must
- * call them through the dynamic symbols, with the reference INFO numbers in the reference
- * order, the name "SGEMM " blank-padded to 6 with hidden length 6, and then return without
- * touching any array. Checks come before the quick return; quick returns touch nothing.
- * CBLAS: layout->1, TransA->2, TransB->3 through cblas_xerbla("cblas_sgemm"); every other
- * error of a row-major call is reported by the column-major routine through xerbla_ with
- * the numbering of the swapped call (A<->B, M<->N) while RowMajorStrg == 1, and
- * RowMajorStrg is 0 again afterwards.
+ * This program defines its own xerbla_ and cblas_xerbla (as the testers do) and links the
+ * reference CBLAS (-lblas, after cudrop): with cudrop, its handlers must be called exactly
+ * as without it, with the reference INFO numbers in the reference order, the name "SGEMM "
+ * blank-padded to 6 with hidden length 6, and then the call returns without touching any
+ * array. Checks come before the quick return; quick returns touch nothing, and no illegal
+ * call is counted as a call. CBLAS: layout->1, TransA->2, TransB->3 (row-major: 2, the
+ * reference's own quirk) through cblas_xerbla("cblas_sgemm"); every other error of a
+ * row-major call is reported by the column-major routine through xerbla_ with the numbering
+ * of the swapped call (A<->B, M<->N) while RowMajorStrg == 1, and RowMajorStrg is 0 again
+ * afterwards. RowMajorStrg and CBLAS_CallFromC are the reference library's: cudrop has none.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -133,7 +135,7 @@ static void expect_f77_error(char prec, const char *ta, const char *tb, int m, i
   reset_handlers();
   const long cpu_before = cpu_calls_so_far();
   call_f77(prec, ta, tb, m, n, k, 1.5, lda, ldb, 0.5, ldc);
-  CHECK(cpu_calls_so_far() == cpu_before, "%cgemm_ %s: the call reached the BLAS underneath", prec, what);
+  CHECK(cpu_calls_so_far() == cpu_before, "%cgemm_ %s: the illegal call was counted as a call", prec, what);
   CHECK(xerbla_calls == 1 && cblas_xerbla_calls == 0,
         "%cgemm_ %s: xerbla_ called %d times, cblas_xerbla %d times (want 1, 0)", prec, what,
         xerbla_calls, cblas_xerbla_calls);
@@ -325,8 +327,9 @@ static void expect_cblas(char prec, int layout, int ta, int tb, int m, int n, in
 static void test_cblas(char prec) {
   const int R = CblasRowMajor, Cm = CblasColMajor, N = CblasNoTrans, T = CblasTrans,
             CT = CblasConjTrans;
+  /* Row-major TransB is reported as parameter 2: reference cblas_sgemm.c passes 2 there. */
   const Expect cb1 = {2, 1, 0}, cb2c = {2, 2, 0}, cb3c = {2, 3, 0}, cb2r = {2, 2, 1},
-               cb3r = {2, 3, 1};
+               cb3r = {2, 2, 1};
   /* Layout, TransA, TransB: through cblas_xerbla. */
   expect_cblas(prec, 0, N, N, 2, 2, 2, 2, 2, 2, cb1, "layout=0");
   expect_cblas(prec, 100, N, N, 2, 2, 2, 2, 2, 2, cb1, "layout=100");
