@@ -6,7 +6,14 @@
 
 CUDROP_EXPORT const char *cudrop_version(void) { return CUDROP_VERSION_STRING; }
 
-CUDROP_EXPORT int cudrop_gpu_available(void) { return cudrop::impl::gpu_usable() ? 1 : 0; }
+// Starting CUDA builds strings and may throw (std::bad_alloc): no exception crosses the entry.
+CUDROP_EXPORT int cudrop_gpu_available(void) {
+  try {
+    return cudrop::impl::gpu_usable() ? 1 : 0;
+  } catch (...) {
+    return 0;
+  }
+}
 
 CUDROP_EXPORT void cudrop_counters(long *gpu_calls, long *cpu_calls, long *gpu_fallbacks) {
   cudrop::counters(gpu_calls, cpu_calls, gpu_fallbacks);

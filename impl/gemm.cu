@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -26,8 +27,8 @@ size_t padded_ld(size_t rows, size_t element_size) { return gemm_padded_ld(rows,
 int pipeline_panel_cols(int m, int n, int k, size_t element_size) {
   const double bytes = (double(m) * k + double(k) * n + double(m) * n) * element_size;
   if (bytes < 48e6 || n < 1024) return n;
-  const int eighth = (n + 7) / 8;
-  return std::max(256, (eighth + 127) / 128 * 128);
+  const long long eighth = (n + 7LL) / 8;
+  return int(std::max(256LL, (eighth + 127) / 128 * 128));  // <= n: n >= 1024
 }
 
 
@@ -47,7 +48,10 @@ struct TransferTrace {
     char text[48];
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     std::snprintf(text, sizeof text, " %s=%.2f", what, ms);
-    line += text;
+    try {  // the sender thread marks too, after columns of C went out: a trace never throws
+      line += text;
+    } catch (const std::bad_alloc &) {
+    }
   }
   void report(const char *name, int m, int n, int k) {
     if (on) std::fprintf(stderr, "cudrop: %s trace m=%d n=%d k=%d%s\n", name, m, n, k, line.c_str());
@@ -115,8 +119,8 @@ Status run_tiles(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p,
     const GemmBlock &blk = blocks[b];
     char *c_dev = c_device(b);
     const long block_row = blk.i0 / p.mb, block_col = blk.j0 / p.nb;
-    for (int l = 0; l < p.kchunks; ++l) {
-      const int l0 = l * p.kb, kl = std::min(p.kb, g.k - l0);
+    for (long long l = 0; l < p.kchunks; ++l) {
+      const int l0 = int(l * p.kb), kl = std::min(p.kb, g.k - l0);  // l0 < k
       // op(A)(i0:i0+rows, l0:l0+kl): a block of A, or of A^T's rows.
       bool fresh = false;
       const int ca = copies_a.take(block_row * p.kchunks + l, &fresh);
@@ -197,7 +201,7 @@ Status gemm_tiled(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p, 
                                   {Slot::b, p.b_bytes * size_t(p.b_buffers), &dB},
                                   {Slot::c, p.c_bytes * size_t(p.c_buffers), &dC}});
   if (s != Status::ok) return s;
-  log(2, "%s out of core: C in %d x %d blocks of %d x %d (%s), k in %d chunk(s) of %d, %s outer, "
+  log(2, "%s out of core: C in %lld x %lld blocks of %d x %d (%s), k in %lld chunk(s) of %d, %s outer, "
       "%.1f of %.1f MiB",
       gemm_name<T>(), p.mblocks, p.nblocks, p.mb, p.nb, p.c_resident ? "C resident" : "C rotating",
       p.kchunks, p.kb, p.rows_outer ? "rows" : "columns", p.device_bytes / 1048576.0, cap / 1048576.0);
@@ -358,8 +362,8 @@ Status gemm_host(const GemmArgs<T> &g) {
       for (cudaEvent_t e : events) cudaEventDestroy(e);
     }
   } panel_end;
-  const int panels = (g.n + panel - 1) / panel;
-  for (int i = 0; i < panels; ++i) {
+  const long long panels = (g.n + (panel - 1LL)) / panel;
+  for (long long i = 0; i < panels; ++i) {
     cudaEvent_t e = nullptr;
     if ((s = check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "gemm pipeline")) != Status::ok) return s;
     panel_end.events.push_back(e);
@@ -382,9 +386,10 @@ Status gemm_host(const GemmArgs<T> &g) {
   // arrive, so the math starts after a fraction of A instead of all of it (at n = 16384 the
   // upload of A alone takes ~22 ms). Chunks of at least 1024 k keep those GEMMs efficient.
   const int a_chunks = std::clamp(g.k / 1024, 1, 8);
-  const int kc = ((g.k + a_chunks - 1) / a_chunks + 255) / 256 * 256;
-  for (int first = 0, index = 0; first < g.n; first += panel, ++index) {
-    const int cols = std::min(panel, g.n - first);
+  const long long kc = ((g.k + (a_chunks - 1LL)) / a_chunks + 255) / 256 * 256;
+  // first, l0: 64-bit, as the step past the last panel or chunk can pass INT_MAX.
+  for (long long first = 0, index = 0; first < g.n; first += panel, ++index) {
+    const int cols = int(std::min<long long>(panel, g.n - first));
     // op(B)(:, first:first+cols) is a block of columns of B, or a block of rows of B^T.
     const size_t b_host = g.trans_b ? size_t(first) : size_t(first) * g.ldb;
     const size_t b_dev = g.trans_b ? size_t(first) : size_t(first) * lddb;
@@ -397,8 +402,8 @@ Status gemm_host(const GemmArgs<T> &g) {
                              c_dev + size_t(first) * lddc * es, lddc * es)) != Status::ok) return s;
     }
     // The first panel takes A in k-chunks (above); every later one multiplies the whole k.
-    for (int l0 = 0; l0 < g.k; l0 += index == 0 ? kc : g.k) {
-      const int kl = index == 0 ? std::min(kc, g.k - l0) : g.k;
+    for (long long l0 = 0; l0 < g.k; l0 += index == 0 ? kc : g.k) {
+      const int kl = index == 0 ? int(std::min(kc, g.k - l0)) : g.k;
       // op(A)(:, l0:l0+kl): columns of A, or rows of A^T; op(B)(l0:l0+kl, panel) likewise.
       const size_t a_dev = g.trans_a ? size_t(l0) : size_t(l0) * ldda;
       const size_t b_chunk = b_dev + (g.trans_b ? size_t(l0) * lddb : size_t(l0));
@@ -419,7 +424,7 @@ Status gemm_host(const GemmArgs<T> &g) {
       if (s != Status::ok) return s;
     }
     if ((s = check(cudaEventRecord(panel_end.events[index], ctx.compute), "gemm pipeline")) != Status::ok) return s;
-    if (early_download) sender.submit(first, first + cols);
+    if (early_download) sender.submit(int(first), int(first) + cols);
   }
   if ((s = check(cudaStreamSynchronize(ctx.compute), "gemm")) != Status::ok) return s;
   trace.mark("math");

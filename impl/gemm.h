@@ -3,6 +3,7 @@
 // device interface (arrays already on the GPU, what benchmarks and blocked LAPACK use).
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "impl/status.h"
@@ -60,11 +61,25 @@ size_t gemm_device_workspace(bool trans_a, bool trans_b, int m, int n, int k);
 // ---- out-of-core tiling plan (pure host code, unit-tested without a GPU) ----
 
 // Device copies are packed with columns padded to 128 bytes, so that every column starts
-// on a coalescing boundary whatever the caller's LD or alignment was.
+// on a coalescing boundary whatever the caller's LD or alignment was. A column shorter than
+// that is packed tight: padding would multiply its memory and transfers by up to 32 (a 1 x n
+// operand would take 128 bytes per element), and tight columns are one contiguous copy.
 inline size_t gemm_padded_ld(size_t rows, size_t element_size) {
   const size_t per_line = 128 / element_size;
+  if (rows < per_line) return rows;
   return (rows + per_line - 1) / per_line * per_line;
 }
+
+// Byte counts of the plan saturate at SIZE_MAX instead of wrapping: at dimensions near
+// INT_MAX a product like ld * cols * 8 can pass 2^64, and a wrapped count could look small
+// enough to fit.
+inline size_t gemm_bytes(size_t ld, size_t cols, size_t element_size) {
+  size_t bytes = 0;
+  if (__builtin_mul_overflow(ld, cols, &bytes) || __builtin_mul_overflow(bytes, element_size, &bytes))
+    return SIZE_MAX;
+  return bytes;
+}
+inline size_t gemm_bytes_sum(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
 
 // How one GEMM (column-major, as gemm_host sees it) is cut to fit `cap` bytes of device
 // memory. C is cut into mb x nb blocks (the last block row / column holds the remainder),
@@ -78,7 +93,7 @@ struct GemmTilePlan {
   bool fits = false;     // false: not even the smallest tiles fit the cap
   bool in_core = false;  // A, B and C whole on the device: the untiled path
   int mb = 0, nb = 0, kb = 0;
-  int mblocks = 0, nblocks = 0, kchunks = 0;
+  long long mblocks = 0, nblocks = 0, kchunks = 0;  // ceil(m / mb) ...: as large as m, n, k
   bool rows_outer = true;   // block order: all blocks of a block row, then the next row
   bool c_resident = false;  // C whole on the device
   int a_buffers = 0, b_buffers = 0, c_buffers = 0;
@@ -93,18 +108,26 @@ struct GemmBlock {
   int i0, rows, j0, cols;
 };
 
+inline long long gemm_tile_block_count(const GemmTilePlan &p) {
+  return p.mb <= 0 || p.nb <= 0 ? 0 : p.mblocks * p.nblocks;
+}
+
+// Block `index` (0 <= index < gemm_tile_block_count) of C in the plan's order.
+inline GemmBlock gemm_tile_block(const GemmTilePlan &p, int m, int n, long long index) {
+  const long long inner = p.rows_outer ? p.nblocks : p.mblocks;
+  const long long o = index / inner, q = index % inner;
+  const long long bi = p.rows_outer ? o : q, bj = p.rows_outer ? q : o;
+  // i0 < m and j0 < n: each fits an int, and so do the differences below.
+  const int i0 = int(bi * p.mb), j0 = int(bj * p.nb);
+  return {i0, std::min(p.mb, m - i0), j0, std::min(p.nb, n - j0)};
+}
+
 // The blocks of C in the plan's order; together they cover the m x n block exactly once.
 inline std::vector<GemmBlock> gemm_tile_blocks(const GemmTilePlan &p, int m, int n) {
   std::vector<GemmBlock> blocks;
-  if (p.mb <= 0 || p.nb <= 0) return blocks;
-  const int outer = p.rows_outer ? p.mblocks : p.nblocks, inner = p.rows_outer ? p.nblocks : p.mblocks;
-  blocks.reserve(size_t(outer) * size_t(inner));
-  for (int o = 0; o < outer; ++o)
-    for (int q = 0; q < inner; ++q) {
-      const int bi = p.rows_outer ? o : q, bj = p.rows_outer ? q : o;
-      const int i0 = bi * p.mb, j0 = bj * p.nb;
-      blocks.push_back({i0, std::min(p.mb, m - i0), j0, std::min(p.nb, n - j0)});
-    }
+  const long long count = gemm_tile_block_count(p);
+  blocks.reserve(size_t(count));
+  for (long long b = 0; b < count; ++b) blocks.push_back(gemm_tile_block(p, m, n, b));
   return blocks;
 }
 
@@ -142,33 +165,35 @@ inline GemmTilePlan evaluate(bool trans_a, bool trans_b, int m, int n, int k, si
   p.mb = mb;
   p.nb = nb;
   p.rows_outer = rows_outer;
-  p.mblocks = (m + mb - 1) / mb;
-  p.nblocks = (n + nb - 1) / nb;
+  p.mblocks = (m + (mb - 1LL)) / mb;
+  p.nblocks = (n + (nb - 1LL)) / nb;
   const bool single = p.mblocks == 1 && p.nblocks == 1;
   p.c_resident = resident || single;
   if (p.c_resident) {
     p.ld_c = gemm_padded_ld(size_t(m), es);
-    p.c_bytes = p.ld_c * size_t(n) * es;
+    p.c_bytes = gemm_bytes(p.ld_c, size_t(n), es);
     p.c_buffers = 1;
   } else {
     p.ld_c = gemm_padded_ld(size_t(mb), es);
-    p.c_bytes = p.ld_c * size_t(nb) * es;
+    p.c_bytes = gemm_bytes(p.ld_c, size_t(nb), es);
     p.c_buffers = 2;
   }
-  const size_t c_total = p.c_bytes * size_t(p.c_buffers);
+  const size_t c_total = gemm_bytes(p.c_bytes, size_t(p.c_buffers), 1);
   if (c_total >= cap) return p;
   auto size_chunks = [&](int kb) {
     p.kb = kb;
-    p.kchunks = (k + kb - 1) / kb;
+    p.kchunks = (k + (kb - 1LL)) / kb;
     const size_t rows_a = trans_a ? size_t(kb) : size_t(mb), cols_a = trans_a ? size_t(mb) : size_t(kb);
     const size_t rows_b = trans_b ? size_t(nb) : size_t(kb), cols_b = trans_b ? size_t(kb) : size_t(nb);
     p.ld_a = gemm_padded_ld(rows_a, es);
     p.ld_b = gemm_padded_ld(rows_b, es);
-    p.a_bytes = p.ld_a * cols_a * es;
-    p.b_bytes = p.ld_b * cols_b * es;
+    p.a_bytes = gemm_bytes(p.ld_a, cols_a, es);
+    p.b_bytes = gemm_bytes(p.ld_b, cols_b, es);
     p.a_buffers = p.mblocks == 1 && p.kchunks == 1 ? 1 : 2;
     p.b_buffers = p.nblocks == 1 && p.kchunks == 1 ? 1 : 2;
-    p.device_bytes = p.a_bytes * size_t(p.a_buffers) + p.b_bytes * size_t(p.b_buffers) + c_total;
+    p.device_bytes = gemm_bytes_sum(gemm_bytes_sum(gemm_bytes(p.a_bytes, size_t(p.a_buffers), 1),
+                                                   gemm_bytes(p.b_bytes, size_t(p.b_buffers), 1)),
+                                    c_total);
     return p.device_bytes <= cap;
   };
   if (!size_chunks(k)) {
@@ -197,7 +222,7 @@ inline GemmTilePlan evaluate(bool trans_a, bool trans_b, int m, int n, int k, si
     b_traffic = b_total * p.mblocks;
   }
   p.traffic_bytes = a_traffic + b_traffic + c_total_bytes * (reads_c ? 2 : 1);
-  const double tiles = double((mb + 127) / 128) * double((nb + 127) / 128);
+  const double tiles = double((mb + 127LL) / 128) * double((nb + 127LL) / 128);
   const double use = std::min(1.0, tiles / kFullTiles);
   const double compute = 2.0 * m * n * double(k) / (kFlopsPerSecond * use);
   const double steps = double(p.mblocks) * p.nblocks * p.kchunks;
@@ -227,10 +252,10 @@ inline GemmTilePlan plan_gemm_tiles(bool trans_a, bool trans_b, int m, int n, in
   whole.ld_a = gemm_padded_ld(trans_a ? size_t(k) : size_t(m), es);
   whole.ld_b = gemm_padded_ld(trans_b ? size_t(n) : size_t(k), es);
   whole.ld_c = gemm_padded_ld(size_t(m), es);
-  whole.a_bytes = whole.ld_a * (trans_a ? size_t(m) : size_t(k)) * es;
-  whole.b_bytes = whole.ld_b * (trans_b ? size_t(k) : size_t(n)) * es;
-  whole.c_bytes = whole.ld_c * size_t(n) * es;
-  whole.device_bytes = whole.a_bytes + whole.b_bytes + whole.c_bytes;
+  whole.a_bytes = gemm_bytes(whole.ld_a, trans_a ? size_t(m) : size_t(k), es);
+  whole.b_bytes = gemm_bytes(whole.ld_b, trans_b ? size_t(k) : size_t(n), es);
+  whole.c_bytes = gemm_bytes(whole.ld_c, size_t(n), es);
+  whole.device_bytes = gemm_bytes_sum(gemm_bytes_sum(whole.a_bytes, whole.b_bytes), whole.c_bytes);
   whole.traffic_bytes = (double(m) * k + double(k) * n + double(m) * n * (reads_c ? 2 : 1)) * es;
   if (m <= 0 || n <= 0 || k <= 0 || whole.device_bytes <= cap) {
     whole.fits = whole.in_core = true;

@@ -132,6 +132,7 @@ struct PanelPlan {
   size_t smem = 0;
 };
 
+// In 64 bits: a + b - 1 passes INT_MAX for a near it; the quotient fits an int (b >= 1).
 int ceil_div(long long a, long long b) { return static_cast<int>((a + b - 1) / b); }
 
 // The panel held in shared memory by blocks of `kernel` of about `target` rows each (or one
@@ -221,11 +222,11 @@ Status getrf_device(int m, int n, T *dA, size_t ldda, int *d_ipiv, int *d_info, 
   // Columns [c0, c0+w) after panel [j, j+jb): interchanges, U12 = inv(L11) A12, A22 -= L21 U12.
   auto update = [&](int j, int jb, int c0, int w) {
     if (w <= 0) return Status::ok;
-    const unsigned swap_blocks = unsigned((w + kernels::kSwapThreads - 1) / kernels::kSwapThreads);
+    const unsigned swap_blocks = unsigned(ceil_div(w, kernels::kSwapThreads));
     kernels::getrf_swap_rows<T><<<swap_blocks, kernels::kSwapThreads, 0, work>>>(at(0, c0), ldda, w, d_ipiv, j, j + jb);
     using TS = kernels::TrsmShape<T>;
     if (jb > 1)
-      kernels::getrf_trsm<T><<<unsigned((w + TS::NC - 1) / TS::NC), TS::threads, TS::smem_bytes(), work>>>(
+      kernels::getrf_trsm<T><<<unsigned(ceil_div(w, TS::NC)), TS::threads, TS::smem_bytes(), work>>>(
           at(j, j), ldda, at(j, c0), ldda, jb, w);
     if (Status s = check(cudaGetLastError(), "getrf: swap/trsm"); s != Status::ok) return s;
     if (m - j - jb <= 0) return Status::ok;
@@ -257,7 +258,7 @@ Status getrf_device(int m, int n, T *dA, size_t ldda, int *d_ipiv, int *d_info, 
       if (Status s = update(j, jb, rest, n - rest); s != Status::ok) return s;
       // The interchanges also apply to the columns of L left of the panel.
       if (j > 0) {
-        kernels::getrf_swap_rows<T><<<unsigned((j + kernels::kSwapThreads - 1) / kernels::kSwapThreads),
+        kernels::getrf_swap_rows<T><<<unsigned(ceil_div(j, kernels::kSwapThreads)),
                                       kernels::kSwapThreads, 0, work>>>(at(0, 0), ldda, j, d_ipiv, j, j + jb);
         if (Status s = check(cudaGetLastError(), "getrf: swap"); s != Status::ok) return s;
       }

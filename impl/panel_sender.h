@@ -5,7 +5,9 @@
 // without leaving the GPU idle. A job is a range of columns c0..c1-1 that the GPU has finished
 // or will have finished (the sender issues its own DMAs, on its own stream, after the right
 // waits); contiguous jobs that wait together are sent as one.
-// After a failed job the rest are skipped.
+// After a failed job the rest are skipped. Nothing throws out of it: the caller's array is
+// already partly written when a job is submitted, so a job that cannot be queued (or a worker
+// that cannot start, or a send that throws) is a failed job, reported by finish().
 #include <cuda_runtime.h>
 
 #include <condition_variable>
@@ -30,12 +32,18 @@ class PanelSender {
     int ignored = 0;
     finish(&ignored);
   }
-  void submit(int c0, int c1) {
-    {
+  void submit(int c0, int c1) noexcept {
+    try {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        jobs_.emplace_back(c0, c1);
+      }
+      if (!worker_.joinable()) worker_ = std::thread([this] { run(); });
+    } catch (...) {
+      // This job's columns never go out: no later job may go either (written_ would claim them).
       std::lock_guard<std::mutex> lock(mutex_);
-      jobs_.emplace_back(c0, c1);
+      lost_ = true;
     }
-    if (!worker_.joinable()) worker_ = std::thread([this] { run(); });
     wake_.notify_one();
   }
   // Waits for every job; *written: what the last successful job reported (for panels sent
@@ -47,6 +55,7 @@ class PanelSender {
     }
     wake_.notify_one();
     if (worker_.joinable()) worker_.join();
+    if (lost_ && status_ == Status::ok) status_ = Status::out_of_memory;
     *written = written_;
     return status_;
   }
@@ -58,8 +67,8 @@ class PanelSender {
       std::pair<int, int> job;
       {
         std::unique_lock<std::mutex> lock(mutex_);
-        wake_.wait(lock, [&] { return closing_ || !jobs_.empty(); });
-        if (jobs_.empty()) return;
+        wake_.wait(lock, [&] { return closing_ || lost_ || !jobs_.empty(); });
+        if (jobs_.empty() || lost_) return;
         // Every job waiting now, merged while they are contiguous: a job's first piece has no
         // DMA to hide behind, so one long job beats several short ones (dpotrf_ n = 16384 on
         // the H100 spent 10-24 ms of a 45 ms download waiting for such DMAs, 2026-11-22).
@@ -70,7 +79,12 @@ class PanelSender {
           jobs_.pop_front();
         }
       }
-      if (status_ == Status::ok) status_ = send_(job.first, job.second, &written_);
+      if (status_ != Status::ok) continue;
+      try {
+        status_ = send_(job.first, job.second, &written_);
+      } catch (...) {  // (an exception would end the process on this thread)
+        status_ = Status::out_of_memory;
+      }
     }
   }
   int device_;
@@ -80,6 +94,7 @@ class PanelSender {
   std::condition_variable wake_;
   std::deque<std::pair<int, int>> jobs_;
   bool closing_ = false;
+  bool lost_ = false;  // a job could not be queued or the worker could not start
   // Written by the worker only, read after the join.
   Status status_ = Status::ok;
   int written_ = 0;

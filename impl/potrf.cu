@@ -14,6 +14,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -314,7 +316,13 @@ template <class T>
 Status download_factored(GpuContext &ctx, cudaStream_t stream, bool upper, int n, int c0, int c1, const T *dA,
                          size_t ldd, T *a, size_t lda, int *written, TransferStats *stats = nullptr) {
   const size_t es = sizeof(T);
-  const std::vector<TrianglePiece> pieces = download_pieces(upper, n, c0, c1, es, ctx.staging_bytes);
+  // Earlier columns may be in the caller's array already: a failure here must be a Status.
+  std::vector<TrianglePiece> pieces;
+  try {
+    pieces = download_pieces(upper, n, c0, c1, es, ctx.staging_bytes);
+  } catch (const std::bad_alloc &) {
+    return Status::out_of_memory;
+  }
   auto issue = [&](size_t i) {
     const TrianglePiece &p = pieces[i];
     cudaError_t error = cudaSuccess;
@@ -412,7 +420,13 @@ struct PhaseTrace {
   void step_issued(const PotrfStep &step, cudaStream_t stream, int arrived) {
     if (origin == nullptr) return;
     Mark m{nullptr, now_ms(), arrived, &step};
-    if (cudaEventCreate(&m.done) == cudaSuccess && cudaEventRecord(m.done, stream) == cudaSuccess) marks.push_back(m);
+    if (cudaEventCreate(&m.done) != cudaSuccess) return;
+    try {  // a trace must not fail the call
+      if (cudaEventRecord(m.done, stream) == cudaSuccess) marks.push_back(m);
+      else cudaEventDestroy(m.done);
+    } catch (const std::bad_alloc &) {
+      cudaEventDestroy(m.done);
+    }
   }
   ~PhaseTrace() {
     for (Mark &m : marks) cudaEventDestroy(m.done);
@@ -578,6 +592,7 @@ Status potrf_host_gpu(bool upper, int n, T *a, int lda, int *info, HostProgress 
     trace.begin(ctx.compute);
     int arrived = 0, recorded = 0, failed = 0;
     std::vector<int> group_end_col;
+    group_end_col.reserve(steps.size());  // now, before the sender writes any of the caller's A
     // Hands the sender the outer panels known to be finished with INFO 0 since the last call.
     auto send_finished = [&]() -> Status {
       int columns = 0, group = -1;
@@ -677,15 +692,17 @@ Status potrf_host_gpu(bool upper, int n, T *a, int lda, int *info, HostProgress 
   // else keeps the caller's values, which is simply not writing it.
   const int column = gpu_info - 1;
   const int j0 = column / kPotrfNb * kPotrfNb, jb = std::min(kPotrfNb, n - j0);
-  std::vector<T> block(size_t(jb) * jb);
-  error = cudaMemcpy2DAsync(block.data(), size_t(jb) * es, at<T>(dA, ldd, j0, j0), ldd * es, size_t(jb) * es,
+  // Earlier panels may be in the caller's array already: no exception from here on.
+  std::unique_ptr<T[]> block(new (std::nothrow) T[size_t(jb) * jb]);
+  if (block == nullptr) return Status::out_of_memory;
+  error = cudaMemcpy2DAsync(block.get(), size_t(jb) * es, at<T>(dA, ldd, j0, j0), ldd * es, size_t(jb) * es,
                             size_t(jb), cudaMemcpyDeviceToHost, ctx.compute);
   if (error == cudaSuccess && upper && j0 > downloaded) {
     if ((s = launch_mirror(false, dA, ldd, n, downloaded, j0, ctx.compute)) != Status::ok) return s;
   }
   if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.compute);
   if ((s = check(error, "potrf")) != Status::ok) return s;
-  const int block_info = potrf_replay_lower<T>(jb, block.data(), jb, column - j0);
+  const int block_info = potrf_replay_lower<T>(jb, block.get(), jb, column - j0);
   // Earlier finished panels may be in the caller's array already; never one at or after j0.
   if (j0 > downloaded) {
     s = download_factored(ctx, ctx.stream, upper, n, downloaded, j0, dA, ldd, a, size_t(lda), &progress->columns);

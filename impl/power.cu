@@ -187,13 +187,13 @@ DensePlan<T> dense_plan(int n, int sms, int vec) {
   DensePlan<T> p;
   p.vec = vec;
   const int rows = 32 * vec;
-  p.tiles = (n + rows - 1) / rows;
+  p.tiles = int((n + (rows - 1LL)) / rows);  // n + rows - 1 may pass INT_MAX
   const long long target = (long long)std::max(1, sms) * PowerTune::dense_blocks_per_sm;
-  const long long most = std::max(1, (n + PowerTune::min_chunk_cols - 1) / PowerTune::min_chunk_cols);
+  const long long most = std::max(1LL, (n + (PowerTune::min_chunk_cols - 1LL)) / PowerTune::min_chunk_cols);
   long long chunks = std::min(most, std::max(1LL, (target + p.tiles - 1) / p.tiles));
   chunks = std::min<long long>(chunks, std::max(1, 2147483647 / p.tiles));  // grid <= 2^31 - 1
   p.chunk_cols = int((n + chunks - 1) / chunks);
-  p.chunks = (n + p.chunk_cols - 1) / p.chunk_cols;  // no empty chunk
+  p.chunks = int((n + (p.chunk_cols - 1LL)) / p.chunk_cols);  // no empty chunk
   size_t at = 0;
   auto take = [&](size_t bytes) { const size_t here = at; at += align_up(bytes); return here; };
   p.y = take(size_t(n) * sizeof(T));

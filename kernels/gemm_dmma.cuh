@@ -130,7 +130,10 @@ struct Loader {
                 "rows I_STEP apart share the swizzle up to bit 1 (I_STEP a multiple of 8)");
   const double *ptr;     // this thread's element 0 at the current k slice
   size_t step;           // global distance between this thread's elements
-  int k_lim;             // element e is in range along k while k0 + (ALONG_I ? L_STEP*e : 0) < k_lim
+  // Element e is in range along k while k0 + (ALONG_I ? L_STEP*e : 0) < k_lim. Unsigned: the
+  // slices issued past the last one (zero-fill) start up to (STAGES-1)*16 past k, which may
+  // pass INT_MAX, and still fit 32 unsigned bits.
+  unsigned k_lim;
   unsigned smem_off;     // byte offset of element 0 within the operand's slice
   unsigned smem_off_odd; // !ALONG_I: the same for odd elements (their swizzle may differ)
   unsigned valid_i;      // !ALONG_I: bit e set when element e's i is in range
@@ -146,13 +149,13 @@ struct Loader {
       ptr = X + size_t(first + i0) + size_t(l0) * ld;
       step = L_STEP * ld;
       valid_i = 0;
-      k_lim = first + i0 < extent ? k - l0 : -2147483647 - 1;  // a row out of range: never valid
+      k_lim = first + i0 < extent && k > l0 ? unsigned(k - l0) : 0u;  // a row out of range: never valid
     } else {
       l0 = tid % 16;
       i0 = tid / 16;
       ptr = X + size_t(l0) + size_t(first + i0) * ld;
       step = I_STEP * ld;
-      k_lim = k - l0;
+      k_lim = k > l0 ? unsigned(k - l0) : 0u;
       valid_i = 0;
 #pragma unroll
       for (int e = 0; e < COUNT; ++e) valid_i |= (first + i0 + I_STEP * e < extent ? 1u : 0u) << e;
@@ -171,13 +174,13 @@ struct Loader {
   // Copies the slice at k offset k0 (ptr already points at it) to the operand slice at
   // shared address `tile` (bytes); `fallback` is any valid global address. A slice at or past
   // k is all zero-fill and reads nothing.
-  __device__ void issue(unsigned tile, int k0, const double *fallback, int tid) const {
+  __device__ void issue(unsigned tile, unsigned k0, const double *fallback, int tid) const {
     const double *p = ptr;
     if (ALONG_I) {
       const int s_hi = swz(tid % EXT) & (15 & ~(L_STEP - 1));
 #pragma unroll
       for (int e = 0; e < COUNT; ++e, p += step) {
-        const bool valid = k0 + L_STEP * e < k_lim;
+        const bool valid = k0 + unsigned(L_STEP * e) < k_lim;
         const unsigned col_hi = unsigned((L_STEP * e) ^ s_hi) * 8u;
         cp_async_f64(tile + smem_off + col_hi, valid ? p : fallback, valid);
       }
@@ -251,12 +254,12 @@ gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A
 #pragma unroll
       for (int v = 0; v < 4; ++v) acc[a][b][v] = 0.0;
 
-  const int tiles = (k + BK - 1) / BK;
+  const int tiles = int((k + (BK - 1LL)) / BK);  // k + BK - 1 may pass INT_MAX
   constexpr unsigned stage_bytes = S::sub_doubles * 8u, b_bytes = BM * BK * 8u;
   auto issue_stage = [&](int stage, int tile) {
     const unsigned dst = smem_base + stage * stage_bytes;
-    a_load.issue(dst, tile * BK, A, tid);
-    b_load.issue(dst + b_bytes, tile * BK, B, tid);
+    a_load.issue(dst, unsigned(tile) * BK, A, tid);  // unsigned: see Loader::k_lim
+    b_load.issue(dst + b_bytes, unsigned(tile) * BK, B, tid);
     a_load.ptr += a_load.advance();
     b_load.ptr += b_load.advance();
   };

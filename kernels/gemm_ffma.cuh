@@ -108,10 +108,12 @@ struct OperandLoader {
     interior = i_limit >= TILE && wide_step <= 0xffffffffu;
   }
 
-  // Copies the tile at k offset k0 into shared[BK][row]; `fallback` is any valid address.
+  // Copies the tile at k offset k0 (< k) into shared[BK][row]; `fallback` is any valid address.
+  // The k tests compare against l_limit - k0 (in 1..k): k0 + BK may pass INT_MAX.
   __device__ void issue(float *shared, int k0, const float *fallback) const {
     const unsigned dst = async_copy::shared_address(shared + l0 * ROW + i0);
-    if (interior && k0 + BK <= l_limit) {
+    const int k_left = l_limit - k0;
+    if (interior && k_left >= BK) {
       // No element can be outside X: no predicates, one multiply-add per group's address.
 #pragma unroll
       for (int g = 0; g < groups; ++g) {
@@ -128,7 +130,7 @@ struct OperandLoader {
     }
 #pragma unroll
     for (int e = 0; e < per_thread; ++e) {
-      const bool valid = i0 + di(e) < i_limit && k0 + l0 + dl(e) < l_limit;
+      const bool valid = i0 + di(e) < i_limit && l0 + dl(e) < k_left;
       const float *source = ptr + contiguous(e) + group_of(e) * wide_step;
       async_copy::to_shared<4>(dst + 4u * shared_offset(e), valid ? source : fallback, valid ? 4 : 0);
     }
@@ -178,7 +180,7 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
 #pragma unroll
     for (int c = 0; c < TN; ++c) acc[r][c] = 0.f;
 
-  const int tiles = (k + BK - 1) / BK;
+  const int tiles = int((k + (BK - 1LL)) / BK);  // k + BK - 1 may pass INT_MAX
   // Prologue: the first STAGES-1 tiles in flight. A commit per stage even when there is no
   // tile keeps the group count uniform, so wait_group<STAGES-2> always means "tile t landed".
 #pragma unroll

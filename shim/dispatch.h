@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
+#include <exception>
 
 #include "impl/status.h"
 #include "shim/cpu_backend.h"
@@ -106,8 +107,26 @@ void route(const char *routine, bool worth_gpu, cpu::Routine cpu_routine,
     return;
   }
   const double start = detail::now_seconds();
-  if (detail::gpu_wanted(routine, worth_gpu, cpu_routine)) {
-    const impl::Status status = gpu_attempt();
+  // No C++ exception may cross the exported entry: one thrown on the way to or during the GPU
+  // attempt (std::bad_alloc for a host-side plan, std::system_error for a thread) makes it a
+  // failed attempt like any other. The GPU paths throw only before the first byte of the
+  // caller's arrays changes (past that point they catch their own), so the CPU run below
+  // starts from the caller's inputs.
+  bool attempted = false;
+  impl::Status status = impl::Status::no_device;
+  try {
+    if (detail::gpu_wanted(routine, worth_gpu, cpu_routine)) {
+      attempted = true;
+      status = gpu_attempt();
+    }
+  } catch (const std::exception &e) {
+    log(1, "%s: exception on the GPU path: %s", routine, e.what());
+    status = impl::Status::out_of_memory;  // as for a failed allocation: later calls try again
+  } catch (...) {
+    log(1, "%s: exception on the GPU path", routine);
+    status = impl::Status::out_of_memory;
+  }
+  if (attempted) {
     if (status == impl::Status::ok) {
       detail::count_gpu(routine, detail::now_seconds() - start);
       return;

@@ -313,7 +313,7 @@ void note_plan(const Case &cs) {
   g_plans.beta_other_tiled += cs.beta != 0 && cs.beta != 1;
   ++g_plans.trans[(cs.ta != 'N') + 2 * (cs.tb != 'N')];
   if (opt.verbose)
-    std::printf("     plan: C in %d x %d blocks of %d x %d (%s), k in %d chunk(s) of %d, %s outer, %.1f MiB\n",
+    std::printf("     plan: C in %lld x %lld blocks of %d x %d (%s), k in %lld chunk(s) of %d, %s outer, %.1f MiB\n",
                 p.mblocks, p.nblocks, p.mb, p.nb, p.c_resident ? "resident" : "rotating", p.kchunks, p.kb,
                 p.rows_outer ? "rows" : "columns", p.device_bytes / 1048576.0);
 }

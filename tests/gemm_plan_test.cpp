@@ -8,11 +8,14 @@
 //  * be in core exactly when A, B and C fit whole, and tile otherwise;
 //  * cover C exactly once with its blocks (gemm_tile_blocks) and k exactly once with its chunks;
 //  * use whole dimensions or multiples of 128, C blocks no taller than max_block_rows;
-//  * exist whenever the cap is at least 1 MiB (the smallest tiles need well under that).
+//  * exist whenever the cap is at least 1 MiB (the smallest tiles need well under that);
+//  * all of that up to m, n, k = INT_MAX (counts in 64 bits, never negative, nothing thrown).
+#include <climits>
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <vector>
 
 #include "impl/gemm.h"
@@ -80,18 +83,33 @@ void test_parse() {
 
 bool whole_or_128(int size, int dim) { return size == dim || (size % 128 == 0 && size < dim); }
 
+long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+// Plans with more blocks than this are checked by their arithmetic only, not block by block
+// (their C could not exist in memory anyway: every block but the borders is >= 128 x 128).
+constexpr long long kMaxListedBlocks = 1 << 20;
+
 // Every property of one plan; returns false when the plan does not fit at all.
 bool check_plan(bool ta, bool tb, int m, int n, int k, size_t es, bool reads_c, size_t cap,
                 size_t max_rows, bool verbose = false) {
-  const GemmTilePlan p = plan_gemm_tiles(ta, tb, m, n, k, es, reads_c, cap, max_rows);
   char what[200];
   std::snprintf(what, sizeof what, "ta=%d tb=%d m=%d n=%d k=%d es=%zu reads_c=%d cap=%zu max_rows=%zu",
                 int(ta), int(tb), m, n, k, es, int(reads_c), cap, max_rows);
-  const size_t whole = gemm_padded_ld(ta ? k : m, es) * size_t(ta ? m : k) * es +
-                       gemm_padded_ld(tb ? n : k, es) * size_t(tb ? k : n) * es +
-                       gemm_padded_ld(m, es) * size_t(n) * es;
+  GemmTilePlan p;
+  try {
+    p = plan_gemm_tiles(ta, tb, m, n, k, es, reads_c, cap, max_rows);
+  } catch (const std::exception &e) {
+    EXPECT(false, "plan_gemm_tiles threw %s: %s", e.what(), what);
+    return false;
+  }
+  // (Saturating: at dimensions near INT_MAX these products pass 2^64.)
+  const unsigned __int128 whole_exact =
+      (unsigned __int128)gemm_padded_ld(ta ? k : m, es) * size_t(ta ? m : k) * es +
+      (unsigned __int128)gemm_padded_ld(tb ? n : k, es) * size_t(tb ? k : n) * es +
+      (unsigned __int128)gemm_padded_ld(m, es) * size_t(n) * es;
+  const size_t whole = whole_exact > SIZE_MAX ? SIZE_MAX : size_t(whole_exact);
   if (verbose)
-    std::printf("  %-70s -> %s mb=%d nb=%d kb=%d blocks %dx%d chunks %d %s %s, %.1f MiB, traffic %.2fx\n",
+    std::printf("  %-70s -> %s mb=%d nb=%d kb=%d blocks %lldx%lld chunks %lld %s %s, %.1f MiB, traffic %.2fx\n",
                 what, p.in_core ? "in core" : p.fits ? "tiled" : "NO FIT", p.mb, p.nb, p.kb, p.mblocks,
                 p.nblocks, p.kchunks, p.rows_outer ? "rows-outer" : "cols-outer",
                 p.c_resident ? "C-resident" : "C-rotating", p.device_bytes / 1048576.0,
@@ -103,7 +121,9 @@ bool check_plan(bool ta, bool tb, int m, int n, int k, size_t es, bool reads_c, 
   }
   EXPECT(p.in_core == (whole <= cap), "in_core=%d but whole=%zu: %s", int(p.in_core), whole, what);
   EXPECT(p.device_bytes <= cap, "device_bytes %zu > cap: %s", p.device_bytes, what);
-  EXPECT(p.device_bytes == p.a_bytes * p.a_buffers + p.b_bytes * p.b_buffers + p.c_bytes * p.c_buffers,
+  EXPECT((unsigned __int128)p.device_bytes == (unsigned __int128)p.a_bytes * p.a_buffers +
+                                                  (unsigned __int128)p.b_bytes * p.b_buffers +
+                                                  (unsigned __int128)p.c_bytes * p.c_buffers,
          "device_bytes is not the sum of the buffers: %s", what);
   if (p.in_core) {
     EXPECT(p.device_bytes == whole, "in-core plan bytes %zu != %zu: %s", p.device_bytes, whole, what);
@@ -112,11 +132,14 @@ bool check_plan(bool ta, bool tb, int m, int n, int k, size_t es, bool reads_c, 
   // Sizes: whole dimensions or multiples of 128; block counts consistent.
   EXPECT(whole_or_128(p.mb, m) && whole_or_128(p.nb, n) && whole_or_128(p.kb, k),
          "mb=%d nb=%d kb=%d not whole or multiples of 128: %s", p.mb, p.nb, p.kb, what);
-  EXPECT(p.mblocks == (m + p.mb - 1) / p.mb && p.nblocks == (n + p.nb - 1) / p.nb &&
-             p.kchunks == (k + p.kb - 1) / p.kb,
-         "block counts: %s", what);
+  EXPECT(p.mb > 0 && p.nb > 0 && p.kb > 0 && p.mb <= m && p.nb <= n && p.kb <= k, "mb=%d nb=%d kb=%d: %s",
+         p.mb, p.nb, p.kb, what);
+  if (p.mb <= 0 || p.nb <= 0 || p.kb <= 0) return true;
+  EXPECT(p.mblocks == ceil_div(m, p.mb) && p.nblocks == ceil_div(n, p.nb) && p.kchunks == ceil_div(k, p.kb),
+         "block counts %lld %lld %lld, want %lld %lld %lld: %s", p.mblocks, p.nblocks, p.kchunks,
+         ceil_div(m, p.mb), ceil_div(n, p.nb), ceil_div(k, p.kb), what);
   EXPECT(size_t(p.mb) <= std::max<size_t>(128, max_rows), "mb=%d taller than max rows: %s", p.mb, what);
-  EXPECT(p.mblocks * p.nblocks * p.kchunks > 1, "tiled plan with one step: %s", what);
+  EXPECT(p.mblocks > 1 || p.nblocks > 1 || p.kchunks > 1, "tiled plan with one step: %s", what);
   EXPECT(p.a_buffers >= 1 && p.a_buffers <= 2 && p.b_buffers >= 1 && p.b_buffers <= 2 &&
              p.c_buffers >= 1 && p.c_buffers <= 2,
          "buffer counts: %s", what);
@@ -124,16 +147,43 @@ bool check_plan(bool ta, bool tb, int m, int n, int k, size_t es, bool reads_c, 
   EXPECT(p.a_buffers == 2 || (p.mblocks == 1 && p.kchunks == 1), "one A copy for several chunks: %s", what);
   EXPECT(p.b_buffers == 2 || (p.nblocks == 1 && p.kchunks == 1), "one B copy for several chunks: %s", what);
   EXPECT(p.c_resident || p.c_buffers == 2 || p.mblocks * p.nblocks == 1, "one C copy for several blocks: %s", what);
-  // Alignment: leading dimensions padded to 128 bytes, so every copy and column is aligned.
-  EXPECT(p.ld_a * es % 128 == 0 && p.ld_b * es % 128 == 0 && p.ld_c * es % 128 == 0 &&
-             p.a_bytes % 128 == 0 && p.b_bytes % 128 == 0 && p.c_bytes % 128 == 0,
-         "alignment: %s", what);
-  // k chunks cover [0, k) once, in order.
-  EXPECT(size_t(p.kchunks - 1) * p.kb < size_t(k) && size_t(p.kchunks) * p.kb >= size_t(k), "k chunks: %s", what);
+  // Alignment: leading dimensions padded to 128 bytes, so every copy and column is aligned;
+  // columns shorter than 128 bytes packed tight.
+  auto padded = [&](size_t ld) { return ld * es % 128 == 0 || ld * es < 128; };
+  EXPECT(padded(p.ld_a) && padded(p.ld_b) && padded(p.ld_c), "alignment: ld %zu %zu %zu: %s", p.ld_a, p.ld_b,
+         p.ld_c, what);
+  // k chunks cover [0, k) once, in order, as the executor walks them (l0 = l * kb).
+  EXPECT(p.kchunks >= 1 && (p.kchunks - 1) * p.kb < k && p.kchunks * p.kb >= k, "k chunks: %s", what);
+  if (p.kchunks >= 1 && p.kchunks <= kMaxListedBlocks) {
+    long long covered = 0;
+    bool chunks_ok = true;
+    for (long long l = 0; l < p.kchunks; ++l) {
+      const long long l0 = l * p.kb, kl = std::min<long long>(p.kb, k - l0);
+      chunks_ok = chunks_ok && l0 == covered && kl > 0;
+      covered += kl;
+    }
+    EXPECT(chunks_ok && covered == k, "k chunks cover %lld of %d: %s", covered, k, what);
+  }
+  // The lattice covers C: the last block row / column ends at m / n.
+  EXPECT((p.mblocks - 1) * p.mb < m && p.mblocks * p.mb >= m && (p.nblocks - 1) * p.nb < n && p.nblocks * p.nb >= n,
+         "block lattice: %s", what);
+  // Everything the executor puts in a buffer fits it (the largest chunk, the largest block).
+  const size_t kl_max = size_t(std::min(p.kb, k)), rows_max = size_t(p.mb), cols_max = size_t(p.nb);
+  EXPECT(p.ld_a >= (ta ? kl_max : rows_max) && p.ld_a * (ta ? rows_max : kl_max) * es <= p.a_bytes &&
+             p.ld_b >= (tb ? cols_max : kl_max) && p.ld_b * (tb ? kl_max : cols_max) * es <= p.b_bytes,
+         "operand chunks larger than their buffers: %s", what);
+  const long long count = p.mblocks * p.nblocks;
+  if (count > kMaxListedBlocks) return true;
   // Blocks: inside C, on the mb x nb lattice, exactly once.
-  const std::vector<GemmBlock> blocks = gemm_tile_blocks(p, m, n);
-  EXPECT(blocks.size() == size_t(p.mblocks) * p.nblocks, "%zu blocks: %s", blocks.size(), what);
-  std::vector<char> seen(size_t(p.mblocks) * p.nblocks, 0);
+  std::vector<GemmBlock> blocks;
+  try {
+    blocks = gemm_tile_blocks(p, m, n);
+  } catch (const std::exception &e) {
+    EXPECT(false, "gemm_tile_blocks threw %s: %s", e.what(), what);
+    return true;
+  }
+  EXPECT(blocks.size() == size_t(count), "%zu blocks: %s", blocks.size(), what);
+  std::vector<char> seen(size_t(count), 0);
   double area = 0;
   bool blocks_ok = true;
   for (const GemmBlock &b : blocks) {
@@ -153,13 +203,6 @@ bool check_plan(bool ta, bool tb, int m, int n, int k, size_t es, bool reads_c, 
       if (p.ld_c < size_t(m) || p.c_bytes < p.ld_c * size_t(n) * es) blocks_ok = false;
     } else if (p.ld_c < size_t(b.rows) || p.c_bytes < p.ld_c * size_t(b.cols) * es) {
       blocks_ok = false;
-    }
-    for (int l = 0; l < p.kchunks; ++l) {
-      const size_t kl = size_t(std::min(p.kb, k - l * p.kb));
-      const size_t a_rows = ta ? kl : size_t(b.rows), a_cols = ta ? size_t(b.rows) : kl;
-      const size_t b_rows = tb ? size_t(b.cols) : kl, b_cols = tb ? kl : size_t(b.cols);
-      if (p.ld_a < a_rows || p.ld_a * a_cols * es > p.a_bytes) blocks_ok = false;
-      if (p.ld_b < b_rows || p.ld_b * b_cols * es > p.b_bytes) blocks_ok = false;
     }
   }
   EXPECT(blocks_ok, "blocks outside C, off the lattice, repeated, or larger than their buffers: %s", what);
@@ -238,6 +281,24 @@ int main() {
             }
       }
   // Random shapes and caps, and small staging buffers (tall C blocks limited).
+  // Dimensions up to INT_MAX: 64-bit counts, the plan and its blocks cover everything once,
+  // nothing throws. First the two shapes of the gpu test (gemm_huge_gpu), printed.
+  const int huge[] = {1, 129, INT_MAX - 128, INT_MAX};
+  const size_t GiB = size_t(1) << 30;
+  for (size_t es : {size_t(4), size_t(8)}) {
+    check_plan(true, false, 1, 1, INT_MAX, es, false, 6 * GiB, 32 * MiB / es, true);
+    check_plan(false, false, 1, INT_MAX, 1, es, true, 6 * GiB, 32 * MiB / es, true);
+  }
+  long huge_plans = 0;
+  for (int m : huge)
+    for (int n : huge)
+      for (int k : huge)
+        for (size_t es : {size_t(4), size_t(8)})
+          for (size_t cap : {MiB, 6 * GiB})
+            for (int t = 0; t < 4; ++t)
+              huge_plans += check_plan(t & 1, t & 2, m, n, k, es, (m ^ n ^ t) & 1, cap, 32 * MiB / es);
+  std::printf("%ld plans with dimensions up to INT_MAX checked\n", huge_plans);
+
   Rng rng(7);
   for (int trial = 0; trial < 3000; ++trial) {
     auto dim = [&] {
