@@ -672,8 +672,15 @@ template <class T> void getrf_case(Rng &rng) {
     return;
   }
   if (info_exact && ref.info != got.info) difference("INFO: reference %d, GPU %d", ref.info, got.info);
+  // Small integer matrices are often singular in exact arithmetic: whether a pivot comes out
+  // as exactly 0 (INFO > 0, no division) or as a rounding error (huge multipliers) depends on
+  // the order of operations. Judged only when neither side met a zero pivot, and then against
+  // the reference's own residual as well.
+  if (!info_exact && (ref.info != 0 || got.info != 0)) return;
   const double resid = lu_residual(a0, got.a, got.ipiv, m, n);
-  if (!(resid < 30)) difference("||P A - L U|| / (n ||A|| eps) = %s >= 30", text(resid).c_str());
+  const double ref_resid = info_exact ? 0 : lu_residual(a0, ref.a, ref.ipiv, m, n);
+  if (!(resid < 30) && !(resid <= 4 * ref_resid))
+    difference("||P A - L U|| / (n ||A|| eps) = %s >= 30 (reference: %s)", text(resid).c_str(), text(ref_resid).c_str());
 }
 
 // ---- Cholesky -----------------------------------------------------------------------------------------
@@ -835,6 +842,10 @@ int main(int argc, char **argv) {
     else usage();
   }
   load_libraries();
+  // cudrop's CPU path must be the reference itself for outputs to match bit for bit, whatever
+  // BLAS the system's alternatives name (a caller's choice is kept).
+  setenv("CUDROP_CPU_BLAS", "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3", 0);
+  setenv("CUDROP_CPU_LAPACK", "/usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3", 0);
   if (g_options.expect_gpu && !cudrop_gpu_available()) {
     std::printf("SKIP: no usable GPU\n");
     return 77;
