@@ -76,11 +76,20 @@ void gemm(const char *transa, const char *transb, const int *m, const int *n, co
   }
   if (*m == 0 || *n == 0 || ((*alpha == T(0) || *k == 0) && *beta == T(1))) return;
   if (*alpha == T(0) || *k == 0) {
-    // The reference's own branch: C = beta*C without reading A or B (a NaN there must not
-    // reach C, whatever the BLAS underneath would do), and without reading C when beta == 0.
+    // No product term, A and B never read (a NaN there must not reach C, whatever the BLAS
+    // underneath would do), C not read when beta == 0. alpha == 0 is the reference's own
+    // branch: C = beta*C. k == 0 with alpha != 0 runs the reference's main loops with empty
+    // sums: TRANSA = 'N' scales C first (C = beta*C); TRANSA = 'T'/'C' stores
+    // alpha*0 + beta*C per element (alpha*0 alone when beta == 0), so alpha = +-Inf or NaN
+    // gives NaN and the sign of a zero follows alpha*0 + beta*C.
+    const bool empty_dot_products = *alpha != T(0) && !nota;
+    const T alpha_times_zero = *alpha * T(0);
     for (int j = 0; j < *n; ++j) {
       T *column = c + size_t(j) * size_t(*ldc);
-      for (int i = 0; i < *m; ++i) column[i] = *beta == T(0) ? T(0) : *beta * column[i];
+      for (int i = 0; i < *m; ++i) {
+        if (empty_dot_products) column[i] = *beta == T(0) ? alpha_times_zero : alpha_times_zero + *beta * column[i];
+        else column[i] = *beta == T(0) ? T(0) : *beta * column[i];
+      }
     }
     return;
   }
