@@ -43,13 +43,7 @@ void report(const char *name, int k) { report_illegal_argument(name, k, std::str
 // So even a single iteration wins from a few MB; 4 MiB keeps a margin.
 // CUDROP_POWER_MIN_BYTES overrides it.
 bool power_worth_gpu(double matrix_bytes, int maxit) {
-  static const double min_bytes = [] {
-    const char *text = std::getenv("CUDROP_POWER_MIN_BYTES");
-    char *end = nullptr;
-    const double value = text ? std::strtod(text, &end) : 0.0;
-    return (text && end != text && value >= 0) ? value : 4.0 * 1024 * 1024;
-  }();
-  return maxit > 0 && matrix_bytes >= min_bytes;
+  return maxit > 0 && matrix_bytes >= env::environment().power_min_bytes;
 }
 
 template <class T>

@@ -35,10 +35,7 @@ int pipeline_panel_cols(int m, int n, int k, size_t element_size) {
 // CUDROP_GEMM_TRACE=1: one line per pipelined host call on stderr with the host-side time
 // (ms from the call's start) at which each transfer step ended: where an end-to-end time goes.
 struct TransferTrace {
-  const bool on = [] {
-    const char *text = std::getenv("CUDROP_GEMM_TRACE");
-    return text != nullptr && *text != '\0' && *text != '0';
-  }();
+  const bool on = env::environment().gemm_trace;
   const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::mutex mutex;  // the sender thread marks too
   std::string line;

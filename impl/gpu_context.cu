@@ -1,5 +1,7 @@
 #include "impl/gpu_context.cuh"
 
+#include <dlfcn.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +13,7 @@
 #include <pthread.h>
 
 #include "shim/dispatch.h"
+#include "shim/env.h"
 
 namespace cudrop::impl {
 namespace {
@@ -46,44 +49,106 @@ Gpu &gpu() {
   return *g;
 }
 
-size_t staging_bytes_from_env() {
-  const char *mb = std::getenv("CUDROP_STAGING_MB");
-  const long value = mb ? std::atol(mb) : 0;
-  return size_t(value > 0 ? value : 32) << 20;
+std::string version_text(int version) {  // 12040 -> "12.4"
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+// Why the driver cannot start the runtime, in the user's terms; empty when it can. The driver
+// library is looked for before the runtime is touched: without one, cudart only says "CUDA
+// driver version is insufficient for CUDA runtime version".
+std::string driver_problem(int *count) {
+  void *libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);  // kept open: cudart uses it too
+  if (libcuda == nullptr) {
+    const char *why = dlerror();
+    if (why == nullptr || std::strstr(why, "No such file") != nullptr)
+      return "no NVIDIA driver installed: libcuda.so.1 not found";
+    return std::string("the NVIDIA driver cannot be loaded: ") + why;
+  }
+  const cudaError_t error = cudaGetDeviceCount(count);
+  if (error == cudaSuccess && *count > 0) return {};
+  cudaGetLastError();
+  if (error == cudaErrorInsufficientDriver) {
+    using GetVersion = int (*)(int *);
+    auto driver_version = reinterpret_cast<GetVersion>(dlsym(libcuda, "cuDriverGetVersion"));
+    int driver = 0, runtime = 0;
+    cudaRuntimeGetVersion(&runtime);
+    std::string text = "the NVIDIA driver is older than cudrop's CUDA runtime";
+    if (driver_version != nullptr && driver_version(&driver) == 0 && driver > 0)
+      text += " (driver for CUDA " + version_text(driver) + ", runtime CUDA " + version_text(runtime) + ")";
+    return text;
+  }
+  if (error == cudaErrorNoDevice || error == cudaSuccess) {
+    const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");  // CUDA's variable, not one of cudrop's
+    return visible != nullptr ? std::string("no CUDA device (CUDA_VISIBLE_DEVICES=") + visible + ")"
+                              : std::string("no CUDA device");
+  }
+  return std::string("the NVIDIA driver cannot be used: ") + cudaGetErrorString(error);
+}
+
+// Why the chosen device cannot hold cudrop's context, from the error of a set-up step.
+std::string device_problem(int device, const char *step, cudaError_t error) {
+  const std::string gpu = "GPU " + std::to_string(device);
+  switch (error) {
+    case cudaErrorMemoryAllocation:
+      return gpu + " cannot be used: out of memory (" + step + ")";
+    case cudaErrorDevicesUnavailable:
+      return gpu + " cannot be used: busy (exclusive compute mode, held by another process)";
+    default:
+      return gpu + " cannot be used: " + step + ": " + cudaGetErrorString(error);
+  }
 }
 
 void start(Gpu &g) {
   g.cuda_touched.store(true);
+  const env::Environment &e = env::environment();
   int count = 0;
-  cudaError_t error = cudaGetDeviceCount(&count);
-  if (error != cudaSuccess || count == 0) {
-    g.unusable_reason = error != cudaSuccess ? cudaGetErrorString(error) : "no CUDA device";
-    cudaGetLastError();
+  if (std::string problem = driver_problem(&count); !problem.empty()) {
+    g.unusable_reason = problem;
     return;
   }
   GpuContext &ctx = g.context;
-  const char *wanted = std::getenv("CUDROP_DEVICE");
-  ctx.device = wanted ? std::atoi(wanted) : 0;
-  if (ctx.device < 0 || ctx.device >= count) ctx.device = 0;
-  ctx.staging_bytes = staging_bytes_from_env();
-  const char *threads = std::getenv("CUDROP_COPY_THREADS");
-  const int copy_threads = threads ? std::atoi(threads)
-                                   : static_cast<int>(std::min(16u, std::max(1u, std::thread::hardware_concurrency())));
+  ctx.device = e.device;
+  if (ctx.device >= count) {
+    const std::string value = std::to_string(ctx.device), devices = "a device index from 0 to " + std::to_string(count - 1);
+    env::warn_invalid("CUDROP_DEVICE", value.c_str(), devices.c_str(), "no GPU");
+    g.unusable_reason = "CUDROP_DEVICE=" + value + ", but the machine has " + std::to_string(count) +
+                        (count == 1 ? " CUDA device" : " CUDA devices");
+    return;
+  }
+  int compute_mode = cudaComputeModeDefault;
+  if (cudaDeviceGetAttribute(&compute_mode, cudaDevAttrComputeMode, ctx.device) == cudaSuccess &&
+      compute_mode == cudaComputeModeProhibited) {
+    g.unusable_reason = "GPU " + std::to_string(ctx.device) + " cannot be used: its compute mode is Prohibited";
+    return;
+  }
+  cudaGetLastError();
+  ctx.staging_bytes = e.staging_bytes;
+  const int copy_threads = e.copy_threads > 0
+                               ? e.copy_threads
+                               : static_cast<int>(std::min(16u, std::max(1u, std::thread::hardware_concurrency())));
   ctx.copier = make_copy_pool(copy_threads);
-  error = cudaSetDevice(ctx.device);
-  if (error == cudaSuccess) error = cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking);
+  const char *step = "cudaSetDevice";
+  cudaError_t error = cudaSetDevice(ctx.device);
+  if (error == cudaSuccess) {
+    step = "stream creation";
+    error = cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking);
+  }
   if (error == cudaSuccess) error = cudaStreamCreateWithFlags(&ctx.compute, cudaStreamNonBlocking);
-  if (error == cudaSuccess) error = cudaEventCreateWithFlags(&ctx.panel_ready, cudaEventDisableTiming);
+  if (error == cudaSuccess) {
+    step = "event creation";
+    error = cudaEventCreateWithFlags(&ctx.panel_ready, cudaEventDisableTiming);
+  }
   for (cudaEvent_t &done : ctx.panel_done)
     if (error == cudaSuccess) error = cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
   for (cudaEvent_t &done : ctx.operand_done)
     if (error == cudaSuccess) error = cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
   for (int i = 0; i < GpuContext::kStaging && error == cudaSuccess; ++i) {
+    step = "pinned staging buffers";
     error = cudaHostAlloc(&ctx.staging[i], ctx.staging_bytes, cudaHostAllocDefault);
     if (error == cudaSuccess) error = cudaEventCreateWithFlags(&ctx.staging_free[i], cudaEventDisableTiming);
   }
   if (error != cudaSuccess) {
-    g.unusable_reason = cudaGetErrorString(error);
+    g.unusable_reason = device_problem(ctx.device, step, error);
     cudaGetLastError();
     return;
   }
@@ -139,16 +204,14 @@ Status check(cudaError_t error, const char *what) {
 }
 
 bool inject_fault(const char *kind) {
-  static const char *configured = std::getenv("CUDROP_FAULT_INJECT");
-  if (configured == nullptr) return false;
-  const size_t length = std::strlen(kind);
-  if (std::strncmp(configured, kind, length) != 0) return false;
-  if (configured[length] == '\0') return true;
-  if (configured[length] != ':') return false;
+  const env::Environment &e = env::environment();
+  const bool this_kind = (e.fault == env::Fault::alloc && std::strcmp(kind, "alloc") == 0) ||
+                         (e.fault == env::Fault::launch && std::strcmp(kind, "launch") == 0);
+  if (!this_kind) return false;
+  if (e.fault_from == 0) return true;
   // kind:N: the N-th attempt of this kind in the process fails, and every later one.
   static std::atomic<long> attempts{0};
-  const long first_failing = std::atol(configured + length + 1);
-  return attempts.fetch_add(1) + 1 >= first_failing;
+  return attempts.fetch_add(1) + 1 >= e.fault_from;
 }
 
 namespace {

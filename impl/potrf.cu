@@ -55,31 +55,17 @@ constexpr int kPollLag = 2, kPollRing = 4;
 // look-ahead off.
 PotrfBlocking base_blocking() {
   PotrfBlocking b;
-  static const long outer = [] {
-    const char *text = std::getenv("CUDROP_POTRF_OUTER");
-    return (text != nullptr && *text != '\0') ? std::atol(text) : 0L;
-  }();
-  if (outer >= kPotrfNb) b.outer = static_cast<int>(std::min<long>(outer, 4096)) / kPotrfNb * kPotrfNb;
-  static const bool lookahead = [] {
-    const char *text = std::getenv("CUDROP_POTRF_LOOKAHEAD");
-    return text == nullptr || std::strcmp(text, "0") != 0;
-  }();
-  b.lookahead = lookahead;
+  const env::Environment &e = env::environment();
+  if (e.potrf_outer > 0) b.outer = e.potrf_outer;
+  b.lookahead = e.potrf_lookahead;
   return b;
 }
 
 PotrfBlocking host_blocking(int n, size_t elem_size) {
   PotrfBlocking b = base_blocking();
-  static const long configured = [] {
-    const char *text = std::getenv("CUDROP_POTRF_LEFT_COLS");
-    return (text != nullptr && *text != '\0') ? std::atol(text) : -1L;
-  }();
-  static const long strip = [] {
-    const char *text = std::getenv("CUDROP_POTRF_STRIP");
-    return (text != nullptr && *text != '\0') ? std::atol(text) : 0L;
-  }();
-  if (strip > 0) b.strip = static_cast<int>(std::min<long>(strip, 1 << 20));
-  if (configured >= 0) b.left_cols = static_cast<int>(std::min<long>(configured, n));
+  const env::Environment &e = env::environment();
+  if (e.potrf_strip > 0) b.strip = e.potrf_strip;
+  if (e.potrf_left_cols >= 0) b.left_cols = std::min(e.potrf_left_cols, n);
   // The left-looking phase runs while the rest of the matrix arrives, so it spans more columns
   // where the upload takes longer: a quarter in float, half in double (H100, dpotrf_ n = 16384
   // end to end, n/4 / 3n/8 / n/2: 76.1 / 72.8 / 68.8 ms and 72.6 / 76.3 / 70.0 in a second round;
@@ -395,10 +381,7 @@ Status poll_info(PollResources &r, int recorded, bool blocking, int *failed) {
 // after every step; the events themselves cost a little). CUDROP_POTRF_TRACE=3 adds a line on
 // the upload's host side (UploadStats).
 struct PhaseTrace {
-  const int level = [] {
-    const char *text = std::getenv("CUDROP_POTRF_TRACE");
-    return text != nullptr && *text != '\0' ? std::atoi(text) : 0;
-  }();
+  const int level = env::environment().potrf_trace;
   const bool on = level > 0;
   const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   double upload_ms = -1, issued_ms = -1, gpu_ms = -1;
@@ -524,13 +507,8 @@ struct HostProgress {
 // Test hook: CUDROP_FAULT_INJECT=potrf-step:N makes the N-th step (1-based) of every GPU
 // Cholesky fail, after earlier panels may have gone back: the CPU must finish the call.
 bool inject_step_fault(size_t index) {
-  static const long step = [] {
-    const char *text = std::getenv("CUDROP_FAULT_INJECT");
-    const char *kind = "potrf-step:";
-    return (text != nullptr && std::strncmp(text, kind, std::strlen(kind)) == 0) ? std::atol(text + std::strlen(kind))
-                                                                                 : 0L;
-  }();
-  return step > 0 && long(index) + 1 == step;
+  const env::Environment &e = env::environment();
+  return e.fault == env::Fault::potrf_step && long(index) + 1 == e.fault_from;
 }
 
 template <class T>

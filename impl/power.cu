@@ -99,20 +99,12 @@ struct PowerDevice {
 // CUDROP_POWER_PDL=0: the loop's kernels are launched plainly even where programmatic
 // launches are possible (a gpu test runs the power tests so, the path of pre-Hopper GPUs).
 bool chained_launches_allowed() {
-  static const bool allowed = [] {
-    const char *text = std::getenv("CUDROP_POWER_PDL");
-    return text == nullptr || std::strcmp(text, "0") != 0;
-  }();
-  return allowed;
+  return env::environment().power_pdl;
 }
 
 // CUDROP_POWER_L2=0: no L2 access-policy window around the CSR loop's vectors (L2Residency).
 bool l2_window_allowed() {
-  static const bool allowed = [] {
-    const char *text = std::getenv("CUDROP_POWER_L2");
-    return text == nullptr || std::strcmp(text, "0") != 0;
-  }();
-  return allowed;
+  return env::environment().power_l2;
 }
 
 PowerDevice &power_device() {
@@ -484,32 +476,20 @@ Status dense_iterations(PowerDevice &g, const DensePlan<T> &p, int n, const T *d
 // arrays, the path of device arrays that are not 16-byte aligned, which the public calls
 // (always aligned) never take otherwise; a gpu test runs the power tests with it.
 bool csr_elementwise_forced() {
-  static const bool forced = [] {
-    const char *text = std::getenv("CUDROP_POWER_CSR_ELEMENTWISE");
-    return text != nullptr && std::strcmp(text, "1") == 0;
-  }();
-  return forced;
+  return env::environment().power_csr_elementwise;
 }
 
 // CUDROP_POWER_CSR_FORMAT=stream: never the SELL copy, so that a gpu test covers the
 // CSR-stream kernel on matrices the copy would take (the elementwise hook implies it too).
 bool csr_stream_forced() {
-  static const bool forced = [] {
-    const char *text = std::getenv("CUDROP_POWER_CSR_FORMAT");
-    return csr_elementwise_forced() || (text != nullptr && std::strcmp(text, "stream") == 0);
-  }();
-  return forced;
+  return csr_elementwise_forced() || env::environment().power_csr_format == env::CsrFormat::stream;
 }
 
 // CUDROP_POWER_CSR_FORMAT=wide: the SELL copy keeps 32-bit column indices even where 16-bit
 // distances would do, so that a gpu test covers that copy on the small matrices of the tests
 // (with n <= 65536 every distance fits).
 bool sell_wide_forced() {
-  static const bool forced = [] {
-    const char *text = std::getenv("CUDROP_POWER_CSR_FORMAT");
-    return text != nullptr && std::strcmp(text, "wide") == 0;
-  }();
-  return forced;
+  return env::environment().power_csr_format == env::CsrFormat::wide;
 }
 
 // Whether the SELL copy may be worth its workspace for this shape (it may still not be made:

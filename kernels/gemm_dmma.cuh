@@ -32,10 +32,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <string_view>
 
 #include "kernels/cp_async.cuh"
 #include "kernels/gemm_part.cuh"
+#include "shim/env.h"
 
 namespace cudrop::kernels {
 
@@ -418,13 +418,8 @@ enum class DmmaTile { t128x128, t128x64, t64x64 };
 // Which block tile a shape gets (tuned on the H100, dmma_check's dmma_tiles rows, 2026-11-22).
 // CUDROP_DMMA_TILE=128x128, 128x64 or 64x64 forces one (tuning runs).
 inline DmmaTile choose_dmma_tile(int m, int n, int k, int sms) {
-  static const char *forced = std::getenv("CUDROP_DMMA_TILE");
-  if (forced != nullptr) {
-    const std::string_view f(forced);
-    if (f == "128x128") return DmmaTile::t128x128;
-    if (f == "128x64") return DmmaTile::t128x64;
-    if (f == "64x64") return DmmaTile::t64x64;
-  }
+  constexpr DmmaTile kForced[] = {DmmaTile::t128x128, DmmaTile::t128x64, DmmaTile::t64x64};
+  if (const int forced = env::environment().dmma_tile; forced >= 0) return kForced[forced];
   const long long tiles128x64 = ((m + 127LL) / 128) * ((n + 63LL) / 64);
   if (tiles128x64 < 2LL * sms) return DmmaTile::t64x64;  // less than one wave of 128x64 blocks
   if (k <= kDmma128x64MaxK || tiles128x64 < kDmma128x128MinWaves * 2LL * sms) return DmmaTile::t128x64;

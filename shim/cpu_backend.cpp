@@ -110,16 +110,16 @@ void *resolve(const Entry &entry) {
   // 1. Whatever comes after us in the lookup order (the BLAS the program itself loaded).
   if (void *fn = accept_foreign(dlsym(RTLD_NEXT, entry.symbol))) return fn;
   // 2. The library the user named.
-  const char *named = std::getenv(entry.kind == Kind::Blas ? "CUDROP_CPU_BLAS" : "CUDROP_CPU_LAPACK");
-  if (named != nullptr && *named != '\0') {
+  const env::Environment &e = env::environment();
+  const char *named = entry.kind == Kind::Blas ? e.cpu_blas : e.cpu_lapack;
+  if (named != nullptr) {
     if (void *fn = from_library(named, entry.symbol)) return fn;
     const char *why = dlerror();
     log(1, "%s does not provide %s (%s)", named, entry.symbol, why ? why : "symbol missing or is cudrop's");
   }
   // 3. The usual sonames and paths (CUDROP_NO_CPU_SEARCH=1 stops here, e.g. to test the
   //    "no CPU library at all" path on a machine that has one).
-  const char *no_search = std::getenv("CUDROP_NO_CPU_SEARCH");
-  if (no_search != nullptr && *no_search == '1') return nullptr;
+  if (e.no_cpu_search) return nullptr;
   return entry.kind == Kind::Blas ? from_candidates(kBlasCandidates, entry.symbol)
                                   : from_candidates(kLapackCandidates, entry.symbol);
 }

@@ -12,6 +12,8 @@
 
 #include <pthread.h>
 
+#include "shim/env.h"
+
 // Calls that ran on the CPU, counted by each thread in its own slot: a locked add on one
 // shared counter waits for the store buffer to drain, 6-10 ns after a small GEMM on the H100
 // host's Xeon, 5% of a 16^3 sgemm (docs/perf/2026-11-22-h100-session14.md). A thread owns
@@ -33,14 +35,6 @@ static_assert(offsetof(CudropCallSlot, cpu_calls) == 0 && offsetof(CudropCallSlo
 
 namespace cudrop {
 namespace {
-
-double env_number(const char *name, double fallback) {
-  const char *text = std::getenv(name);
-  if (text == nullptr || *text == '\0') return fallback;
-  char *end = nullptr;
-  const double value = std::strtod(text, &end);
-  return (end != text && value >= 0) ? value : fallback;
-}
 
 std::atomic<long> g_gpu_calls{0}, g_gpu_fallbacks{0};
 
@@ -105,42 +99,27 @@ const char *mode_name(Mode mode) {
 }
 
 // One line at exit with CUDROP_VERBOSE>=1: the netlib harness reads it to prove that a
-// forced-GPU run really ran on the GPU and never fell back.
+// forced-GPU run really ran on the GPU and never fell back. Only from a process that made a
+// call: under LD_PRELOAD every process a shell starts loads cudrop, and most call nothing.
 __attribute__((destructor)) void print_summary() {
+  const long gpu_calls = g_gpu_calls.load(), cpu_calls = cpu_call_total();
+  if (gpu_calls + cpu_calls == 0) return;
   if (settings().verbose >= 1)
-    std::fprintf(stderr, "cudrop: summary: gpu_calls=%ld cpu_calls=%ld gpu_fallbacks=%ld\n",
-                 g_gpu_calls.load(), cpu_call_total(), g_gpu_fallbacks.load());
+    std::fprintf(stderr, "cudrop: summary: gpu_calls=%ld cpu_calls=%ld gpu_fallbacks=%ld\n", gpu_calls, cpu_calls,
+                 g_gpu_fallbacks.load());
 }
 
 Settings read_settings() {
+  const env::Environment &e = env::environment();
   Settings s;
-  if (const char *mode = std::getenv("CUDROP_MODE")) {
-    if (std::strcmp(mode, "gpu") == 0) s.mode = Mode::Gpu;
-    else if (std::strcmp(mode, "cpu") == 0) s.mode = Mode::Cpu;
-  }
-  s.verbose = static_cast<int>(env_number("CUDROP_VERBOSE", 0));
-  // Crossovers measured on the H100 machine against its CPU LAPACK/BLAS (OpenBLAS, 16 cores),
-  // host->host through the public calls (gpu-check, 2026-11-21, docs/perf/): sgemm_ square is
-  // faster on the GPU from n=384-512 in both runs; sgetrf_/dgetrf_ from 1024 (2048 clearly:
-  // 14.8 vs 18.4 ms); spotrf_/dpotrf_ already at 512 (0.7 vs 1.7 ms). dgemm_ won from 768
-  // then; with the FP64 tensor-core kernel it wins at 512 too (0.46 vs 0.98 ms, and 0.45 vs
-  // 0.78 in medians of 21 calls, 2026-11-22), while at 384 the CPU won one of two runs.
-  // Auto mode must never be much slower than the CPU, so each starts at a size that won.
-  const double gemm_min_flops = env_number("CUDROP_GEMM_MIN_FLOPS", -1);
-  s.gemm_min_flops_single = gemm_min_flops >= 0 ? gemm_min_flops : 2.0 * 512 * 512 * 512;
-  s.gemm_min_flops_double = gemm_min_flops >= 0 ? gemm_min_flops : 2.0 * 512 * 512 * 512;
-  s.gemm_min_intensity = env_number("CUDROP_GEMM_MIN_INTENSITY", 16);
-  s.getrf_min_n = static_cast<int>(env_number("CUDROP_GETRF_MIN_N", 2048));
-  s.potrf_min_n = static_cast<int>(env_number("CUDROP_POTRF_MIN_N", 512));
-  // Device memory cap (bytes, suffixes K/M/G/T): the out-of-core GEMM tiles to fit it.
-  if (const char *limit = std::getenv("CUDROP_GPU_MEM_LIMIT"); limit != nullptr && *limit != '\0') {
-    if (!parse_byte_size(limit, &s.gpu_mem_limit)) {
-      s.gpu_mem_limit = 0;
-      // (log() would read these settings: not yet.)
-      if (s.verbose >= 1)
-        std::fprintf(stderr, "cudrop: CUDROP_GPU_MEM_LIMIT=%s is not a byte count (e.g. 300M, 2G); ignored\n", limit);
-    }
-  }
+  s.mode = e.mode;
+  s.verbose = e.verbose;
+  s.gemm_min_flops_single = e.gemm_min_flops;
+  s.gemm_min_flops_double = e.gemm_min_flops;
+  s.gemm_min_intensity = e.gemm_min_intensity;
+  s.getrf_min_n = e.getrf_min_n;
+  s.potrf_min_n = e.potrf_min_n;
+  s.gpu_mem_limit = e.gpu_mem_limit;
   return s;
 }
 
@@ -181,8 +160,13 @@ bool gpu_wanted(const char *routine, bool worth_gpu, cpu::Routine cpu_routine) {
   if (impl::gpu_usable()) return true;
   static std::once_flag told;
   std::call_once(told, [&] {
-    log(1, "no usable GPU (%s): %s and every later call run on the CPU (mode %s)",
-        impl::gpu_unusable_reason(), routine, mode_name(mode));
+    // Asked for the GPU by name, the user hears why it is not used whatever the verbosity.
+    if (mode == Mode::Gpu)
+      std::fprintf(stderr, "cudrop: CUDROP_MODE=gpu but no usable GPU (%s); running on the CPU\n",
+                   impl::gpu_unusable_reason());
+    else
+      log(1, "no usable GPU (%s): %s and every later call run on the CPU (mode %s)", impl::gpu_unusable_reason(),
+          routine, mode_name(mode));
   });
   return false;
 }

@@ -8,10 +8,9 @@
 
 #include "impl/status.h"
 #include "shim/cpu_backend.h"
+#include "shim/env.h"
 
 namespace cudrop {
-
-enum class Mode { Auto, Gpu, Cpu };
 
 struct Settings {
   Mode mode = Mode::Auto;

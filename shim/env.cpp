@@ -1,0 +1,283 @@
+#include "shim/env.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "shim/dispatch.h"
+
+extern char **environ;
+
+namespace cudrop::env {
+namespace {
+
+// Every variable cudrop reads; a CUDROP_* name not here (nor set by cudrop's own tools, below)
+// is a typo or a setting of another version, and gets a warning.
+constexpr const char *kKnownNames[] = {
+    "CUDROP_MODE",
+    "CUDROP_VERBOSE",
+    "CUDROP_GEMM_MIN_FLOPS",
+    "CUDROP_GEMM_MIN_INTENSITY",
+    "CUDROP_GETRF_MIN_N",
+    "CUDROP_POTRF_MIN_N",
+    "CUDROP_POTRF_LEFT_COLS",
+    "CUDROP_POTRF_OUTER",
+    "CUDROP_POTRF_STRIP",
+    "CUDROP_POTRF_TRACE",
+    "CUDROP_POTRF_LOOKAHEAD",
+    "CUDROP_GEMM_TRACE",
+    "CUDROP_DMMA_TILE",
+    "CUDROP_POWER_MIN_BYTES",
+    "CUDROP_POWER_CSR_ELEMENTWISE",
+    "CUDROP_POWER_PDL",
+    "CUDROP_POWER_L2",
+    "CUDROP_POWER_CSR_FORMAT",
+    "CUDROP_CPU_BLAS",
+    "CUDROP_CPU_LAPACK",
+    "CUDROP_NO_CPU_SEARCH",
+    "CUDROP_DEVICE",
+    "CUDROP_STAGING_MB",
+    "CUDROP_GPU_MEM_LIMIT",
+    "CUDROP_FAULT_INJECT",
+    "CUDROP_COPY_THREADS",
+};
+
+// Names that cudrop's tests, benchmarks and netlib harness read themselves (tests/,
+// bench/cudrop-bench, lapack_tests/run-netlib): set in the same environment, never a typo.
+constexpr const char *kToolPrefixes[] = {"CUDROP_TEST_", "CUDROP_NETLIB_", "CUDROP_BENCH_", "CUDROP_FUZZ_"};
+constexpr const char *kToolNames[] = {"CUDROP_GIT_COMMIT"};
+
+std::mutex &warned_mutex() {
+  static auto *m = new std::mutex;  // never destroyed: a late reader may warn during exit
+  return *m;
+}
+
+// True the first time a name is given.
+bool first_warning_for(const char *name) {
+  static auto *warned = new std::vector<std::string>;
+  std::lock_guard<std::mutex> lock(warned_mutex());
+  if (std::find(warned->begin(), warned->end(), name) != warned->end()) return false;
+  warned->emplace_back(name);
+  return true;
+}
+
+// The value of a set, non-empty variable, else null.
+const char *value_of(const char *name) {
+  const char *value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : nullptr;
+}
+
+// Whole text is a number (strtod syntax: "2048", "2e3", "0.5", "inf").
+bool parse_number(const char *text, double *value) {
+  char *end = nullptr;
+  *value = std::strtod(text, &end);
+  return end != text && *end == '\0' && !std::isnan(*value);
+}
+
+std::string number_text(double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.15g", value);
+  return text;
+}
+
+std::string range_text(const char *kind, double low, double high, bool whole) {
+  std::string text = kind;
+  const double unbounded = whole ? double(INT_MAX) : HUGE_VAL;
+  if (high >= unbounded) return text + " >= " + number_text(low);
+  return text + " from " + number_text(low) + " to " + number_text(high);
+}
+
+size_t edit_distance(const char *a, const char *b) {
+  const size_t na = std::strlen(a), nb = std::strlen(b);
+  std::vector<size_t> row(nb + 1);
+  for (size_t j = 0; j <= nb; ++j) row[j] = j;
+  for (size_t i = 1; i <= na; ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= nb; ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
+      diagonal = above;
+    }
+  }
+  return row[nb];
+}
+
+// Warns once about each CUDROP_* name in the environment that cudrop does not read (a typo
+// such as CUDROP_MOD), leaving alone the names cudrop's own tests and tools set.
+void warn_unknown_names() {
+  {
+    for (char **entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+      const char *assignment = *entry;
+      if (std::strncmp(assignment, "CUDROP_", 7) != 0) continue;
+      const char *equals = std::strchr(assignment, '=');
+      const std::string name(assignment, equals != nullptr ? size_t(equals - assignment) : std::strlen(assignment));
+      bool known = false;
+      for (const char *k : kKnownNames) known |= name == k;
+      for (const char *k : kToolNames) known |= name == k;
+      for (const char *prefix : kToolPrefixes) known |= name.compare(0, std::strlen(prefix), prefix) == 0;
+      if (known) continue;
+      const char *nearest = nullptr;
+      size_t nearest_distance = 3;  // suggest only a near miss: up to two letters off
+      for (const char *k : kKnownNames) {
+        const size_t d = edit_distance(name.c_str(), k);
+        if (d < nearest_distance) nearest_distance = d, nearest = k;
+      }
+      if (!first_warning_for(name.c_str())) continue;
+      if (nearest != nullptr)
+        std::fprintf(stderr, "cudrop: %s is not a cudrop setting (did you mean %s?); ignored\n", name.c_str(), nearest);
+      else
+        std::fprintf(stderr, "cudrop: %s is not a cudrop setting; ignored\n", name.c_str());
+    }
+  }
+}
+
+}  // namespace
+
+void warn_invalid(const char *name, const char *value, const char *expected, const char *instead) {
+  if (!first_warning_for(name)) return;
+  std::fprintf(stderr, "cudrop: %s=%s is not %s; using %s\n", name, value, expected, instead);
+}
+
+namespace {
+
+// Each reader: the variable's value when set and understood; else the fallback, with a
+// warning when it was set. default_text describes the fallback where a number would not.
+double number(const char *name, double fallback, double low, double high, const char *default_text = nullptr) {
+  const char *text = value_of(name);
+  if (text == nullptr) return fallback;
+  double value = 0;
+  if (parse_number(text, &value) && value >= low && value <= high) return value;
+  warn_invalid(name, text, range_text("a number", low, high, false).c_str(),
+               default_text != nullptr ? default_text : number_text(fallback).c_str());
+  return fallback;
+}
+
+long whole_number(const char *name, long fallback, long low, long high, const char *default_text = nullptr,
+                  long multiple_of = 1) {
+  const char *text = value_of(name);
+  if (text == nullptr) return fallback;
+  double value = 0;
+  if (parse_number(text, &value) && value == std::floor(value) && value >= double(low) && value <= double(high) &&
+      static_cast<long>(value) % multiple_of == 0)
+    return static_cast<long>(value);
+  const std::string kind = multiple_of > 1 ? "a multiple of " + std::to_string(multiple_of) : "a whole number";
+  const std::string expected = range_text(kind.c_str(), double(low), double(high), true);
+  warn_invalid(name, text, expected.c_str(),
+               default_text != nullptr ? default_text : number_text(double(fallback)).c_str());
+  return fallback;
+}
+
+// The index of the word given (case-insensitive), else `fallback` (an index, or -1 for none of
+// them, which default_text then describes).
+int word(const char *name, std::initializer_list<const char *> words, int fallback,
+         const char *default_text = nullptr) {
+  const char *text = value_of(name);
+  if (text == nullptr) return fallback;
+  int index = 0;
+  for (const char *w : words) {
+    if (strcasecmp(text, w) == 0) return index;
+    ++index;
+  }
+  std::string expected;  // "a, b or c"
+  index = 0;
+  for (const char *w : words) {
+    if (index > 0) expected += index + 1 == static_cast<int>(words.size()) ? " or " : ", ";
+    expected += w;
+    ++index;
+  }
+  const char *instead = default_text != nullptr ? default_text : fallback >= 0 ? words.begin()[fallback] : "none";
+  warn_invalid(name, text, expected.c_str(), instead);
+  return fallback;
+}
+
+bool flag(const char *name, bool fallback) {
+  const char *text = value_of(name);
+  if (text == nullptr) return fallback;
+  if (std::strcmp(text, "0") == 0) return false;
+  if (std::strcmp(text, "1") == 0) return true;
+  warn_invalid(name, text, "0 or 1", fallback ? "1" : "0");
+  return fallback;
+}
+
+size_t byte_size(const char *name, size_t fallback, const char *default_text) {
+  const char *text = value_of(name);
+  if (text == nullptr) return fallback;
+  size_t bytes = 0;
+  if (parse_byte_size(text, &bytes)) return bytes;
+  warn_invalid(name, text, "a byte count (e.g. 65536, 300M, 2G)", default_text);
+  return fallback;
+}
+
+// CUDROP_FAULT_INJECT=alloc|launch[:N] or potrf-step:N.
+void read_fault(Environment &e) {
+  const char *name = "CUDROP_FAULT_INJECT";
+  const char *text = value_of(name);
+  if (text == nullptr) return;
+  const char *colon = std::strchr(text, ':');
+  const std::string kind(text, colon != nullptr ? size_t(colon - text) : std::strlen(text));
+  double from = 0;
+  const bool from_ok = colon == nullptr || (parse_number(colon + 1, &from) && from >= 1 && from == std::floor(from) &&
+                                            from <= double(LONG_MAX / 2));
+  Fault fault = Fault::none;
+  if (kind == "alloc") fault = Fault::alloc;
+  else if (kind == "launch") fault = Fault::launch;
+  else if (kind == "potrf-step" && colon != nullptr) fault = Fault::potrf_step;
+  if (fault == Fault::none || !from_ok) {
+    warn_invalid(name, text, "alloc, launch, alloc:N, launch:N or potrf-step:N (N >= 1)", "none");
+    return;
+  }
+  e.fault = fault;
+  e.fault_from = static_cast<long>(from);
+}
+
+Environment read_environment() {
+  Environment e;
+  constexpr Mode kModes[] = {Mode::Auto, Mode::Gpu, Mode::Cpu};
+  e.mode = kModes[word("CUDROP_MODE", {"auto", "gpu", "cpu"}, 0)];
+  e.verbose = static_cast<int>(whole_number("CUDROP_VERBOSE", 0, 0, INT_MAX));
+  e.gemm_min_flops = number("CUDROP_GEMM_MIN_FLOPS", e.gemm_min_flops, 0, HUGE_VAL);
+  e.gemm_min_intensity = number("CUDROP_GEMM_MIN_INTENSITY", e.gemm_min_intensity, 0, HUGE_VAL);
+  e.getrf_min_n = static_cast<int>(whole_number("CUDROP_GETRF_MIN_N", e.getrf_min_n, 0, INT_MAX));
+  e.potrf_min_n = static_cast<int>(whole_number("CUDROP_POTRF_MIN_N", e.potrf_min_n, 0, INT_MAX));
+  e.power_min_bytes = double(byte_size("CUDROP_POWER_MIN_BYTES", size_t(e.power_min_bytes), "4 MiB"));
+  e.gpu_mem_limit = byte_size("CUDROP_GPU_MEM_LIMIT", 0, "no limit");
+  e.cpu_blas = value_of("CUDROP_CPU_BLAS");
+  e.cpu_lapack = value_of("CUDROP_CPU_LAPACK");
+  e.no_cpu_search = flag("CUDROP_NO_CPU_SEARCH", false);
+  e.device = static_cast<int>(whole_number("CUDROP_DEVICE", 0, 0, INT_MAX));
+  e.staging_bytes = size_t(whole_number("CUDROP_STAGING_MB", 32, 1, 1 << 16)) << 20;
+  e.copy_threads = static_cast<int>(whole_number("CUDROP_COPY_THREADS", 0, 1, 1024, "one per core, at most 16"));
+  e.potrf_outer = static_cast<int>(whole_number("CUDROP_POTRF_OUTER", 0, 64, 4096, "512", 64));
+  e.potrf_left_cols = static_cast<int>(whole_number("CUDROP_POTRF_LEFT_COLS", -1, 0, INT_MAX, "columns by size"));
+  e.potrf_strip = static_cast<int>(whole_number("CUDROP_POTRF_STRIP", 0, 1, 1 << 20, "2048"));
+  e.potrf_lookahead = flag("CUDROP_POTRF_LOOKAHEAD", true);
+  e.potrf_trace = static_cast<int>(whole_number("CUDROP_POTRF_TRACE", 0, 0, 3));
+  e.gemm_trace = flag("CUDROP_GEMM_TRACE", false);
+  e.dmma_tile = word("CUDROP_DMMA_TILE", {"128x128", "128x64", "64x64"}, -1, "the tile chosen per shape");
+  e.power_csr_elementwise = flag("CUDROP_POWER_CSR_ELEMENTWISE", false);
+  e.power_pdl = flag("CUDROP_POWER_PDL", true);
+  e.power_l2 = flag("CUDROP_POWER_L2", true);
+  constexpr CsrFormat kFormats[] = {CsrFormat::stream, CsrFormat::wide};
+  const int format = word("CUDROP_POWER_CSR_FORMAT", {"stream", "wide"}, -1, "the format chosen per matrix");
+  if (format >= 0) e.power_csr_format = kFormats[format];
+  read_fault(e);
+  warn_unknown_names();
+  return e;
+}
+
+}  // namespace
+
+const Environment &environment() {
+  static const Environment e = read_environment();
+  return e;
+}
+
+}  // namespace cudrop::env

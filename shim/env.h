@@ -1,0 +1,66 @@
+#pragma once
+// The one reader of cudrop's CUDROP_* environment variables. All of them are read and checked
+// together, once, at the first use of any (the first call into cudrop): an unset or empty
+// variable gives its default silently; a value cudrop does not understand gives the default
+// too, with one warning on stderr whatever CUDROP_VERBOSE says ("cudrop: CUDROP_MODE=fast is
+// not auto, gpu or cpu; using auto"), since a setting that silently does nothing misleads.
+// A CUDROP_* name cudrop does not read at all (a typo) is warned about then as well.
+#include <cstddef>
+
+namespace cudrop {
+
+enum class Mode { Auto, Gpu, Cpu };
+
+namespace env {
+
+enum class CsrFormat { chosen, stream, wide };
+enum class Fault { none, alloc, launch, potrf_step };
+
+struct Environment {
+  // Users' settings (README).
+  Mode mode = Mode::Auto;                                // CUDROP_MODE
+  int verbose = 0;                                       // CUDROP_VERBOSE
+  // Auto mode's crossovers, measured on the H100 machine against its CPU LAPACK/BLAS (OpenBLAS,
+  // 16 cores), host->host through the public calls (gpu-check, docs/perf/): sgemm_ square is
+  // faster on the GPU from n=384-512 in both runs; sgetrf_/dgetrf_ from 1024 (2048 clearly:
+  // 14.8 vs 18.4 ms); spotrf_/dpotrf_ already at 512 (0.7 vs 1.7 ms). dgemm_ with the FP64
+  // tensor-core kernel wins at 512 (0.46 vs 0.98 ms, and 0.45 vs 0.78 in medians of 21 calls),
+  // while at 384 the CPU won one of two runs. Auto mode must never be much slower than the
+  // CPU, so each starts at a size that won.
+  double gemm_min_flops = 2.0 * 512 * 512 * 512;         // CUDROP_GEMM_MIN_FLOPS
+  double gemm_min_intensity = 16;                        // CUDROP_GEMM_MIN_INTENSITY
+  int getrf_min_n = 2048;                                // CUDROP_GETRF_MIN_N
+  int potrf_min_n = 512;                                 // CUDROP_POTRF_MIN_N
+  double power_min_bytes = 4.0 * 1024 * 1024;            // CUDROP_POWER_MIN_BYTES
+  size_t gpu_mem_limit = 0;                              // CUDROP_GPU_MEM_LIMIT (0: none)
+  const char *cpu_blas = nullptr, *cpu_lapack = nullptr;  // CUDROP_CPU_BLAS / _LAPACK (paths)
+  bool no_cpu_search = false;                            // CUDROP_NO_CPU_SEARCH
+  int device = 0;                                        // CUDROP_DEVICE
+  size_t staging_bytes = size_t(32) << 20;               // CUDROP_STAGING_MB
+  int copy_threads = 0;                                  // CUDROP_COPY_THREADS (0: by core count)
+  // Tuning knobs.
+  int potrf_outer = 0;        // CUDROP_POTRF_OUTER (0: the plan's own)
+  int potrf_left_cols = -1;   // CUDROP_POTRF_LEFT_COLS (-1: by size)
+  int potrf_strip = 0;        // CUDROP_POTRF_STRIP (0: the plan's own)
+  bool potrf_lookahead = true;  // CUDROP_POTRF_LOOKAHEAD
+  int potrf_trace = 0;        // CUDROP_POTRF_TRACE
+  bool gemm_trace = false;    // CUDROP_GEMM_TRACE
+  int dmma_tile = -1;         // CUDROP_DMMA_TILE: 0 128x128, 1 128x64, 2 64x64 (-1: by shape)
+  // Test hooks.
+  bool power_csr_elementwise = false;           // CUDROP_POWER_CSR_ELEMENTWISE
+  bool power_pdl = true;                        // CUDROP_POWER_PDL
+  bool power_l2 = true;                         // CUDROP_POWER_L2
+  CsrFormat power_csr_format = CsrFormat::chosen;  // CUDROP_POWER_CSR_FORMAT
+  Fault fault = Fault::none;                    // CUDROP_FAULT_INJECT=kind[:N]
+  long fault_from = 0;                          // N (0: every attempt)
+};
+
+// The environment as read at the first use (warnings printed then).
+const Environment &environment();
+
+// "cudrop: NAME=VALUE is not <expected>; using <instead>", once per variable: for a value that
+// only turns out wrong later (CUDROP_DEVICE beyond the devices there are).
+void warn_invalid(const char *name, const char *value, const char *expected, const char *instead);
+
+}  // namespace env
+}  // namespace cudrop
