@@ -148,9 +148,16 @@ extern "C" void dgemm_(const char *ta, const char *tb, const int *m, const int *
 }
 
 namespace {
+// Debian's reference libraries: under / (libblas3, liblapack3), or under the root that
+// CUDROP_NETLIB_DIR names (scripts/fetch-netlib's copy, on machines without those packages).
+std::string reference_path(const char *library) {
+  const char *root = std::getenv("CUDROP_NETLIB_DIR");
+  return std::string(root != nullptr ? root : "") + "/usr/lib/x86_64-linux-gnu/" + library;
+}
+
 void load_libraries() {
-  const char *blas_path = "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3";
-  const char *lapack_path = "/usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3";
+  const std::string blas_file = reference_path("blas/libblas.so.3"), lapack_file = reference_path("lapack/liblapack.so.3");
+  const char *blas_path = blas_file.c_str(), *lapack_path = lapack_file.c_str();
   void *blas = dlopen(blas_path, RTLD_NOW | RTLD_LOCAL);
   void *lapack = dlopen(lapack_path, RTLD_NOW | RTLD_LOCAL);
   if (blas == nullptr || lapack == nullptr) {
@@ -844,8 +851,8 @@ int main(int argc, char **argv) {
   load_libraries();
   // cudrop's CPU path must be the reference itself for outputs to match bit for bit, whatever
   // BLAS the system's alternatives name (a caller's choice is kept).
-  setenv("CUDROP_CPU_BLAS", "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3", 0);
-  setenv("CUDROP_CPU_LAPACK", "/usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3", 0);
+  setenv("CUDROP_CPU_BLAS", reference_path("blas/libblas.so.3").c_str(), 0);
+  setenv("CUDROP_CPU_LAPACK", reference_path("lapack/liblapack.so.3").c_str(), 0);
   if (g_options.expect_gpu && !cudrop_gpu_available()) {
     std::printf("SKIP: no usable GPU\n");
     return 77;
