@@ -6,7 +6,8 @@
 #   - each variable with a value cudrop does not understand prints exactly one warning naming
 #     the variable, the value and what is used instead; good values print nothing; an unknown
 #     CUDROP_* name (a typo) is warned about, names cudrop's own tools set are not;
-#   - CUDROP_VERBOSE=1 prints the exit summary only from a process that made a call.
+#   - CUDROP_VERBOSE=1 prints the exit summary only from a process that made a call;
+#   - CUDROP_VERBOSE=2 names the entry point the program called, with its own arguments.
 # usage: settings.sh LIBCUDROP SETTINGS_PROBE
 set -u
 lib=$1 probe=$2
@@ -164,6 +165,16 @@ show summary_call
 [[ $(grep -c '^cudrop: summary: ' "$work/summary_call.err") == 1 ]] &&
   grep -qx 'cudrop: summary: gpu_calls=0 cpu_calls=1 gpu_fallbacks=0' "$work/summary_call.err" &&
   pass "verbose 1, one call: one summary" || fail "verbose 1, one call: expected one summary line with cpu_calls=1"
+
+# --- verbose lines name the call the program made ---------------------------------------------------
+run label_cblas CUDROP_MODE=cpu CUDROP_VERBOSE=2 -- "$probe" cblas
+show label_cblas
+[[ $rc == 0 ]] && grep -qE '^cudrop: cblas_sgemm\(RowMajor,NoTrans,Trans,M=3,N=2,K=5\) on CPU, ' "$work/label_cblas.err" &&
+  pass "verbose 2: the CBLAS call with the caller's layout, transposes and M, N, K" ||
+  fail "verbose 2: no line 'cudrop: cblas_sgemm(RowMajor,NoTrans,Trans,M=3,N=2,K=5) on CPU, ...' (or a wrong result)"
+run label_fortran CUDROP_MODE=cpu CUDROP_VERBOSE=2 -- "$probe" 1
+grep -qE '^cudrop: sgemm_\(N,N,m=2,n=2,k=2\) on CPU, ' "$work/label_fortran.err" &&
+  pass "verbose 2: the Fortran call" || { show label_fortran; fail "verbose 2: no line 'cudrop: sgemm_(N,N,m=2,n=2,k=2) on CPU, ...'"; }
 
 if [[ $failures != 0 ]]; then echo "settings: $failures failure(s)"; exit 1; fi
 echo "settings: all passed"

@@ -1,13 +1,34 @@
 /* settings_probe [CALLS]: makes CALLS (default 1) small sgemm_ calls through cudrop and checks
  * each result; with 0 it makes none (it is still linked to cudrop, as every process is that a
- * shell starts under LD_PRELOAD). Exit 0 when every result is right. tests/settings.sh runs it
- * under CUDROP_* settings and reads what cudrop prints on stderr. */
+ * shell starts under LD_PRELOAD). settings_probe cblas: one row-major cblas_sgemm, M=3, N=2,
+ * K=5, B transposed. Exit 0 when every result is right. tests/settings.sh runs it under
+ * CUDROP_* settings and reads what cudrop prints on stderr. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cudrop.h"
 
+/* C(3x2) = A(3x5) * B(2x5)^T, row-major, small integers (exact). */
+static int cblas_call(void) {
+  float a[15], b[10], c[6];
+  for (int i = 0; i < 15; ++i) a[i] = (float)(i % 4 - 1);
+  for (int i = 0; i < 10; ++i) b[i] = (float)(i % 3 - 1);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, 3, 2, 5, 1.0f, a, 5, b, 5, 0.0f, c, 2);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j) {
+      float want = 0;
+      for (int l = 0; l < 5; ++l) want += a[i * 5 + l] * b[j * 5 + l];
+      if (c[i * 2 + j] != want) {
+        fprintf(stdout, "settings_probe: C(%d,%d) = %g, expected %g\n", i, j, c[i * 2 + j], want);
+        return 1;
+      }
+    }
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "cblas") == 0) return cblas_call();
   const int calls = argc > 1 ? atoi(argv[1]) : 1;
   for (int call = 0; call < calls; ++call) {
     const int n = 2;
