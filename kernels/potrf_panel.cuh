@@ -160,8 +160,13 @@ potrf_panel(T *__restrict__ A, size_t lda, int n, int j0, int *__restrict__ info
       if (i >= jq + u) L(KB + i, KB + jq + u) -= sum[u];
   }
   __syncthreads();
-  // (Only warp 0 reads s_fail here: it may write it.)
-  if (tid < 32 && s_fail < 0) potrf_warp_factor<T, KB, LDS>(Ls, diag_inv, KB, &s_fail);
+  // Only warp 0 reads s_fail here, and its lane 0 may then write it: every lane has read it
+  // before that (a shuffle converges the lanes but orders no shared-memory access).
+  if (tid < 32) {
+    const bool factor_second_half = s_fail < 0;
+    __syncwarp();
+    if (factor_second_half) potrf_warp_factor<T, KB, LDS>(Ls, diag_inv, KB, &s_fail);
+  }
   __syncthreads();
   if (s_fail >= 0) {
     // Every block computes the same value; the diagonal block is left as it was.
