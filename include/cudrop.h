@@ -34,8 +34,9 @@ void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, i
 void spotrf_(const char *uplo, const int *n, float *a, const int *lda, int *info, size_t uplo_len);
 void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, size_t uplo_len);
 
-/* Reference error handler: prints the routine name and parameter number, then stops.
- * A program that defines its own xerbla_ overrides this one. */
+/* The reference error handler's prototype, for a program that defines its own. cudrop defines
+ * no xerbla_ or cblas_xerbla: an illegal argument reaches the program's own handler, else the
+ * one of the CPU BLAS/LAPACK underneath, as it would without cudrop (README, Semantics). */
 void xerbla_(const char *srname, const int *info, size_t srname_len);
 
 /* ---- CBLAS. If a cblas.h was included first, its declarations are used. ---- */
