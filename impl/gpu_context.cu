@@ -12,6 +12,7 @@
 
 #include <pthread.h>
 
+#include "shim/device_choice.h"
 #include "shim/dispatch.h"
 #include "shim/env.h"
 
@@ -107,8 +108,9 @@ void start(Gpu &g) {
     return;
   }
   GpuContext &ctx = g.context;
-  ctx.device = e.device;
-  if (ctx.device >= count) {
+  const env::DeviceChoice choice = env::choose_device(e.device, count, env::local_rank());
+  ctx.device = choice.device;
+  if (ctx.device >= count) {  // only CUDROP_DEVICE can name a device that is not there
     const std::string value = std::to_string(ctx.device), devices = "a device index from 0 to " + std::to_string(count - 1);
     env::warn_invalid("CUDROP_DEVICE", value.c_str(), devices.c_str(), "no GPU");
     g.unusable_reason = "CUDROP_DEVICE=" + value + ", but the machine has " + std::to_string(count) +
@@ -154,7 +156,7 @@ void start(Gpu &g) {
   }
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, ctx.device);
-  log(1, "GPU %d: %s, %d SMs, %.1f GiB", ctx.device, prop.name, prop.multiProcessorCount,
+  log(1, "GPU %d (%s): %s, %d SMs, %.1f GiB", ctx.device, choice.rule.c_str(), prop.name, prop.multiProcessorCount,
       prop.totalGlobalMem / double(1 << 30));
   g.usable.store(true);
 }

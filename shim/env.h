@@ -35,7 +35,7 @@ struct Environment {
   size_t gpu_mem_limit = 0;                              // CUDROP_GPU_MEM_LIMIT (0: none)
   const char *cpu_blas = nullptr, *cpu_lapack = nullptr;  // CUDROP_CPU_BLAS / _LAPACK (paths)
   bool no_cpu_search = false;                            // CUDROP_NO_CPU_SEARCH
-  int device = 0;                                        // CUDROP_DEVICE
+  int device = -1;  // CUDROP_DEVICE (-1: unset; shim/device_choice.h decides)
   size_t staging_bytes = size_t(32) << 20;               // CUDROP_STAGING_MB
   int copy_threads = 0;                                  // CUDROP_COPY_THREADS (0: by core count)
   // Tuning knobs.

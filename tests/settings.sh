@@ -116,7 +116,7 @@ CUDROP_POWER_PDL|off|1
 CUDROP_POWER_L2|off|1
 CUDROP_POWER_CSR_FORMAT|sell|the format chosen per matrix
 CUDROP_NO_CPU_SEARCH|yes|0
-CUDROP_DEVICE|first|0
+CUDROP_DEVICE|first|the MPI launcher's local rank, else 0
 CUDROP_STAGING_MB|0|32
 CUDROP_GPU_MEM_LIMIT|lots|no limit
 CUDROP_FAULT_INJECT|crash|none
