@@ -151,8 +151,8 @@ void cblas_gemm(const void *caller, int layout, int trans_a, int trans_b, int m,
 }  // namespace
 }  // namespace cudrop::capi
 
-// A small sgemm_/dgemm_ that stays on the CPU is a few hundred nanoseconds of work (OpenBLAS
-// does 16^3 in 0.1-0.2 us), and auto mode may add at most 5% to it. The short way: once the
+// A small sgemm_/dgemm_ that stays on the CPU is a few hundred nanoseconds of work or less,
+// and auto mode may add at most 5% to it. The short way: once the
 // CPU routine is resolved and the settings allow it (not gpu mode, not verbose >= 2), the
 // entry checks that every argument is valid, that none of the reference's own branches applies
 // (m, n or k <= 0, alpha == 0) and that m*n*k is below what auto mode could send to the GPU
@@ -233,9 +233,8 @@ __attribute__((visibility("hidden"))) void cudrop_dgemm_full(const char *transa,
 
 #if defined(__x86_64__) && defined(__ELF__)
 // The exported entries, in assembly. Written in C++, GCC 12 saves six registers and loads
-// and stores back all nine stack arguments around the tail jump: with the checks and a
-// locked counter, ~10 ns a call (cudrop-dispatch-bench, an EPYC with OpenBLAS, whose 16^3
-// sgemm takes 0.12 us), where this entry adds 1-2 ns (5-7 on the H100 host's Xeon). It uses
+// and stores back all nine stack arguments around the tail jump, several times the cost of
+// this entry and too much of a small GEMM (docs/perf/2026-11-22-h100-session14.md). It uses
 // only rax, r10 and r11, leaves the argument registers and the stack as the caller set them,
 // and jumps. System V: rdi transa, rsi transb, rdx m, rcx n, r8 k, r9 alpha; 8(%rsp) a,
 // 16 lda, 24 b, 32 ldb, 40 beta, 48 c, 56 ldc. The checks are the reference's

@@ -37,10 +37,10 @@ template <> struct PowerNames<double> {
 void report(const char *name, int k) { report_illegal_argument(name, k, std::strlen(name), nullptr); }
 
 // Auto mode: the GPU pays once one upload plus the iterations at GPU bandwidth beat the
-// iterations at CPU bandwidth. Measured on the H100 machine (cudrop-power-bench, 2026-11-21),
-// dense float n=16384 (1 GiB), 10 iterations: CPU path 1519 ms (~7 GB/s per iteration), the
-// GPU call end to end 26 ms (upload included; an iteration is ~0.014 ms + bytes / 3 TB/s).
-// So even a single iteration wins from a few MB; 4 MiB keeps a margin.
+// iterations at CPU bandwidth. The CPU path streams the matrix at a few GB/s per iteration,
+// the upload runs at PCIe rate and an iteration on the GPU at device memory bandwidth, so
+// even a single iteration wins from a few MB (docs/perf/2026-11-21-h100-session2.md); 4 MiB
+// keeps a margin.
 // CUDROP_POWER_MIN_BYTES overrides it.
 bool power_worth_gpu(double matrix_bytes, int maxit) {
   return maxit > 0 && matrix_bytes >= env::environment().power_min_bytes;

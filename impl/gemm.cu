@@ -232,11 +232,11 @@ Status gemm_tiled(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p, 
 template <class T>
 size_t gemm_device_workspace(bool trans_a, bool trans_b, int m, int n, int k) {
   // Float A^T B: both operands run along k, so the kernel stages both through four-byte
-  // copies that transpose them into shared memory, and it ran at 0.87 of cuBLAS where the
-  // other three layouts ran at 0.92-0.96 (H100, n = 4096 and 8192). Repacking B as B^T
-  // (n x k, one read and one write of B) turns the call into A^T (B^T)^T, the layout at
-  // 0.93-0.95; from m = 2048 on the repacking costs under 2% of the product's time
-  // (2 n k words at ~2.8 TB/s against 2 m n k flops at ~45 TFLOPS).
+  // copies that transpose them into shared memory, and it is the slowest of the four
+  // layouts. Repacking B as B^T (n x k, one read and one write of B) turns the call into
+  // A^T (B^T)^T, a faster layout; from m = 2048 on the repacking (2 n k words at memory
+  // bandwidth) is a small fraction of the product's 2 m n k flops
+  // (docs/perf/2026-11-25-moved-from-comments.md).
   // The double kernel takes every layout through the same tensor-core loads: no repacking.
   if (!std::is_same_v<T, float> || !trans_a || trans_b || m < 2048 || n < 128 || k < 128) return 0;
   return padded_ld(size_t(n), sizeof(T)) * size_t(k) * sizeof(T);
@@ -380,8 +380,8 @@ Status gemm_host(const GemmArgs<T> &g) {
     return status;
   });
   // A goes up in k-chunks, and the first panel of C is accumulated chunk by chunk as they
-  // arrive, so the math starts after a fraction of A instead of all of it (at n = 16384 the
-  // upload of A alone takes ~22 ms). Chunks of at least 1024 k keep those GEMMs efficient.
+  // arrive, so the math starts after a fraction of A instead of all of it (a large A takes
+  // tens of milliseconds to upload). Chunks of at least 1024 k keep those GEMMs efficient.
   const int a_chunks = std::clamp(g.k / 1024, 1, 8);
   const long long kc = ((g.k + (a_chunks - 1LL)) / a_chunks + 255) / 256 * 256;
   // first, l0: 64-bit, as the step past the last panel or chunk can pass INT_MAX.

@@ -23,14 +23,11 @@ namespace {
 // The panel runs beside the look-ahead's trailing GEMM, and each of its blocks takes an SM's
 // shared memory away from that GEMM while the panel lasts. Early on, while the GEMM is the
 // longer of the two, fewer panel blocks pay; late, the panel is the critical path and more
-// blocks (shorter reductions over fewer rows) pay. Double, H100, device-only dgetrf ms with
-// 128 / 192 / 224 rows per block throughout (2026-11-22, two runs each): n = 16384
-// 199.7, 199.4 / 188.1, 187.7 / 183.8, 183.1; 8192 52.3, 52.4 / 51.9, 51.9 / 51.7, 51.6; 4096
-// 22.3, 22.3 / 23.3, 23.3 / 23.3, 23.4. (224 x 128 doubles is 224 KiB, all an H100 block may
-// have.) Float with 256 threads lost with more rows than threads, which doubles the
-// per-column work (sgetrf 16384: 256 / 384 / 448 rows, 163.0 / 170.0 / 172.8 ms), so its tall
-// panels take 512 threads for 448 rows: 163.0, 163.4 -> 159.0, 158.6 ms (8192: 48.3, 48.4 ->
-// 48.4, 48.5), although such a panel alone is slower (16384 x 128: 4.9 -> 5.8 us per column).
+// blocks (shorter reductions over fewer rows) pay. Taller panel blocks pay in double at large
+// n (224 x 128 doubles is 224 KiB, all an H100 block may have). Float with 256 threads lost
+// with more rows than threads, which doubles the per-column work, so its tall panels take
+// 512 threads for 448 rows: the factorization gains although such a panel alone is slower
+// (docs/perf/2026-11-22-h100-session18.md).
 template <class T> struct GetrfTune;
 template <> struct GetrfTune<float> {
   static constexpr int nb = 128, panel_rows = 256;

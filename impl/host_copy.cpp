@@ -130,8 +130,8 @@ namespace {
 
 // Large copies use streaming (non-temporal) stores: the destination is not read first and
 // does not evict the cache, so a pageable<->pinned copy moves 2 bytes of DRAM traffic per
-// byte instead of 3. Measured on the H100 host (16 threads): 57 -> 70 GB/s pageable->pinned,
-// 58 -> 68 pinned->pageable.
+// byte instead of 3, which makes the pool's copies markedly faster in both directions
+// (docs/perf/2026-11-22-h100-session6.md).
 void copy_bytes(char *dst, const char *src, size_t bytes) {
   constexpr size_t kStreamingFrom = 16384;
   if (bytes >= kStreamingFrom) copy_streaming(dst, src, bytes);
@@ -144,9 +144,9 @@ void copy_columns(CopyPool *pool, void *dst, size_t dst_ld, const void *src, siz
                   size_t row_bytes, size_t cols) {
   auto *d = static_cast<char *>(dst);
   const auto *s = static_cast<const char *>(src);
-  // One thread copies pageable memory at only ~4-6 GB/s (latency-bound), so a copy must be
-  // cut into at least one piece per thread to reach the pool's rate (an 8 MiB copy in 1 MiB
-  // pieces ran at ~15 GB/s on the H100 host); pieces stay between 128 KiB and 1 MiB, small
+  // One thread copies pageable memory at only a few GB/s (latency-bound), so a copy must be
+  // cut into at least one piece per thread to reach the pool's rate (fixed 1 MiB pieces leave
+  // threads idle on copies of a few MiB); pieces stay between 128 KiB and 1 MiB, small
   // enough to balance, large enough to amortize the hand-off.
   const size_t total = row_bytes * cols;
   const size_t piece = std::clamp(total / size_t(pool->threads()), size_t(128) << 10, size_t(1) << 20);

@@ -1,8 +1,9 @@
 #pragma once
 // Host-side copying between the caller's pageable arrays and cudrop's pinned staging
-// buffers. One thread copies pageable memory at ~6 GB/s; 16 reach ~40 GB/s (anchors.md), and
-// that copy, not PCIe, is the floor of every host->host call. So column copies are spread
-// over a small persistent pool of threads (the calling thread takes part).
+// buffers. One thread copies pageable memory at a few GB/s, latency-bound; 16 come close to
+// the copy engine's rate. That copy, not PCIe, is the floor of every host->host call, so
+// column copies are spread over a small persistent pool of threads (the calling thread
+// takes part).
 #include <cstddef>
 
 namespace cudrop::impl {

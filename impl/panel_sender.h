@@ -70,8 +70,9 @@ class PanelSender {
         wake_.wait(lock, [&] { return closing_ || lost_ || !jobs_.empty(); });
         if (jobs_.empty() || lost_) return;
         // Every job waiting now, merged while they are contiguous: a job's first piece has no
-        // DMA to hide behind, so one long job beats several short ones (dpotrf_ n = 16384 on
-        // the H100 spent 10-24 ms of a 45 ms download waiting for such DMAs, 2026-11-22).
+        // DMA to hide behind, so one long job beats several short ones (with a job per panel
+        // a large download spends much of its time waiting for such DMAs:
+        // docs/perf/2026-11-22-h100-session11.md).
         job = jobs_.front();
         jobs_.pop_front();
         while (!jobs_.empty() && jobs_.front().first == job.second) {

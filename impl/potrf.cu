@@ -67,9 +67,8 @@ PotrfBlocking host_blocking(int n, size_t elem_size) {
   if (e.potrf_strip > 0) b.strip = e.potrf_strip;
   if (e.potrf_left_cols >= 0) b.left_cols = std::min(e.potrf_left_cols, n);
   // The left-looking phase runs while the rest of the matrix arrives, so it spans more columns
-  // where the upload takes longer: a quarter in float, half in double (H100, dpotrf_ n = 16384
-  // end to end, n/4 / 3n/8 / n/2: 76.1 / 72.8 / 68.8 ms and 72.6 / 76.3 / 70.0 in a second round;
-  // spotrf_ even between n/8 and n/2, 2026-11-22).
+  // where the upload takes longer: a quarter in float, half in double. In float the width
+  // hardly matters; in double n/2 hides more of the upload (docs/perf/2026-11-22-h100-session10.md).
   else b.left_cols = n >= kStreamMinN ? static_cast<int>(size_t(n) * elem_size / 16) : 0;
   return b;
 }
@@ -617,8 +616,8 @@ Status potrf_host_gpu(bool upper, int n, T *a, int lda, int *info, HostProgress 
     trace.issued_ms = trace.now_ms();
     if (trace.level >= 3) upload.stats().print("upload", trace.start);
     // Everything is issued: the last outer panels go back one by one as the GPU finishes them,
-    // so that only the last one is left to copy when the GPU is done (sending them all after
-    // the GPU finished left 1536 columns, ~1.1 ms at spotrf_ n = 8192, 2026-11-22).
+    // so that only the last one is left to copy when the GPU is done; sent all at the end, they
+    // would be a copy on the critical path (docs/perf/2026-11-22-h100-session11.md).
     if (failed == 0 && upload.done()) {
       for (int d = std::max(0, recorded - kPollRing); d < recorded; ++d) {
         if (Status st = check(cudaEventSynchronize(poll->done[d % kPollRing]), "potrf poll"); st != Status::ok) return st;

@@ -30,12 +30,12 @@ namespace cudrop::impl {
 constexpr int kPotrfNb = 64;
 
 struct PotrfBlocking {
-  // Columns per outer panel (multiple of kPotrfNb): the k of the big GEMMs. 512 measured best
-  // on an H200 (n = 16384 device ms, 256/384/512: s 49.1/48.3/48.2, d 56.7/54.4/53.6).
+  // Columns per outer panel (multiple of kPotrfNb): the k of the big GEMMs. 512 is the fastest
+  // of 256, 384 and 512 in both precisions (docs/perf/2026-11-25-moved-from-comments.md).
   int outer = 512;
   // Columns per GEMM of the left-looking catch-up (the upper halves of its tiles are skipped):
-  // narrower starts as soon as fewer columns have arrived, wider keeps more SMs busy. H200,
-  // spotrf n = 16384 end to end, 512/2048/whole: 60.1/56.2/59.7 ms (2026-11-21).
+  // narrower starts as soon as fewer columns have arrived, wider keeps more SMs busy; 2048
+  // beats both 512 and the whole width (docs/perf/2026-11-25-moved-from-comments.md).
   int strip = 2048;
   int left_cols = 0;    // columns factored left-looking before the switch (rounded to `outer`)
   // Columns per trailing-update GEMM of the right-looking phase. The GPU skips the tiles above
@@ -106,8 +106,8 @@ inline std::vector<PotrfStep> potrf_schedule(int n, const PotrfBlocking &b) {
   // A(r) waits for F(r) (and U(r)); U(r+1) waits for A(r), which writes the same panel; no other
   // step waits across lanes. So the update lane runs A and B back to back while the panel lane
   // factors the next panel and updates the one after it: a step costs about one trailing
-  // update, not a trailing update plus the next panel's update behind it on the same lane (the
-  // order before this one, T(r) U(r+1) on lane 0: s 16384, ~25 such U waits per call).
+  // update, not a trailing update plus the next panel's update behind it on the same lane (as
+  // in the order T(r) U(r+1) on lane 0).
   std::vector<std::pair<int, int>> panels;
   for (int p0 = left; p0 < n; p0 += outer) panels.emplace_back(p0, std::min(n, p0 + outer));
   auto on_lane = [&](size_t first, int lane, bool wait_other) {
@@ -128,8 +128,8 @@ inline std::vector<PotrfStep> potrf_schedule(int n, const PotrfBlocking &b) {
   if (m == 0) return steps;
   // The catch-up by the left-looking columns: first the two outer panels the panel lane
   // starts with, then (beside F(0) and U(0), which need nothing else) the columns right of
-  // them. One catch-up strip ahead of F(0) left the panel lane idle for the whole catch-up
-  // (~1.9 ms of spotrf_ n = 8192's 13 ms end to end, 2026-11-22).
+  // them. One catch-up strip ahead of F(0) would leave the panel lane idle for the whole
+  // catch-up, a sizeable part of a mid-sized call.
   const int head_end = panels[std::min<size_t>(m, 2) - 1].second;
   trailing(left, 0, left, strip, head_end);
   factor(0, true);  // after the head's catch-up and everything else on the update lane

@@ -39,15 +39,13 @@ struct PowerTune {
 };
 
 // The SELL copy of a CSR matrix (kernels/sell_power.cuh): its mat-vec kernel's shape per
-// precision, U entries per lane and round, P slices per warp at once, and its grid in waves
-// (measured on the H100, 2M rows of 4..48 entries: float U16 P1 over 4 waves, double U8 P2
-// over one; P2 in float and U16 in double were 10-30% slower). The copy is made only when its
-// padded entries stay within kSellCapacityPercent of the CSR entries (a bounded workspace).
-// near: whether the copy stores 16-bit column distances where every column allows it. H100,
-// 2M rows in a band, fraction of copy bandwidth per iteration (CSR bytes), same run,
-// 2026-11-22: float 8/16/32 per row 0.677 (CSR-stream) / 0.825 / 0.909 with 32-bit indices
-// -> 0.727 / 0.915 / 1.024 with distances; double 16 0.786 -> 0.56-0.74 over five kernel
-// shapes (docs/perf/2026-11-22-h100-session17.md), so double keeps 32 bits.
+// precision, U entries per lane and round, P slices per warp at once, and its grid in waves.
+// Each precision takes the fastest shape of the tuning probes; the others are clearly
+// slower (docs/perf/2026-11-22-h100-session7.md). The copy is made only when its padded
+// entries stay within kSellCapacityPercent of the CSR entries (a bounded workspace).
+// near: whether the copy stores 16-bit column distances where every column allows it. In
+// float the smaller copy is faster at every row length; in double every kernel shape loses
+// with distances (docs/perf/2026-11-22-h100-session17.md), so double keeps 32 bits.
 template <class T> struct SellTune;
 template <> struct SellTune<float> {
   static constexpr int entries = 16, slices = 1, waves = 4;
@@ -59,14 +57,14 @@ template <> struct SellTune<double> {
 };
 constexpr long long kSellCapacityPercent = 125;
 // Below this many entries per row on average the copy with 32-bit column indices is not made:
-// at 8 per row (float) the loop on it took as long as on the CSR-stream kernel with columns
-// in a band and 5% longer with random columns; at 16 and 32 it was 8-10% faster in a band and
-// within -3..+1% with random columns (double 16: +5% / -3%).
+// at 8 per row (float) the loop on it is no faster than on the CSR-stream kernel with columns
+// in a band and slower with random columns; from 16 per row it is faster in a band
+// (docs/perf/2026-11-22-h100-session7.md).
 constexpr long long kSellMinAverageRow = 12;
 // With 16-bit distances (SellTune::near, every column near its row) the copy moves fewer bytes
-// than the CSR arrays (6 instead of 8 per float entry, no row pointers). Float in a band, same
-// run as above: 6 per row 0.618 on the CSR-stream kernel, 0.607 on the copy; 8 per row 0.677
-// against 0.727. The crossover is near 6.4.
+// than the CSR arrays (6 instead of 8 per float entry, no row pointers). Float in a band: it
+// overtakes the CSR-stream kernel between 6 and 8 entries per row
+// (docs/perf/2026-11-22-h100-session17.md).
 constexpr long long kSellNearMinAverageRow = 7;
 
 constexpr size_t kAlign = 256;
@@ -295,10 +293,8 @@ struct L2Window {
 // One launch of an iteration's kernels. Where g.chained, with programmatic stream
 // serialization: the kernel may be scheduled while the one before it in the stream drains,
 // and waits (power_wait_for_previous) before it reads what the loop writes. That hides the
-// launch gap (cudrop-power-bench on the H100, plain -> programmatic, fraction of copy
-// bandwidth per iteration): CSR with 2M rows in a band, float 8/16/32 entries per row
-// 0.64/0.76/0.85 -> 0.65/0.78/0.86, double 16 0.76 -> 0.76-0.77; dense float n = 2048/4096
-// 0.38/0.61 -> 0.44/0.65; n = 16384 unchanged (0.97).
+// launch gap, which counts most where an iteration is short (docs/power.md,
+// docs/perf/2026-11-22-h100-session15.md).
 // With a window (L2Residency), the launch also carries it as its access policy.
 template <class... Params, class... Args>
 Status launch_step(const PowerDevice &g, const L2Window &window, void (*kernel)(Params...), unsigned grid,
@@ -332,13 +328,10 @@ Status launch_step(const PowerDevice &g, const L2Window &window, void (*kernel)(
 // Keeps the CSR loop's x and y in L2 while the matrix streams past: part of L2 is set aside
 // for persisting lines while the loop runs, and every step launch carries a window over the
 // two vectors. The matrix loads are already evict-first (kernels/power.cuh), but without the
-// set-aside x and y still lost lines to them. H100 (31 MB may be set aside), 2M rows with
-// columns in a band, fraction of copy bandwidth per iteration, no window -> set-aside:
-//   float 8 per row (x + y = 16.8 MB):  0.647 -> 0.660 at 16.4 MB, 0.675-0.678 at >= 16.8 MB;
-//   float 16 per row (SELL):            0.783 -> 0.796 at 16.4 MB, 0.809-0.811 at >= 16.8 MB;
-//   double 16 per row (33.6 MB):        0.769 -> 0.769 at 16.4 MB, 0.772-0.774 at 20 MB;
-//                                       0.72-0.73 with all 31 MB (too little L2 left for the rest).
-// Hence the whole window up to 5/8 of what may be set aside, and a hit ratio for the rest.
+// set-aside x and y still lost lines to them. A window that covers x and y whole gains; a
+// hit ratio just under 1 loses most of that, and setting aside all that may be set aside
+// leaves too little L2 for the rest (docs/perf/2026-11-22-h100-session16.md). Hence the
+// whole window up to 5/8 of what may be set aside, and a hit ratio for the rest.
 // The set-aside is a device-wide limit: the previous value is put back and the persisting
 // lines are made normal again when the loop is over. Where the limit cannot be set (before
 // compute capability 8.0, MIG, MPS) there is no window; CUDROP_POWER_L2=0 turns it off.

@@ -4,8 +4,8 @@
 //  * host interface (*_host): host arrays in and out; the matrix crosses PCIe once, the whole
 //    iteration runs on the GPU, x comes back once. What the entry points route to the GPU.
 //  * device interface (*_device): arrays already on the GPU; what a benchmark times.
-//  * CPU path (*_cpu): the same iteration with plain loops (the dense mat-vec through the CPU
-//    BLAS's sgemv_/dgemv_ when one is found, else a loop).
+//  * CPU path (*_cpu): the same iteration with plain loops, on the calling thread (the dense
+//    mat-vec column by column, an axpy each; the CSR mat-vec row by row). No CPU BLAS.
 //
 // The iteration, identical on every path (docs/power.md):
 //   x_0 = X (INIT = 0) or ones (INIT = 1); for k = 1 .. MAXIT:

@@ -7,9 +7,9 @@
 //  * Block b owns the contiguous rows [part_rows[b], part_rows[b+1]), about nnz / gridDim.x
 //    entries each (power_csr_partition, once per call), and its warps walk them together.
 //    That keeps x cheap: with columns near the diagonal the block's x window slides along in
-//    L1. (The kernel before this one handed out 64-row tiles from a counter, so a block found
-//    its x window cold after every tile and fetched about as many x sectors from L2 as it read
-//    matrix bytes from DRAM; ncu: L2 hit rate 58%, cuSPARSE's 20%.)
+//    L1. (Rows handed out in tiles from a counter would leave a block's x window cold after
+//    every tile, and it would fetch about as many x sectors from L2 as it reads matrix bytes
+//    from DRAM: docs/perf/2026-11-21-h100-session5.md.)
 //  * A warp takes G = 32 / TPR consecutive rows at a time (TPR lanes per row:
 //    csr_lanes_per_row) and streams their entries, one contiguous range, in chunks of 128
 //    aligned to 4 entries: each lane loads 4 consecutive values and column indices (one 16-byte
@@ -27,8 +27,8 @@ namespace cudrop::kernels {
 
 // Lanes per row: the power of two nearest an eighth of the average row length (1 to 32). The
 // lanes of a row share its fixed costs (bounds, butterfly, the store of y_i); fewer lanes
-// leave more of them idle while one long row is added. Measured on the H100 (2M rows, mat-vec
-// alone): 8, 16, 32 entries per row best at 1, 2, 4 lanes.
+// leave more of them idle while one long row is added. 8, 16 and 32 entries per row run
+// best with 1, 2 and 4 lanes (docs/perf/2026-11-21-h100-session5.md).
 inline int csr_lanes_per_row(int n, long long nnz) {
   const double eighth = n > 0 ? double(nnz) / n / 8 : 0.0;
   int tpr = 1;
@@ -59,11 +59,6 @@ power_csr_partition(int n, long long nnz, const int *__restrict__ rowptr, int ba
 // nnz <= INT_MAX, so entry offsets are ints). vec: val and colind are 16-byte aligned (else
 // one element per load). part_rows: gridDim.x + 1 entries (power_csr_partition);
 // slot_v/slot_i: gridDim.x entries.
-// Tried on the H100 and left out (within +-3%): two rows per lane group in a step (fewer
-// partly used chunks), registers capped for 6 or 8 blocks per SM, the next chunk's loads
-// issued before the current chunk is reduced. Also tried (2026-11-22, float 8 per row in a
-// band, per iteration): each block asking L2 (cp.async.bulk.prefetch) for the first 4-64 KB
-// of its entries for the next iteration: +1% at 4 KB, -6..-20% at 16-64 KB.
 template <class T, int TPR>
 __global__ void __launch_bounds__(kPowerThreads)
 power_csr_max(int n, long long nnz, const T *__restrict__ val, const int *__restrict__ colind,

@@ -49,9 +49,9 @@ struct DmmaShape {
   static constexpr int MI = WM / 16, NI = WN / 8;             // 16x8 accumulator tiles per warp
   static constexpr int sub_doubles = (BM + BN) * BK;          // one 16-deep k slice of both operands
   // Block rasterization: row tiles per group. The 128x128 tile (long k, many waves: square
-  // products) takes 8: NN 8192^3 ran at 0.908 / 0.903 of cuBLAS with 8 against 0.900 / 0.883
-  // with 16 and 0.881 / 0.876 with 32 (H100, two rounds, 2026-11-22; NT and 4096 unchanged).
-  // The short-k tiles of the LU and Cholesky updates keep the 16 they were tuned with.
+  // products) takes 8, faster than 16 or 32 on large square products
+  // (docs/perf/2026-11-22-h100-session13.md). The short-k tiles of the LU and Cholesky
+  // updates keep the 16 they were tuned with.
   static constexpr int group_m = BM_ == 128 && BN_ == 128 ? 8 : 16;
   static_assert(BK == 16, "the swizzle and the fragment code assume 16 doubles per tile row");
   static_assert(WM % 16 == 0 && WN % 16 == 0, "warp tiles start at multiples of 16 (the fragment swizzle table)");
@@ -72,16 +72,15 @@ using DmmaConfig128x128 = DmmaConfig<DmmaShape<128, 128, 2, 4>, 4, 1>;
 // 128x64 tiles of 4 warps (64x32 each), 3 stages (72 KiB; two blocks fit per SM on sm_80 and
 // sm_90, one on sm_86/89): while one block waits at its barrier or writes C the other keeps the
 // tensor cores fed, which is what counts at short k (LU's and Cholesky's trailing updates).
-// Measured against 4 stages with __launch_bounds__ for two blocks: 42.4 vs 38.0 TFLOPS at
-// 8192^2 x 256, 49.5 vs 43.5 at k = 1024 (H100, NT, beta = 1, 2026-11-22).
+// 3 stages beat 4 stages with __launch_bounds__ for two blocks
+// (docs/perf/2026-11-25-moved-from-comments.md).
 using DmmaConfig128x64 = DmmaConfig<DmmaShape<128, 64, 2, 2>, 3, 1>;
 // 64x64 tiles of 4 warps (32x32 each), 4 stages (64 KiB), 3 blocks per SM (fits every sm_80+
 // part): more blocks for grids too small to fill the GPU with the larger tiles.
 using DmmaConfig64x64 = DmmaConfig<DmmaShape<64, 64, 2, 2>, 4, 3>;
 // 128x64 tiles up to this k, and on grids of fewer waves (of two 128x64 blocks per SM) than
-// kDmma128x128MinWaves; 128x128 beyond. H100, NT, beta = 1, TFLOPS 128x64 / 128x128
-// (2026-11-22): 8192^2 x 1024 49.5 / 47.2; 3072^3 (4.4 waves) 53.2 / 49.6; 4096^3 (7.8 waves)
-// 46.7 / 53.4; 8192^3 49.4 / 54.3.
+// kDmma128x128MinWaves; 128x128 beyond, where its lower operand traffic wins
+// (docs/perf/2026-11-22-h100-session9.md).
 constexpr int kDmma128x64MaxK = 1024;
 constexpr long long kDmma128x128MinWaves = 6;
 
@@ -320,8 +319,9 @@ gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A
       if (group == 0) {
         // Slice t-1's stage was last read (its last group) before the previous barrier. Past
         // the last slice the copies are zero-fills that read nothing: without a branch here
-        // the compiler interleaves the copies with the multiplies (H100, 4096^3 NN: 56.5
-        // against 51.7 TFLOPS with `if (t + STAGES - 1 < tiles)`).
+        // the compiler interleaves the copies with the multiplies; with
+        // `if (t + STAGES - 1 < tiles)` it does not, and the kernel is slower
+        // (docs/perf/2026-11-22-h100-session9.md).
         issue_stage(write_stage, t + STAGES - 1);
         commit();
       }
@@ -415,7 +415,8 @@ cudaError_t launch_gemm_dmma_cfg(bool trans_a, bool trans_b, int m, int n, int k
 
 enum class DmmaTile { t128x128, t128x64, t64x64 };
 
-// Which block tile a shape gets (tuned on the H100, dmma_check's dmma_tiles rows, 2026-11-22).
+// Which block tile a shape gets (tuned with dmma_check's dmma_tiles rows:
+// docs/perf/2026-11-22-h100-session9.md).
 // CUDROP_DMMA_TILE=128x128, 128x64 or 64x64 forces one (tuning runs).
 inline DmmaTile choose_dmma_tile(int m, int n, int k, int sms) {
   constexpr DmmaTile kForced[] = {DmmaTile::t128x128, DmmaTile::t128x64, DmmaTile::t64x64};

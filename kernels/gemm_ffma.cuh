@@ -12,9 +12,9 @@
 // The kernel is bound by instruction issue: every slot not spent on an FFMA is lost. So
 // tiles that lie wholly inside the matrices (nearly all of them) are copied without
 // predicates, one multiply-add per address; only border tiles test each element, and their
-// out-of-range elements are zero-filled by the copy itself (src-size 0). On the H100 this
-// took NN 4096 from 0.85 to 0.92 of cuBLAS (ncu: 17.8% of issued instructions were not
-// FFMAs, against 11.5% in cuBLAS's kernel).
+// out-of-range elements are zero-filled by the copy itself (src-size 0). Predicates and
+// addresses per element in every tile would make a much larger share of the issued
+// instructions non-FFMA than in cuBLAS's kernel (docs/perf/2026-11-22-h100-session12.md).
 #include <cuda_runtime.h>
 
 #include <atomic>
@@ -28,8 +28,9 @@
 namespace cudrop::kernels {
 
 // BN = 128: each thread owns 8x8 of C (two blocks per SM); BN = 256: 8x16 (one block per
-// SM, a third fewer shared-memory reads per multiply-add). Measured on the H100 (NN 8192):
-// 44.6 vs 44.0 TFLOPS, so the shared-memory reads are not what limits the kernel; 128 stays.
+// SM, a third fewer shared-memory reads per multiply-add). 256 is no faster, so the
+// shared-memory reads are not what limits the kernel; 128 stays
+// (docs/perf/2026-11-21-h100-session2.md).
 template <int BK_ = 16, int STAGES_ = 4, int BN_ = 128>
 struct FfmaShapeT {
   static constexpr int BM = 128, BN = BN_, BK = BK_, threads = 256, stages = STAGES_;
@@ -42,9 +43,9 @@ struct FfmaShapeT {
   static constexpr size_t stage_floats = size_t(BK) * (row_a + row_b);
   static constexpr size_t smem_bytes = stages * stage_floats * sizeof(float);
 };
-// k steps of 32 in 3 stages halve the barriers and the per-tile work of k 16 and were 2-4%
-// faster on the H100 (every transpose, 4096-16384), but two such blocks need 2 x 99 KB of
-// shared memory per SM: only sm_90 has it. Other GPUs run k 16 in 4 stages (66 KB).
+// k steps of 32 in 3 stages halve the barriers and the per-tile work of k 16 and are faster
+// for every transpose (docs/perf/2026-11-22-h100-session12.md), but two such blocks need
+// 2 x 99 KB of shared memory per SM: only sm_90 has it. Other GPUs run k 16 in 4 stages (66 KB).
 using FfmaShapeDeep = FfmaShapeT<32, 3>;
 using FfmaShape = FfmaShapeT<16, 4>;
 
@@ -265,9 +266,8 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
 
 // Enables the dynamic shared memory the pipeline needs (more than the 48 KB default) once
 // per instantiation; cudaFuncSetAttribute is per function and per device context.
-// Block order (see gemm_ffma): groups of 8 tile rows. H100, same run, against launch order:
-// NN 16384 0.876 -> 0.890 of cuBLAS; 4096 and 8192, every transpose, within 0.5%; 16 rows
-// no better than 8.
+// Block order (see gemm_ffma): groups of 8 tile rows, for L2 reuse. Only the largest
+// products gain; groups of 16 rows are no better (docs/perf/2026-11-22-h100-session12.md).
 constexpr int kFfmaRasterGroup = 8;
 
 template <bool TRANS_A, bool TRANS_B, bool VEC_A, bool VEC_B, class S>

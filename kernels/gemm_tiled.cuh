@@ -5,8 +5,8 @@
 // double on the FP64 tensor cores (kernels/gemm_dmma.cuh).
 // Include it in impl/gemm.cu only (everything else calls impl::gemm_device): the launchers
 // raise each kernel's shared-memory limit once per process, and a kernel instantiated in a
-// second translation unit is a second kernel whose limit was never raised (seen on the H100:
-// "invalid argument" for a float GEMM launched after one from the Cholesky code).
+// second translation unit is a second kernel whose limit was never raised (its launch fails
+// with "invalid argument").
 #include <cuda_runtime.h>
 
 #include <cstddef>

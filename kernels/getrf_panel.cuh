@@ -27,9 +27,9 @@
 // the grid within what the GPU can hold (occupancy) and launches it on a stream of its own
 // (high priority): blocks of other kernels always finish, and their slots go to the waiting
 // panel blocks first. It is an ordinary launch: nothing here needs cooperative groups' grid
-// barrier (measured on the H100: the tagged exchange costs 4.5 us per column against 5.5 us
-// with grid.sync()), and a cooperative grid may have to wait until enough of the GPU is free
-// for all of it at once, next to the look-ahead's trailing GEMM.
+// barrier, which costs more per column than the tagged exchange
+// (docs/perf/2026-11-25-moved-from-comments.md), and a cooperative grid may have to wait
+// until enough of the GPU is free for all of it at once, next to the look-ahead's trailing GEMM.
 //
 // Reference details kept: ISAMAX ignores NaN except in the first position; a pivot that is
 // exactly zero (then the whole candidate column is zero) means no swap, no scaling, IPIV(k)=k

@@ -40,9 +40,9 @@ struct PotrfPanelShape {
 // *fail becomes its column in the diagonal block (lane 0) and the rest is left (the caller then
 // writes nothing to global memory).
 // Not inlined: the two calls share one copy of this long straight-line code, which every block
-// fetches cold. Panel kernel, H100, n = 8192 (2026-11-22): float 51.5 -> 28.7 us, double
-// 59.7 -> 37.6 us against the shared-memory loop before; inlined twice, double took 70.8, and
-// with the column loop not unrolled (x indexed at run time or shifted by moves) 35-270.
+// fetches cold; inlined twice, double runs slower than a column loop in shared memory.
+// The column loop must unroll: x indexed at run time or shifted by moves costs more than
+// the registers save (docs/perf/2026-11-22-h100-session10.md).
 template <class T, int KB, int LDS>
 __device__ __noinline__ void potrf_warp_factor(T *__restrict__ Ls, T *__restrict__ diag_inv, int kb, int *fail) {
   constexpr unsigned kAll = 0xffffffffu;
@@ -127,9 +127,10 @@ potrf_panel(T *__restrict__ A, size_t lda, int n, int j0, int *__restrict__ info
 
   // The diagonal block, as two 32-column halves: L11 = chol(A11) by one warp in registers
   // (potrf_warp_factor), L21 = A21 L11^-T by the whole block, A22 -= L21 L21^T, L22 =
-  // chol(A22) by one warp. Five block barriers in all. The version before (16-column steps,
-  // each column's update in shared memory) spent ~33 of the panel's ~51 microseconds here
-  // (H100, float, n = 8192: with the factorization skipped the panel took ~19).
+  // chol(A22) by one warp. Five block barriers in all. The block is on the critical path: as
+  // column steps with each column's update in shared memory (a chain of dependent
+  // read-modify-writes on one warp) it takes most of the panel's time
+  // (docs/perf/2026-11-22-h100-session10.md).
   constexpr int KB = S::KB;
   if (tid < 32) potrf_warp_factor<T, KB, LDS>(Ls, diag_inv, 0, &s_fail);
   __syncthreads();

@@ -99,17 +99,16 @@ __device__ inline int power_lower_bound(const Index *__restrict__ sorted, int co
 // Loads of the matrix (values, column indices, row pointers, SELL descriptions, dense columns):
 // each byte is read once per iteration, so they are marked evict-first (ld.global.cs) and the
 // vectors (x gathered, y written, then both read by power_scale_check) keep their lines in L2
-// while the matrix streams past. Measured on the H100, 2M rows with columns in a band, per
-// iteration (2026-11-22): float 8/16/32 entries per row 0.57/0.71/0.79 of copy bandwidth ->
-// 0.64/0.77/0.85, double 16 0.67 -> 0.71; random columns and dense unchanged.
+// while the matrix streams past. That gains with columns in a band, where x is reused; random
+// columns and dense matrices are unchanged (docs/perf/2026-11-22-h100-session8.md).
 template <class V>
 __device__ __forceinline__ V power_matrix_load(const V *p) {
   return __ldcs(p);
 }
 
 // A gathered x_j of the CSR kernels. Double also marks it evict-last in L2 (x and y are 16 MB
-// each at 2M rows): double 16 entries per row in a band 0.71 -> 0.76 of copy bandwidth per
-// iteration; in float the same hint lost up to 4% (8 entries per row), so float loads plainly.
+// each at 2M rows), which gains with columns in a band; in float the same hint loses, so
+// float loads plainly (docs/perf/2026-11-22-h100-session8.md).
 template <class T>
 __device__ __forceinline__ T power_vector_gather(const T *p) {
   if constexpr (sizeof(T) == 8) {
@@ -228,9 +227,8 @@ __device__ void power_publish_max(T v, int i, unsigned slot, unsigned slots, T *
 // Each block takes one contiguous range of 4-element chunks (16-byte loads when x and y allow
 // them); a thread loads K chunks of y and x before it divides. The mat-vec before it has just
 // streamed the whole matrix past L2: a grid-stride loop (all blocks on the same few pages at
-// once, one load pair in flight per thread) took ~10x longer. K on the H100 (2M rows, this
-// launch alone, us; float / double): K=1 13.3 / 15.1, K=2 9.5 / 13.9, K=4 8.8 / 13.4,
-// K=8 14.5 / 15.3; in the loop with programmatic launches K=2 was the fastest by 1-2%.
+// once, one load pair in flight per thread) takes an order of magnitude longer. K = 2 is the
+// fastest in the loop with programmatic launches (docs/perf/2026-11-22-h100-session15.md).
 constexpr int kScaleChunks = 2;  // K: chunks per thread and round
 
 template <class T>

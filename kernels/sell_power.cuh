@@ -14,10 +14,9 @@
 // as the CPU path does: the sums are bit for bit the CPU path's. Every load instruction reads
 // 32 consecutive elements of val and of the column indices, and U entries of a lane are
 // loaded before their x is gathered, so ~2-4 KB per warp are in flight; the CSR-stream kernel
-// parks products in shared memory and keeps less in flight per warp (H100 tuning probe, 2M
-// rows, columns in a band, mat-vec alone: 0.66/0.73/0.76 of copy bandwidth at 8/16/32 entries
-// per row against 0.70/0.79/0.85 here, double 16: 0.71 against 0.75; random columns: 0.31
-// both, bound by one L2 sector per gather). Which matrices get the copy: impl/power.cu.
+// parks products in shared memory and keeps less in flight per warp, and is slower with
+// columns in a band. With random columns both are bound by one L2 sector per gather
+// (docs/perf/2026-11-22-h100-session7.md). Which matrices get the copy: impl/power.cu.
 // Sorting within windows keeps the padding small (1.5% on rows of 4..12 entries) and y local:
 // a lane writes y[row_of[p]], within a window of its slice.
 //

@@ -16,7 +16,7 @@ struct Settings {
   Mode mode = Mode::Auto;
   int verbose = 0;
   // auto mode: a GEMM goes to the GPU when it does at least this many flops and at least
-  // this many flops per byte it must move over PCIe (both measured on the H100, see README).
+  // this many flops per byte it must move over PCIe (both measured crossovers, see README).
   double gemm_min_flops_single = 0, gemm_min_flops_double = 0;
   double gemm_min_intensity = 0;
   // auto mode: a Cholesky (xPOTRF) goes to the GPU when n is at least this.
@@ -96,7 +96,7 @@ template <class GpuAttempt, class CpuRun>
 void route(const char *routine, bool worth_gpu, cpu::Routine cpu_routine,
            GpuAttempt &&gpu_attempt, CpuRun &&cpu_run) {
   // A call that stays on the CPU goes the shortest way (no clock, no out-of-line checks):
-  // OpenBLAS does a 16^3 sgemm in 0.1-0.2 us, and auto mode may add at most 5% to that.
+  // a small CPU GEMM is a few hundred nanoseconds or less, and auto mode may add at most 5%.
   const Settings &s = settings();
   const bool cpu_only = s.mode == Mode::Cpu ||
                         (s.mode == Mode::Auto && !worth_gpu && cpu::find_cached(cpu_routine) != nullptr);

@@ -20,13 +20,10 @@ struct Environment {
   // Users' settings (README).
   Mode mode = Mode::Auto;                                // CUDROP_MODE
   int verbose = 0;                                       // CUDROP_VERBOSE
-  // Auto mode's crossovers, measured on the H100 machine against its CPU LAPACK/BLAS (OpenBLAS,
-  // 16 cores), host->host through the public calls (gpu-check, docs/perf/): sgemm_ square is
-  // faster on the GPU from n=384-512 in both runs; sgetrf_/dgetrf_ from 1024 (2048 clearly:
-  // 14.8 vs 18.4 ms); spotrf_/dpotrf_ already at 512 (0.7 vs 1.7 ms). dgemm_ with the FP64
-  // tensor-core kernel wins at 512 (0.46 vs 0.98 ms, and 0.45 vs 0.78 in medians of 21 calls),
-  // while at 384 the CPU won one of two runs. Auto mode must never be much slower than the
-  // CPU, so each starts at a size that won.
+  // Auto mode's crossovers, host->host through the public calls against a 16-core OpenBLAS
+  // host (docs/perf/2026-11-21-h100-session2.md, docs/perf/2026-11-22-h100-session10.md).
+  // Near each threshold the winner changes from run to run; auto mode must never be much
+  // slower than the CPU, so each starts at a size where the GPU won every time.
   double gemm_min_flops = 2.0 * 512 * 512 * 512;         // CUDROP_GEMM_MIN_FLOPS
   double gemm_min_intensity = 16;                        // CUDROP_GEMM_MIN_INTENSITY
   int getrf_min_n = 2048;                                // CUDROP_GETRF_MIN_N
