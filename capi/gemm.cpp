@@ -238,7 +238,7 @@ __attribute__((visibility("hidden"))) void cudrop_dgemm_full(const char *transa,
 // only rax, r10 and r11, leaves the argument registers and the stack as the caller set them,
 // and jumps. System V: rdi transa, rsi transb, rdx m, rcx n, r8 k, r9 alpha; 8(%rsp) a,
 // 16 lda, 24 b, 32 ldb, 40 beta, 48 c, 56 ldc. The checks are the reference's
-// (tests/gemm_args.c, the netlib testers in cpu mode).
+// (tests/gemm/gemm_args.c, the netlib testers in cpu mode).
 __asm__(R"(
   .pushsection .text
   # Falls through when the TRANS character at (trans) is N, T or C in either case and the
