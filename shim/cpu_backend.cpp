@@ -185,6 +185,12 @@ void *find_global(const char *symbol) {
 }
 
 namespace {
+// True when both addresses lie in the same loaded object.
+bool same_object(const void *a, const void *b) {
+  Dl_info ia{}, ib{};
+  return dladdr(a, &ia) != 0 && dladdr(b, &ib) != 0 && ia.dli_fbase == ib.dli_fbase;
+}
+
 // True for an address inside the executable itself (not a shared library).
 bool in_main_program(const void *address) {
   static const void *const program_base = [] {
@@ -205,7 +211,10 @@ void *find_for_illegal_call(Routine routine, const void *return_address,
   for (const char *handler : handlers)
     if (const void *own = find_global(handler); own != nullptr && in_main_program(own)) return nullptr;
   const char *symbol = kRoutines[static_cast<size_t>(routine)].symbol;
-  if (void *fn = find_in_caller_scope(return_address, symbol)) return fn;
+  // The caller's own definition is never the one underneath: a wrapper (a profiler's sgemm_
+  // that hands each call to the next definition, cudrop's) would call cudrop again, forever.
+  if (void *fn = find_in_caller_scope(return_address, symbol); fn != nullptr && !same_object(fn, return_address))
+    return fn;
   void *fn = find(routine);
   if (fn == nullptr) return nullptr;
   for (const char *handler : handlers) {

@@ -10,6 +10,8 @@
 #   case:    sgemm_ bad LDA, bad TRANSA; cblas_sgemm column-major bad lda, row-major bad ldb,
 #            bad layout; dgesv_ bad LDA (-llapack -lblas only: it does not link against -lblas
 #            alone, nor against libcudrop alone, which has no dgesv_)
+#   and a call wrapper preloaded before cudrop (wrapper.c: its sgemm_/cblas_sgemm hand each
+#   call to the next definition, cudrop's), over the -lblas programs.
 # usage: handlers.sh C_COMPILER SOURCE_DIR BUILD_DIR (BUILD_DIR holds libcudrop.so)
 set -u
 cc=$1 src=$2 build=$(cd "$3" && pwd)
@@ -91,6 +93,17 @@ for handler in exe lib none; do
     out=$work/$handler-cudrop-$case
     run_one "$work/$handler-cudrop" "$case" "$out"
     compare "handler=$handler relinked-with-cudrop-alone $case" "$work/$handler-blas-$case.base" "$out"
+  done
+done
+
+"$cc" -O1 -fPIC -shared "$src/wrapper.c" -o "$work/libwrapper.so" -ldl ||
+  { echo "FAIL: cannot build the wrapper"; failures=$((failures + 1)); }
+for handler in exe none; do
+  for case in $gemm_cases; do
+    dir=$work/$handler-blas out=$work/$handler-wrapper-$case
+    run_one "$dir" "$case" "$out.base" LD_PRELOAD="$work/libwrapper.so"
+    run_one "$dir" "$case" "$out.cudrop" LD_PRELOAD="$work/libwrapper.so $lib"
+    compare "handler=$handler link=blas wrapper-then-cudrop $case" "$out.base" "$out.cudrop"
   done
 done
 
