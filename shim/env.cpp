@@ -18,37 +18,6 @@ extern char **environ;
 namespace cudrop::env {
 namespace {
 
-// Every variable cudrop reads; a CUDROP_* name not here (nor set by cudrop's own tools, below)
-// is a typo or a setting of another version, and gets a warning.
-constexpr const char *kKnownNames[] = {
-    "CUDROP_MODE",
-    "CUDROP_VERBOSE",
-    "CUDROP_GEMM_MIN_FLOPS",
-    "CUDROP_GEMM_MIN_INTENSITY",
-    "CUDROP_GETRF_MIN_N",
-    "CUDROP_POTRF_MIN_N",
-    "CUDROP_POTRF_LEFT_COLS",
-    "CUDROP_POTRF_OUTER",
-    "CUDROP_POTRF_STRIP",
-    "CUDROP_POTRF_TRACE",
-    "CUDROP_POTRF_LOOKAHEAD",
-    "CUDROP_GEMM_TRACE",
-    "CUDROP_DMMA_TILE",
-    "CUDROP_POWER_MIN_BYTES",
-    "CUDROP_POWER_CSR_ELEMENTWISE",
-    "CUDROP_POWER_PDL",
-    "CUDROP_POWER_L2",
-    "CUDROP_POWER_CSR_FORMAT",
-    "CUDROP_CPU_BLAS",
-    "CUDROP_CPU_LAPACK",
-    "CUDROP_NO_CPU_SEARCH",
-    "CUDROP_DEVICE",
-    "CUDROP_STAGING_MB",
-    "CUDROP_GPU_MEM_LIMIT",
-    "CUDROP_FAULT_INJECT",
-    "CUDROP_COPY_THREADS",
-};
-
 // Names that cudrop's tests, benchmarks and netlib harness read themselves (tests/,
 // bench/cudrop-bench, lapack_tests/run-netlib): set in the same environment, never a typo.
 constexpr const char *kToolPrefixes[] = {"CUDROP_TEST_", "CUDROP_NETLIB_", "CUDROP_BENCH_", "CUDROP_FUZZ_"};
@@ -68,8 +37,17 @@ bool first_warning_for(const char *name) {
   return true;
 }
 
-// The value of a set, non-empty variable, else null.
+// Every variable cudrop reads, as value_of is asked for it: a CUDROP_* name in the environment
+// that is not among them is a typo or a setting of another version.
+std::vector<const char *> &names_read() {
+  static auto *names = new std::vector<const char *>;
+  return *names;
+}
+
+// The value of a set, non-empty variable, else null. (Called while the environment is read
+// once, under environment()'s static initialization.)
 const char *value_of(const char *name) {
+  names_read().push_back(name);
   const char *value = std::getenv(name);
   return value != nullptr && *value != '\0' ? value : nullptr;
 }
@@ -113,29 +91,27 @@ size_t edit_distance(const char *a, const char *b) {
 // Warns once about each CUDROP_* name in the environment that cudrop does not read (a typo
 // such as CUDROP_MOD), leaving alone the names cudrop's own tests and tools set.
 void warn_unknown_names() {
-  {
-    for (char **entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
-      const char *assignment = *entry;
-      if (std::strncmp(assignment, "CUDROP_", 7) != 0) continue;
-      const char *equals = std::strchr(assignment, '=');
-      const std::string name(assignment, equals != nullptr ? size_t(equals - assignment) : std::strlen(assignment));
-      bool known = false;
-      for (const char *k : kKnownNames) known |= name == k;
-      for (const char *k : kToolNames) known |= name == k;
-      for (const char *prefix : kToolPrefixes) known |= name.compare(0, std::strlen(prefix), prefix) == 0;
-      if (known) continue;
-      const char *nearest = nullptr;
-      size_t nearest_distance = 3;  // suggest only a near miss: up to two letters off
-      for (const char *k : kKnownNames) {
-        const size_t d = edit_distance(name.c_str(), k);
-        if (d < nearest_distance) nearest_distance = d, nearest = k;
-      }
-      if (!first_warning_for(name.c_str())) continue;
-      if (nearest != nullptr)
-        std::fprintf(stderr, "cudrop: %s is not a cudrop setting (did you mean %s?); ignored\n", name.c_str(), nearest);
-      else
-        std::fprintf(stderr, "cudrop: %s is not a cudrop setting; ignored\n", name.c_str());
+  for (char **entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const char *assignment = *entry;
+    if (std::strncmp(assignment, "CUDROP_", 7) != 0) continue;
+    const char *equals = std::strchr(assignment, '=');
+    const std::string name(assignment, equals != nullptr ? size_t(equals - assignment) : std::strlen(assignment));
+    bool known = false;
+    for (const char *k : names_read()) known |= name == k;
+    for (const char *k : kToolNames) known |= name == k;
+    for (const char *prefix : kToolPrefixes) known |= name.compare(0, std::strlen(prefix), prefix) == 0;
+    if (known) continue;
+    const char *nearest = nullptr;
+    size_t nearest_distance = 3;  // suggest only a near miss: up to two letters off
+    for (const char *k : names_read()) {
+      const size_t d = edit_distance(name.c_str(), k);
+      if (d < nearest_distance) nearest_distance = d, nearest = k;
     }
+    if (!first_warning_for(name.c_str())) continue;
+    if (nearest != nullptr)
+      std::fprintf(stderr, "cudrop: %s is not a cudrop setting (did you mean %s?); ignored\n", name.c_str(), nearest);
+    else
+      std::fprintf(stderr, "cudrop: %s is not a cudrop setting; ignored\n", name.c_str());
   }
 }
 
