@@ -31,7 +31,7 @@ using cblas_xerbla_fn = void (*)(int, const char *, const char *, ...);
 // The handler `symbol` the caller would reach: global scope first, then its own dependencies.
 void *handler_for(const char *symbol, const void *caller) {
   if (void *fn = cpu::find_global(symbol)) return fn;
-  return cpu::find_in_caller_scope(caller, symbol);
+  return cpu::find_in_scope_of(caller, symbol);
 }
 
 // Reference CBLAS's globals, if the process has them: its handlers read them.

@@ -156,7 +156,6 @@ void *find(Routine routine) {
   return t.fn[index];
 }
 
-namespace {
 // `symbol` in the dependency scope of the object holding `address` (a handle searches that
 // object and its dependencies, not the global scope); nullptr for cudrop itself.
 void *find_in_scope_of(const void *address, const char *symbol) {
@@ -169,11 +168,6 @@ void *find_in_scope_of(const void *address, const char *symbol) {
   void *fn = accept_foreign(dlsym(handle, symbol));
   dlclose(handle);
   return fn;
-}
-}  // namespace
-
-void *find_in_caller_scope(const void *return_address, const char *symbol) {
-  return find_in_scope_of(return_address, symbol);
 }
 
 void *find_global(const char *symbol) {
@@ -213,13 +207,13 @@ void *find_for_illegal_call(Routine routine, const void *return_address,
   const char *symbol = kRoutines[static_cast<size_t>(routine)].symbol;
   // The caller's own definition is never the one underneath: a wrapper (a profiler's sgemm_
   // that hands each call to the next definition, cudrop's) would call cudrop again, forever.
-  if (void *fn = find_in_caller_scope(return_address, symbol); fn != nullptr && !same_object(fn, return_address))
+  if (void *fn = find_in_scope_of(return_address, symbol); fn != nullptr && !same_object(fn, return_address))
     return fn;
   void *fn = find(routine);
   if (fn == nullptr) return nullptr;
   for (const char *handler : handlers) {
     if (find_global(handler) != nullptr) continue;  // both reach the same one
-    void *callers = find_in_caller_scope(return_address, handler);
+    void *callers = find_in_scope_of(return_address, handler);
     if (callers != nullptr && callers != find_in_scope_of(fn, handler)) return nullptr;
   }
   return fn;

@@ -22,17 +22,18 @@ void *find(Routine routine);
 
 // Where an illegal call goes, so that the process sees what it would without cudrop: the
 // routine underneath, whose own checks call the handler its own symbol binding gives; or
-// nullptr, and capi reports it itself (capi/report.h). That routine is the one the calling
-// object binds to itself (its own dependencies: e.g. the libblas.so.3 of a module loaded
-// RTLD_LOCAL, like numpy's lapack_lite), else find()'s, unless a handler named in `handlers`
-// that the caller would reach (global scope, then its own dependencies) is not the one that
-// library reaches: a library loaded RTLD_LOCAL and linked against libcudrop alone that defines
-// its own xerbla_. return_address: the caller's, taken in the exported entry.
+// nullptr, and capi reports it itself (capi/report.h). nullptr when the executable defines one
+// of the `handlers` itself (it is called directly). Else the routine the calling object binds
+// to within its own dependencies (e.g. the libblas.so.3 of a module loaded RTLD_LOCAL, like
+// numpy's lapack_lite), never the caller's own definition (a wrapper's); else find()'s, unless
+// a handler the caller would reach (global scope, then its own dependencies) is not the one
+// that library reaches: a library loaded RTLD_LOCAL and linked against libcudrop alone that
+// defines its own xerbla_. return_address: the caller's, taken in the exported entry.
 void *find_for_illegal_call(Routine routine, const void *return_address,
                             std::initializer_list<const char *> handlers);
-// `symbol` as the calling object would bind it within its own dependencies (not the global
-// scope), unless that is cudrop's own; nullptr if none.
-void *find_in_caller_scope(const void *return_address, const char *symbol);
+// `symbol` as the object holding `address` (a caller's return address) would bind it within
+// its own dependencies (not the global scope), unless that is cudrop's own; nullptr if none.
+void *find_in_scope_of(const void *address, const char *symbol);
 // The first definition of `symbol` in the global lookup scope (the executable first), unless
 // it is cudrop's own; nullptr if none.
 void *find_global(const char *symbol);
