@@ -49,9 +49,9 @@ inline int gemm_illegal_argument(char ta, char tb, int m, int n, int k, int lda,
 }
 
 // Auto mode's size test: enough arithmetic, and enough of it per byte crossing PCIe.
-inline bool gemm_worth_gpu(const Settings &s, int m, int n, int k, bool reads_c, size_t element_size) {
+inline bool gemm_worth_gpu(const env::Environment &s, int m, int n, int k, bool reads_c, size_t element_size) {
   const double flops = 2.0 * m * n * k;
-  if (flops < (element_size == sizeof(float) ? s.gemm_min_flops_single : s.gemm_min_flops_double)) return false;
+  if (flops < s.gemm_min_flops) return false;
   const double elements = double(m) * k + double(k) * n + double(m) * n * (reads_c ? 2 : 1);
   return flops >= s.gemm_min_intensity * elements * element_size;
 }
@@ -184,7 +184,7 @@ template <class T> GemmShortcut &shortcut() {
 template <class T> void open_shortcut() {
   GemmShortcut &sc = shortcut<T>();
   if (sc.target.load(std::memory_order_relaxed) != nullptr) return;
-  const Settings &s = settings();
+  const env::Environment &s = settings();
   if (s.verbose >= 2 || s.mode == Mode::Gpu) return;
   void *fn = cpu::detail::resolved[static_cast<size_t>(std::is_same_v<T, float> ? cpu::Routine::sgemm_
                                                                                   : cpu::Routine::dgemm_)]
@@ -192,7 +192,7 @@ template <class T> void open_shortcut() {
   if (fn == nullptr) return;
   long long max_mnk = std::numeric_limits<long long>::max();
   if (s.mode == Mode::Auto) {
-    const double half = (sizeof(T) == sizeof(float) ? s.gemm_min_flops_single : s.gemm_min_flops_double) / 2;
+    const double half = s.gemm_min_flops / 2;
     if (half < 9.0e18) max_mnk = static_cast<long long>(std::ceil(half)) - 1;
   }
   sc.max_mnk.store(max_mnk, std::memory_order_relaxed);

@@ -1,5 +1,5 @@
 // cudrop's own exported queries.
-#include "impl/status.h"
+#include "impl/gpu.h"
 #include "shim/dispatch.h"
 
 #define CUDROP_EXPORT extern "C" __attribute__((visibility("default")))

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "impl/status.h"
+#include "impl/gpu.h"
 
 namespace cudrop {
 

@@ -9,7 +9,8 @@
 #include "impl/gpu_context.cuh"
 #include "kernels/getrf_panel.cuh"
 #include "kernels/getrf_update.cuh"
-#include "shim/dispatch.h"
+#include "core/env.h"
+#include "core/log.h"
 
 namespace cudrop::impl {
 namespace {

@@ -12,7 +12,7 @@
 // update of the rest of the matrix.
 #include <cstddef>
 
-#include "impl/status.h"
+#include "impl/gpu.h"
 
 namespace cudrop::impl {
 

@@ -12,9 +12,9 @@
 
 #include <pthread.h>
 
-#include "shim/device_choice.h"
-#include "shim/dispatch.h"
-#include "shim/env.h"
+#include "core/device_choice.h"
+#include "core/env.h"
+#include "core/log.h"
 
 namespace cudrop::impl {
 namespace {
@@ -162,16 +162,6 @@ void start(Gpu &g) {
 }
 
 }  // namespace
-
-const char *status_text(Status status) {
-  switch (status) {
-    case Status::ok: return "ok";
-    case Status::no_device: return "no usable GPU";
-    case Status::out_of_memory: return "GPU memory allocation failed";
-    case Status::cuda_error: return "CUDA error";
-  }
-  return "?";
-}
 
 bool gpu_usable() {
   Gpu &g = gpu();

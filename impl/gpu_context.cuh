@@ -9,7 +9,7 @@
 #include <mutex>
 
 #include "impl/host_copy.h"
-#include "impl/status.h"
+#include "impl/gpu.h"
 
 namespace cudrop::impl {
 

@@ -17,7 +17,7 @@
 #include <thread>
 #include <utility>
 
-#include "impl/status.h"
+#include "impl/gpu.h"
 
 namespace cudrop::impl {
 

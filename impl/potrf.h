@@ -3,7 +3,7 @@
 // device interface (a matrix already on the GPU, what the benchmark compares with cuSOLVER).
 #include <cstddef>
 
-#include "impl/status.h"
+#include "impl/gpu.h"
 
 namespace cudrop::impl {
 

@@ -16,7 +16,8 @@
 #include "kernels/gemv_power.cuh"
 #include "kernels/power.cuh"
 #include "kernels/sell_power.cuh"
-#include "shim/dispatch.h"
+#include "core/env.h"
+#include "core/log.h"
 
 namespace cudrop::impl {
 namespace {

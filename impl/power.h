@@ -25,7 +25,7 @@
 // (kernels/power.cuh), so the result is exactly that of checking after every iteration.
 #include <cstddef>
 
-#include "impl/status.h"
+#include "impl/gpu.h"
 
 namespace cudrop::impl {
 

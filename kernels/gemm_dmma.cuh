@@ -35,7 +35,7 @@
 
 #include "kernels/cp_async.cuh"
 #include "kernels/gemm_part.cuh"
-#include "shim/env.h"
+#include "core/env.h"
 
 namespace cudrop::kernels {
 

@@ -12,7 +12,8 @@
 
 #include <pthread.h>
 
-#include "shim/env.h"
+#include "impl/gpu.h"
+
 
 // Calls that ran on the CPU, counted by each thread in its own slot: a locked add on one
 // shared counter waits for the store buffer to drain, which right after a small GEMM can
@@ -109,43 +110,9 @@ __attribute__((destructor)) void print_summary() {
                  g_gpu_fallbacks.load());
 }
 
-Settings read_settings() {
-  const env::Environment &e = env::environment();
-  Settings s;
-  s.mode = e.mode;
-  s.verbose = e.verbose;
-  s.gemm_min_flops_single = e.gemm_min_flops;
-  s.gemm_min_flops_double = e.gemm_min_flops;
-  s.gemm_min_intensity = e.gemm_min_intensity;
-  s.getrf_min_n = e.getrf_min_n;
-  s.potrf_min_n = e.potrf_min_n;
-  s.gpu_mem_limit = e.gpu_mem_limit;
-  return s;
-}
-
 }  // namespace
 
 namespace detail {
-const Settings &read_settings_once() {
-  static const Settings s = read_settings();
-  settings_read.store(&s, std::memory_order_release);
-  return s;
-}
-}  // namespace detail
-
-void log(int level, const char *format, ...) {
-  if (settings().verbose < level) return;
-  char line[512];
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(line, sizeof line, format, args);
-  va_end(args);
-  std::fprintf(stderr, "cudrop: %s\n", line);
-}
-
-namespace detail {
-
-std::atomic<const Settings *> settings_read{nullptr};
 
 double now_seconds() {
   using clock = std::chrono::steady_clock;
@@ -176,15 +143,15 @@ void count_gpu(const char *routine, double seconds) {
   log(2, "%s on GPU, %.3f ms", routine, seconds * 1e3);
 }
 
-void count_fallback(const char *routine, impl::Status status) {
+void count_fallback(const char *routine, Status status) {
   g_gpu_fallbacks.fetch_add(1, std::memory_order_relaxed);
-  log(1, "%s: GPU attempt failed (%s); computing it on the CPU", routine, impl::status_text(status));
+  log(1, "%s: GPU attempt failed (%s); computing it on the CPU", routine, status_text(status));
 }
 
-void count_partial_fallback(const char *routine, impl::Status status, const char *detail) {
+void count_partial_fallback(const char *routine, Status status, const char *detail) {
   g_gpu_fallbacks.fetch_add(1, std::memory_order_relaxed);
   log(1, "%s: GPU attempt failed (%s) %s; the rest is computed on the CPU", routine,
-      impl::status_text(status), detail);
+      status_text(status), detail);
 }
 
 void count_cpu_call() {

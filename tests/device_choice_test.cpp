@@ -1,10 +1,10 @@
-// device_choice: which GPU a process takes (shim/device_choice.h), over faked environments and
+// device_choice: which GPU a process takes (core/device_choice.h), over faked environments and
 // device counts: CUDROP_DEVICE wins; else an MPI launcher's node-local rank modulo the visible
 // devices, from each launcher cudrop knows; else device 0. No GPU needed.
 #include <map>
 #include <string>
 
-#include "shim/device_choice.h"
+#include "core/device_choice.h"
 #include "tests/test_check.h"
 
 namespace {

@@ -665,7 +665,7 @@ int main(int argc, char **argv) {
     else usage();
   }
   if (const char *limit = std::getenv("CUDROP_GPU_MEM_LIMIT"); limit && *limit) {
-    if (!cudrop::parse_byte_size(limit, &g_mem_cap)) g_mem_cap = 0;
+    if (!cudrop::env::parse_byte_size(limit, &g_mem_cap)) g_mem_cap = 0;
   }
   const char *mode = std::getenv("CUDROP_MODE");
   std::printf("gemm_accuracy: cudrop %s, CUDROP_MODE=%s, max size %ld, full reference up to "

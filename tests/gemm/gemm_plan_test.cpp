@@ -75,7 +75,7 @@ void test_parse() {
   };
   for (const Case &c : cases) {
     size_t bytes = 12345;
-    const bool ok = cudrop::parse_byte_size(c.text, &bytes);
+    const bool ok = cudrop::env::parse_byte_size(c.text, &bytes);
     EXPECT(ok == c.ok, "parse_byte_size(\"%s\") returned %d", c.text, int(ok));
     if (ok && c.ok) EXPECT(bytes == c.bytes, "parse_byte_size(\"%s\") = %zu, want %zu", c.text, bytes, c.bytes);
   }

@@ -5,7 +5,9 @@
 // too, with one warning on stderr whatever CUDROP_VERBOSE says ("cudrop: CUDROP_MODE=fast is
 // not auto, gpu or cpu; using auto"), since a setting that silently does nothing misleads.
 // A CUDROP_* name cudrop does not read at all (a typo) is warned about then as well.
+#include <atomic>
 #include <cstddef>
+#include <cstdlib>
 
 namespace cudrop {
 
@@ -32,7 +34,7 @@ struct Environment {
   size_t gpu_mem_limit = 0;                              // CUDROP_GPU_MEM_LIMIT (0: none)
   const char *cpu_blas = nullptr, *cpu_lapack = nullptr;  // CUDROP_CPU_BLAS / _LAPACK (paths)
   bool no_cpu_search = false;                            // CUDROP_NO_CPU_SEARCH
-  int device = -1;  // CUDROP_DEVICE (-1: unset; shim/device_choice.h decides)
+  int device = -1;  // CUDROP_DEVICE (-1: unset; core/device_choice.h decides)
   size_t staging_bytes = size_t(32) << 20;               // CUDROP_STAGING_MB
   int copy_threads = 0;                                  // CUDROP_COPY_THREADS (0: by core count)
   // Tuning knobs.
@@ -55,9 +57,47 @@ struct Environment {
 // The environment as read at the first use (warnings printed then).
 const Environment &environment();
 
+// "300M", "2G", "1.5GiB", "65536", "64mb": a byte count with an optional binary suffix
+// (K, M, G, T = 2^10 .. 2^40; "B", "iB" after it ignored; case-insensitive). False when the
+// text is not such a number.
+inline bool parse_byte_size(const char *text, size_t *bytes) {
+  if (text == nullptr) return false;
+  char *end = nullptr;
+  const double value = std::strtod(text, &end);
+  if (end == text || !(value >= 0)) return false;
+  double scale = 1;
+  switch (*end) {
+    case 'k': case 'K': scale = 1024.0; ++end; break;
+    case 'm': case 'M': scale = 1024.0 * 1024; ++end; break;
+    case 'g': case 'G': scale = 1024.0 * 1024 * 1024; ++end; break;
+    case 't': case 'T': scale = 1024.0 * 1024 * 1024 * 1024; ++end; break;
+    default: break;
+  }
+  if (scale > 1 && (*end == 'i' || *end == 'I')) ++end;
+  if (*end == 'b' || *end == 'B') ++end;
+  if (*end != '\0') return false;
+  const double total = value * scale;
+  if (!(total < 1.8e19)) return false;
+  *bytes = static_cast<size_t>(total);
+  return true;
+}
+
 // "cudrop: NAME=VALUE is not <expected>; using <instead>", once per variable: for a value that
 // only turns out wrong later (CUDROP_DEVICE beyond the devices there are).
 void warn_invalid(const char *name, const char *value, const char *expected, const char *instead);
 
 }  // namespace env
+
+namespace detail {
+// The environment once read, else null: lets a hot path test it without a call (a call, even a
+// cold one, makes the compiler save the caller's registers on every pass).
+extern std::atomic<const env::Environment *> environment_read;
+}  // namespace detail
+
+// The settings, read from the environment once. Inline: small CPU calls read them every time.
+inline const env::Environment &settings() {
+  if (const env::Environment *e = detail::environment_read.load(std::memory_order_acquire)) return *e;
+  return env::environment();
+}
+
 }  // namespace cudrop

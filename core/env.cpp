@@ -1,4 +1,4 @@
-#include "shim/env.h"
+#include "core/env.h"
 
 #include <algorithm>
 #include <climits>
@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "shim/dispatch.h"
 
 extern char **environ;
 
@@ -253,7 +252,12 @@ Environment read_environment() {
 
 const Environment &environment() {
   static const Environment e = read_environment();
+  detail::environment_read.store(&e, std::memory_order_release);
   return e;
 }
 
 }  // namespace cudrop::env
+
+namespace cudrop::detail {
+std::atomic<const env::Environment *> environment_read{nullptr};
+}  // namespace cudrop::detail

@@ -1,0 +1,22 @@
+#pragma once
+// What a GPU attempt reports back; only the dispatch layer turns it into a CPU fallback.
+namespace cudrop {
+
+enum class Status {
+  ok,
+  no_device,      // no driver, no GPU, or CUDA could not start
+  out_of_memory,  // device or pinned allocation failed: this call falls back, later ones retry
+  cuda_error,     // a CUDA call or launch failed: the GPU is not used again by this process
+};
+
+inline const char *status_text(Status status) {
+  switch (status) {
+    case Status::ok: return "ok";
+    case Status::no_device: return "no usable GPU";
+    case Status::out_of_memory: return "GPU memory allocation failed";
+    case Status::cuda_error: return "CUDA error";
+  }
+  return "?";
+}
+
+}  // namespace cudrop
