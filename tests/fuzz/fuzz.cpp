@@ -35,7 +35,9 @@
 #include <vector>
 
 #include "cudrop.h"
-#include "test_rng.h"
+#include "tests/harness/gpu.h"
+#include "tests/harness/options.h"
+#include "tests/harness/rng.h"
 
 // ---- Error handlers: record what they receive, then return (as Debian's xerbla_ does). ----
 namespace {
@@ -162,7 +164,7 @@ void load_libraries() {
   void *lapack = dlopen(lapack_path, RTLD_NOW | RTLD_LOCAL);
   if (blas == nullptr || lapack == nullptr) {
     std::printf("SKIP: reference libraries not found (%s); apt-get install libblas3 liblapack3\n", dlerror());
-    std::exit(77);
+    std::exit(harness::kSkipped);
   }
   g_reference.sgemm = reinterpret_cast<GemmFn<float>>(symbol(blas, blas_path, "sgemm_"));
   g_reference.dgemm = reinterpret_cast<GemmFn<double>>(symbol(blas, blas_path, "dgemm_"));
@@ -827,36 +829,29 @@ void one_case(long index) {
   }
 }
 
-[[noreturn]] void usage() {
-  std::fprintf(stderr, "usage: fuzz [--seed S] [--cases N] [--mode-expect cpu|gpu] [--gpu] [--only CASE] [--show N]\n");
-  std::exit(2);
-}
 }  // namespace
 
 int main(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> const char * { if (i + 1 >= argc) usage(); return argv[++i]; };
-    if (arg == "--seed") g_options.seed = std::strtoull(value(), nullptr, 0);
-    else if (arg == "--cases") g_options.cases = std::strtol(value(), nullptr, 0);
-    else if (arg == "--only") g_options.only = std::strtol(value(), nullptr, 0);
-    else if (arg == "--show") g_options.show = int(std::strtol(value(), nullptr, 0));
-    else if (arg == "--mode-expect") {
-      const std::string m = value();
-      if (m != "cpu" && m != "gpu") usage();
-      g_options.expect_gpu = m == "gpu";
-    } else if (arg == "--gpu") g_options.gpu_bounds = g_options.expect_gpu = true;
-    else usage();
-  }
+  const bool understood =
+      harness::CommandLine("usage: fuzz [--seed S] [--cases N] [--mode-expect cpu|gpu] [--gpu] [--only CASE] [--show N]")
+          .number("--seed", &g_options.seed)
+          .number("--cases", &g_options.cases)
+          .number("--only", &g_options.only)
+          .number("--show", &g_options.show)
+          .value("--mode-expect",
+                 [](const char *where) {
+                   g_options.expect_gpu = std::strcmp(where, "gpu") == 0;
+                   return g_options.expect_gpu || std::strcmp(where, "cpu") == 0;
+                 })
+          .flag("--gpu", [] { g_options.gpu_bounds = g_options.expect_gpu = true; })
+          .parse(argc, argv);
+  if (!understood) return 2;
   load_libraries();
   // cudrop's CPU path must be the reference itself for outputs to match bit for bit, whatever
   // BLAS the system's alternatives name (a caller's choice is kept).
   setenv("CUDROP_CPU_BLAS", reference_path("blas/libblas.so.3").c_str(), 0);
   setenv("CUDROP_CPU_LAPACK", reference_path("lapack/liblapack.so.3").c_str(), 0);
-  if (g_options.expect_gpu && !cudrop_gpu_available()) {
-    std::printf("SKIP: no usable GPU\n");
-    return 77;
-  }
+  if (harness::skip_without_gpu("fuzz", g_options.expect_gpu)) return harness::kSkipped;
   if (g_options.only >= 0) one_case(g_options.only);
   else for (long i = 0; i < g_options.cases; ++i) one_case(i);
   const long cases = g_options.only >= 0 ? 1 : g_options.cases;

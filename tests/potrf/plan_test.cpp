@@ -24,7 +24,7 @@
 
 #include "impl/potrf_plan.h"
 #include "tests/potrf/model.h"
-#include "tests/test_check.h"
+#include "tests/harness/check.h"
 
 using cudrop::impl::kPotrfNb;
 using cudrop::impl::potrf_replay_lower;
