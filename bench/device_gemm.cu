@@ -37,25 +37,10 @@ template <> struct Cublas<double> {
   }
 };
 
+// Median of `reps` runs after two warm-up runs.
 template <class F>
 static double time_ms(F &&f, int reps, cudaStream_t stream) {
-  cudaEvent_t start, stop;
-  CHECK_CUDA(cudaEventCreate(&start));
-  CHECK_CUDA(cudaEventCreate(&stop));
-  f(); f();  // warm-up
-  std::vector<double> times;
-  for (int r = 0; r < reps; ++r) {
-    CHECK_CUDA(cudaEventRecord(start, stream));
-    f();
-    CHECK_CUDA(cudaEventRecord(stop, stream));
-    CHECK_CUDA(cudaEventSynchronize(stop));
-    float ms = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
-    times.push_back(ms);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return bench::median(times);
+  return bench::device_median_ms(stream, 2, reps, [] {}, f);
 }
 
 template <class T>
