@@ -632,25 +632,15 @@ void run_ooc_shape(const Shape &sh, Rng &rng, long &rot) {
 int main(int argc, char **argv) {
   if (const char *e = std::getenv("CUDROP_TEST_MAX_SIZE")) opt.max_size = std::atol(e);
   if (const char *e = std::getenv("CUDROP_TEST_FULL_WORK")) opt.full_work = std::atof(e);
-  const bool understood =
-      harness::CommandLine("usage: gemm_accuracy [--max-size N] [--full-work W] [--quick] [--require-gpu]\n"
-                           "                     [--expect-gpu|--expect-cpu|--expect-fallback] [--prec s|d|sd]\n"
-                           "                     [--shapes normal|extreme|ooc|all] [--expect-tiling] [--expect-partial]\n"
-                           "                     [--max-work W] [--plans-only] [--seed N] [-v]")
-          .number("--max-size", &opt.max_size)
-          .number("--full-work", &opt.full_work)
-          .flag("--quick", &opt.quick)
-          .placement(&opt.placement)
-          .text("--prec", &opt.prec)
-          .text("--shapes", &opt.shapes)
-          .flag("--expect-tiling", &opt.expect_tiling)
-          .flag("--expect-partial", &opt.expect_partial)
-          .number("--max-work", &opt.max_work)
-          .flag("--plans-only", &opt.plans_only)
-          .number("--seed", &opt.seed)
-          .flag("-v", &opt.verbose)
-          .parse(argc, argv);
-  if (!understood) return 2;
+  harness::CommandLine line("usage: gemm_accuracy [--max-size N] [--full-work W] [--quick] [--require-gpu]\n"
+                            "                     [--expect-gpu|--expect-cpu|--expect-fallback] [--prec s|d|sd]\n"
+                            "                     [--shapes normal|extreme|ooc|all] [--expect-tiling]\n"
+                            "                     [--expect-partial] [--max-work W] [--plans-only] [--seed N] [-v]");
+  line.number("--max-size", &opt.max_size).number("--full-work", &opt.full_work).number("--max-work", &opt.max_work);
+  line.flag("--quick", &opt.quick).text("--prec", &opt.prec).number("--seed", &opt.seed).flag("-v", &opt.verbose);
+  line.placement(&opt.placement).flag("--expect-tiling", &opt.expect_tiling).text("--shapes", &opt.shapes);
+  line.flag("--expect-partial", &opt.expect_partial).flag("--plans-only", &opt.plans_only);
+  if (!line.parse(argc, argv)) return 2;
   if (const char *limit = std::getenv("CUDROP_GPU_MEM_LIMIT"); limit && *limit) {
     if (!cudrop::parse_byte_size(limit, &g_mem_cap)) g_mem_cap = 0;
   }

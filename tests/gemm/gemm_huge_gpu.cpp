@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -59,14 +60,26 @@ void parallel_ranges(size_t count, Body body) {
   for (std::thread &th : pool) th.join();
 }
 
+// A host array of the stream (seed), or null when host memory is short.
 template <class T>
-T *filled(size_t count, uint64_t seed) {
+using HostArray = std::unique_ptr<T[], void (*)(void *)>;
+template <class T>
+HostArray<T> filled(size_t count, uint64_t seed) {
   T *data = static_cast<T *>(std::malloc(count * sizeof(T)));
-  if (data == nullptr) return nullptr;
-  parallel_ranges(count, [=](unsigned, size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) data[i] = T(value_at(seed, i));
-  });
-  return data;
+  if (data != nullptr)
+    parallel_ranges(count, [=](unsigned, size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) data[i] = T(value_at(seed, i));
+    });
+  return HostArray<T>(data, std::free);
+}
+
+// The two operands of a case, `count` elements each; false (the case is skipped, after
+// saying so) when host memory is short.
+template <class T>
+bool allocated(const char *name, const HostArray<T> &x, const HostArray<T> &y, size_t count) {
+  if (x != nullptr && y != nullptr) return true;
+  std::printf("%s: skipped, %zu GiB of host memory not available\n", name, 2 * count * sizeof(T) >> 30);
+  return false;
 }
 
 // One call; true when it ran on the GPU alone (one more GPU call, no fallback, no CPU call).
@@ -86,14 +99,9 @@ bool call_on_gpu(const char *name, const char *ta, const char *tb, int m, int n,
 // C(1x1) = alpha A^T B + beta C, A and B k x 1 with k = INT_MAX.
 template <class T>
 bool case_tn(const char *name) {
-  const size_t k = size_t(kHuge);
-  T *a = filled<T>(k, kSeedA), *b = filled<T>(k, kSeedB);
-  if (a == nullptr || b == nullptr) {
-    std::printf("%s: skipped, %zu GiB of host memory not available\n", name, 2 * k * sizeof(T) >> 30);
-    std::free(a);
-    std::free(b);
-    return true;
-  }
+  const size_t k = kHuge;
+  const HostArray<T> a = filled<T>(k, kSeedA), b = filled<T>(k, kSeedB);
+  if (!allocated(name, a, b, k)) return true;
   // The reference, exactly (integers), in double.
   std::vector<long long> partial(thread_count(), 0);
   parallel_ranges(k, [&](unsigned t, size_t begin, size_t end) {
@@ -106,31 +114,24 @@ bool case_tn(const char *name) {
   const T alpha = T(2), beta = T(0.5), c0 = T(value_at(kSeedC, 0) == 0 ? 1 : value_at(kSeedC, 0));
   const double want = 2.0 * dot + 0.5 * double(c0);
   T c = c0;
-  bool ok = call_on_gpu<T>(name, "T", "N", 1, 1, kHuge, alpha, a, kHuge, b, kHuge, beta, &c, 1);
+  bool ok = call_on_gpu<T>(name, "T", "N", 1, 1, kHuge, alpha, a.get(), kHuge, b.get(), kHuge, beta, &c, 1);
   if (double(c) != want) {
     std::printf("FAIL %s: C = %.17g, want %.17g (A^T B = %.17g, C0 = %g)\n", name, double(c), want, dot, double(c0));
     ok = false;
   }
   std::printf("%s: sgemm/dgemm T,N 1 x 1 x %d: C = %.17g (want %.17g): %s\n", name, kHuge, double(c), want,
               ok ? "ok" : "FAIL");
-  std::free(a);
-  std::free(b);
   return ok;
 }
 
 // C(1 x n) = alpha A B + beta C, A 1 x 1, B 1 x n with n = INT_MAX.
 template <class T>
 bool case_nn(const char *name) {
-  const size_t n = size_t(kHuge);
-  T *b = filled<T>(n, kSeedB), *c = filled<T>(n, kSeedC);
-  if (b == nullptr || c == nullptr) {
-    std::printf("%s: skipped, %zu GiB of host memory not available\n", name, 2 * n * sizeof(T) >> 30);
-    std::free(b);
-    std::free(c);
-    return true;
-  }
   const T a = T(-2), alpha = T(2), beta = T(0.5);
-  bool ok = call_on_gpu<T>(name, "N", "N", 1, kHuge, 1, alpha, &a, 1, b, 1, beta, c, 1);
+  const size_t n = kHuge;
+  const HostArray<T> b = filled<T>(n, kSeedB), c = filled<T>(n, kSeedC);
+  if (!allocated(name, b, c, n)) return true;
+  bool ok = call_on_gpu<T>(name, "N", "N", 1, kHuge, 1, alpha, &a, 1, b.get(), 1, beta, c.get(), 1);
   // Every element against alpha a b_j + beta c0_j, c0_j recomputed from its seed.
   std::vector<long long> wrong(thread_count(), 0), first(thread_count(), -1);
   parallel_ranges(n, [&](unsigned t, size_t begin, size_t end) {
@@ -156,8 +157,6 @@ bool case_nn(const char *name) {
     ok = false;
   }
   std::printf("%s: sgemm/dgemm N,N 1 x %d x 1: %lld wrong elements: %s\n", name, kHuge, bad, ok ? "ok" : "FAIL");
-  std::free(b);
-  std::free(c);
   return ok;
 }
 

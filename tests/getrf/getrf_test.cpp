@@ -495,16 +495,11 @@ void run_precision(const Reference &ref) {
 }
 
 bool parse(int argc, char **argv) {
-  return harness::CommandLine("usage: getrf_test [--max-n N] [--big] [--ref-max-work W] [--prec s|d|sd] [--seed N]\n"
-                              "                  [--require-gpu] [--expect-gpu|--expect-cpu|--expect-fallback] [-v]")
-      .number("--max-n", &opt.max_n)
-      .flag("--big", &opt.big)
-      .number("--ref-max-work", &opt.ref_max_work)
-      .text("--prec", &opt.prec)
-      .number("--seed", &opt.seed)
-      .placement(&opt.placement)
-      .flag("-v", &opt.verbose)
-      .parse(argc, argv);
+  harness::CommandLine line("usage: getrf_test [--max-n N] [--big] [--ref-max-work W] [--prec s|d|sd] [--seed N]\n"
+                            "                  [--require-gpu] [--expect-gpu|--expect-cpu|--expect-fallback] [-v]");
+  line.number("--max-n", &opt.max_n).flag("--big", &opt.big).number("--ref-max-work", &opt.ref_max_work);
+  line.text("--prec", &opt.prec).number("--seed", &opt.seed).placement(&opt.placement).flag("-v", &opt.verbose);
+  return line.parse(argc, argv);
 }
 
 }  // namespace

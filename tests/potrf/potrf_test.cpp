@@ -494,20 +494,13 @@ void test_precision() {
 }
 
 int parse(int argc, char **argv) {
-  const bool understood =
-      harness::CommandLine("usage: potrf_test [--max-size N] [--full-n N] [--model-n N] [--ref-n N] [--prec s|d|sd]\n"
-                           "                  [--require-gpu] [--expect-gpu|--expect-cpu|--expect-fallback]\n"
-                           "                  [--strict-state] [-v]")
-          .number("--max-size", &opt.max_size)
-          .number("--full-n", &opt.full_n)
-          .number("--model-n", &opt.model_n)
-          .number("--ref-n", &opt.ref_n)
-          .text("--prec", &opt.prec)
-          .placement(&opt.placement)
-          .flag("--strict-state", &opt.strict_state)
-          .flag("-v", &opt.verbose)
-          .parse(argc, argv);
-  return understood ? 0 : 2;
+  harness::CommandLine line("usage: potrf_test [--max-size N] [--full-n N] [--model-n N] [--ref-n N] [--prec s|d|sd]\n"
+                            "                  [--require-gpu] [--expect-gpu|--expect-cpu|--expect-fallback]\n"
+                            "                  [--strict-state] [-v]");
+  line.number("--max-size", &opt.max_size).number("--full-n", &opt.full_n).number("--model-n", &opt.model_n);
+  line.number("--ref-n", &opt.ref_n).text("--prec", &opt.prec).placement(&opt.placement);
+  line.flag("--strict-state", &opt.strict_state).flag("-v", &opt.verbose);
+  return line.parse(argc, argv) ? 0 : 2;
 }
 
 }  // namespace

@@ -77,26 +77,22 @@ Options opt;
 long routed_calls = 0;
 using harness::seconds_now;
 
-template <class T> struct Api;
-template <> struct Api<float> {
-  static constexpr const char *prec = "S", *dense_name = "CUDROP_SPOWER", *csr_name = "CUDROP_SCSRPOWER";
-  static void dense(const int *n, const float *a, const int *lda, float *l, float *x, const int *init,
-                    const float *tol, int *maxit, int *info) { cudrop_spower_(n, a, lda, l, x, init, tol, maxit, info); }
-  static void csr(const int *n, const float *v, const int *c, const int *r, const int *b, float *l, float *x,
-                  const int *init, const float *tol, int *maxit, int *info) {
-    cudrop_scsrpower_(n, v, c, r, b, l, x, init, tol, maxit, info);
+template <class T> struct Api {
+  static constexpr bool single = std::is_same_v<T, float>;
+  static constexpr const char *prec = single ? "S" : "D";
+  static constexpr const char *dense_name = single ? "CUDROP_SPOWER" : "CUDROP_DPOWER";
+  static constexpr const char *csr_name = single ? "CUDROP_SCSRPOWER" : "CUDROP_DCSRPOWER";
+  static constexpr double tol = single ? 1e-4 : 1e-9;  // convergence tolerance of the general cases
+  static void dense(const int *n, const T *a, const int *lda, T *l, T *x, const int *init, const T *tol, int *maxit,
+                    int *info) {
+    if constexpr (single) cudrop_spower_(n, a, lda, l, x, init, tol, maxit, info);
+    else cudrop_dpower_(n, a, lda, l, x, init, tol, maxit, info);
   }
-  static constexpr double tol = 1e-4;  // convergence tolerance of the general cases
-};
-template <> struct Api<double> {
-  static constexpr const char *prec = "D", *dense_name = "CUDROP_DPOWER", *csr_name = "CUDROP_DCSRPOWER";
-  static void dense(const int *n, const double *a, const int *lda, double *l, double *x, const int *init,
-                    const double *tol, int *maxit, int *info) { cudrop_dpower_(n, a, lda, l, x, init, tol, maxit, info); }
-  static void csr(const int *n, const double *v, const int *c, const int *r, const int *b, double *l, double *x,
-                  const int *init, const double *tol, int *maxit, int *info) {
-    cudrop_dcsrpower_(n, v, c, r, b, l, x, init, tol, maxit, info);
+  static void csr(const int *n, const T *v, const int *c, const int *r, const int *b, T *l, T *x, const int *init,
+                  const T *tol, int *maxit, int *info) {
+    if constexpr (single) cudrop_scsrpower_(n, v, c, r, b, l, x, init, tol, maxit, info);
+    else cudrop_dcsrpower_(n, v, c, r, b, l, x, init, tol, maxit, info);
   }
-  static constexpr double tol = 1e-9;
 };
 
 // ---- counters: where each routed call ran ----
@@ -258,42 +254,46 @@ std::function<void(const T *, T *)> csr_matvec(const Csr<T> &c) {
   };
 }
 
-template <class T>
-Outcome<T> call_dense(const Dense<T> &d, const std::vector<T> *x0, T tol, int maxit, const char *what) {
-  Outcome<T> o;
-  o.x = x0 ? *x0 : std::vector<T>(size_t(d.n), T(-7));  // INIT = 1: must be overwritten
+// One routed call, call(o, init), counted and timed, on an outcome set up as every call's:
+// X = *x0 (INIT = 0) or, without x0, -7 that INIT = 1 must overwrite; LAMBDA = -99; INFO = -999.
+// Returns the milliseconds it took.
+template <class T, class Call>
+double call_routed(Outcome<T> &o, int n, const std::vector<T> *x0, int maxit, const char *what, Call &&call) {
+  o.x = x0 ? *x0 : std::vector<T>(size_t(n), T(-7));
   const int init = x0 ? 0 : 1;
   o.lambda = T(-99);
   o.iterations = maxit;
   o.info = -999;
   Counted counted;
   const double t0 = seconds_now();
-  Api<T>::dense(&d.n, d.a.data(), &d.lda, &o.lambda, o.x.data(), &init, &tol, &o.iterations, &o.info);
+  call(init);
   const double t = seconds_now() - t0;
   counted.routed(what);
+  return t * 1e3;
+}
+
+template <class T>
+Outcome<T> call_dense(const Dense<T> &d, const std::vector<T> *x0, T tol, int maxit, const char *what) {
+  Outcome<T> o;
+  const double ms = call_routed(o, d.n, x0, maxit, what, [&](const int &init) {
+    Api<T>::dense(&d.n, d.a.data(), &d.lda, &o.lambda, o.x.data(), &init, &tol, &o.iterations, &o.info);
+  });
   if (opt.verbose)
     std::printf("  %s: n=%d lda=%d -> info %d, %d iterations, lambda %.9g (%.3f ms)\n", what, d.n, d.lda,
-                o.info, o.iterations, double(o.lambda), t * 1e3);
+                o.info, o.iterations, double(o.lambda), ms);
   return o;
 }
 
 template <class T>
 Outcome<T> call_csr(const Csr<T> &c, const std::vector<T> *x0, T tol, int maxit, const char *what) {
   Outcome<T> o;
-  o.x = x0 ? *x0 : std::vector<T>(size_t(c.n), T(-7));
-  const int init = x0 ? 0 : 1;
-  o.lambda = T(-99);
-  o.iterations = maxit;
-  o.info = -999;
-  Counted counted;
-  const double t0 = seconds_now();
-  Api<T>::csr(&c.n, c.val.data(), c.col.data(), c.row.data(), &c.base, &o.lambda, o.x.data(), &init, &tol,
-              &o.iterations, &o.info);
-  const double t = seconds_now() - t0;
-  counted.routed(what);
+  const double ms = call_routed(o, c.n, x0, maxit, what, [&](const int &init) {
+    Api<T>::csr(&c.n, c.val.data(), c.col.data(), c.row.data(), &c.base, &o.lambda, o.x.data(), &init, &tol,
+                &o.iterations, &o.info);
+  });
   if (opt.verbose)
     std::printf("  %s: n=%d nnz=%lld base=%d -> info %d, %d iterations, lambda %.9g (%.3f ms)\n", what, c.n,
-                c.nnz(), c.base, o.info, o.iterations, double(o.lambda), t * 1e3);
+                c.nnz(), c.base, o.info, o.iterations, double(o.lambda), ms);
   return o;
 }
 
