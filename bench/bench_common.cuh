@@ -40,6 +40,24 @@ inline double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// False, after saying so, when cudrop has no usable GPU to measure.
+inline bool gpu_present(const char *bench) {
+  if (cudrop_gpu_available() != 0) return true;
+  std::printf("%s bench: no usable GPU\n", bench);
+  return false;
+}
+
+// Says which GPU the numbers come from; returns a stream (cudaStreamCreateWithFlags' flags)
+// for the benchmark's work.
+inline cudaStream_t open_device(unsigned stream_flags) {
+  cudaDeviceProp prop{};
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, stream_flags));
+  return stream;
+}
+
 // Median wall-clock milliseconds of `reps` calls of call() after one warm-up call, restore()
 // (untimed) before each. *on_gpu: cudrop's counters show each call on the GPU, none on the CPU
 // and none fallen back.

@@ -151,13 +151,9 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--update-n")) update_n = std::atoi(argv[i + 1]);
   }
-  cudaDeviceProp prop{};
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-  std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  const cudaStream_t stream = bench::open_device(cudaStreamDefault);
   cublasHandle_t handle;
   CHECK_CUBLAS(cublasCreate(&handle));
-  cudaStream_t stream;
-  CHECK_CUDA(cudaStreamCreate(&stream));
   CHECK_CUBLAS(cublasSetStream(handle, stream));
   for (int n : sizes) {
     bench_device<float>("s", n, n, n, false, false, reps, handle, stream);

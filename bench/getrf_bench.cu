@@ -201,17 +201,10 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--big")) big = true;
     else { std::fprintf(stderr, "usage: %s [--sizes a,b,c] [--big] [--prec sd] [--reps N] [--nb NB] [--panels m1,m2]\n", argv[0]); return 2; }
   }
-  if (cudrop_gpu_available() == 0) {
-    std::printf("getrf bench: no usable GPU\n");
-    return 0;
-  }
-  cudaDeviceProp prop{};
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-  std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  if (!bench::gpu_present("getrf")) return 0;
+  const cudaStream_t stream = bench::open_device(cudaStreamNonBlocking);
   cusolverDnHandle_t handle;
   CHECK_CUSOLVER(cusolverDnCreate(&handle));
-  cudaStream_t stream;
-  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   if (!panels.empty()) {
     for (char p : prec)
       for (int m : panels) {

@@ -149,17 +149,10 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--reps")) reps = std::max(1, std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--uplo")) uplo = argv[i + 1];
   }
-  if (cudrop_gpu_available() == 0) {
-    std::printf("potrf bench: no usable GPU\n");
-    return 77;
-  }
-  cudaDeviceProp prop{};
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-  std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  if (!bench::gpu_present("potrf")) return 77;
+  const cudaStream_t stream = bench::open_device(cudaStreamNonBlocking);
   cusolverDnHandle_t handle;
   CHECK_CUSOLVER(cusolverDnCreate(&handle));
-  cudaStream_t stream;
-  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   CHECK_CUSOLVER(cusolverDnSetStream(handle, stream));
   for (int n : sizes) {
     if (prec.find('s') != std::string::npos) run_potrf<float>(n, reps, uplo.c_str(), handle, stream);
