@@ -37,25 +37,10 @@ template <> struct Cublas<double> {
   }
 };
 
+// Median of `reps` runs after two warm-up runs.
 template <class F>
 static double time_ms(F &&f, int reps, cudaStream_t stream) {
-  cudaEvent_t start, stop;
-  CHECK_CUDA(cudaEventCreate(&start));
-  CHECK_CUDA(cudaEventCreate(&stop));
-  f(); f();  // warm-up
-  std::vector<double> times;
-  for (int r = 0; r < reps; ++r) {
-    CHECK_CUDA(cudaEventRecord(start, stream));
-    f();
-    CHECK_CUDA(cudaEventRecord(stop, stream));
-    CHECK_CUDA(cudaEventSynchronize(stop));
-    float ms = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
-    times.push_back(ms);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return bench::median(times);
+  return bench::device_median_ms(stream, 2, reps, [] {}, f);
 }
 
 template <class T>
@@ -166,13 +151,9 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--update-n")) update_n = std::atoi(argv[i + 1]);
   }
-  cudaDeviceProp prop{};
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-  std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  const cudaStream_t stream = bench::open_device(cudaStreamDefault);
   cublasHandle_t handle;
   CHECK_CUBLAS(cublasCreate(&handle));
-  cudaStream_t stream;
-  CHECK_CUDA(cudaStreamCreate(&stream));
   CHECK_CUBLAS(cublasSetStream(handle, stream));
   for (int n : sizes) {
     bench_device<float>("s", n, n, n, false, false, reps, handle, stream);

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench/bench_common.cuh"
@@ -33,37 +34,24 @@
 namespace {
 
 using bench::fill_random;
-using bench::median;
-using bench::now;
 
 
-template <class T> struct Solver;
-template <> struct Solver<float> {
-  static constexpr const char *prec = "s";
-  static void cudrop(const int *m, const int *n, float *a, const int *lda, int *ipiv, int *info) {
-    sgetrf_(m, n, a, lda, ipiv, info);
+template <class T> struct Solver {
+  static constexpr bool single = std::is_same_v<T, float>;
+  static constexpr const char *prec = single ? "s" : "d";
+  static void cudrop(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *info) {
+    if constexpr (single) sgetrf_(m, n, a, lda, ipiv, info);
+    else dgetrf_(m, n, a, lda, ipiv, info);
   }
-  static int buffer(cusolverDnHandle_t h, int n, float *a) {
+  static int buffer(cusolverDnHandle_t h, int n, T *a) {
     int lwork = 0;
-    CHECK_CUSOLVER(cusolverDnSgetrf_bufferSize(h, n, n, a, n, &lwork));
+    if constexpr (single) CHECK_CUSOLVER(cusolverDnSgetrf_bufferSize(h, n, n, a, n, &lwork));
+    else CHECK_CUSOLVER(cusolverDnDgetrf_bufferSize(h, n, n, a, n, &lwork));
     return lwork;
   }
-  static void run(cusolverDnHandle_t h, int n, float *a, float *work, int *ipiv, int *info) {
-    CHECK_CUSOLVER(cusolverDnSgetrf(h, n, n, a, n, work, ipiv, info));
-  }
-};
-template <> struct Solver<double> {
-  static constexpr const char *prec = "d";
-  static void cudrop(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info) {
-    dgetrf_(m, n, a, lda, ipiv, info);
-  }
-  static int buffer(cusolverDnHandle_t h, int n, double *a) {
-    int lwork = 0;
-    CHECK_CUSOLVER(cusolverDnDgetrf_bufferSize(h, n, n, a, n, &lwork));
-    return lwork;
-  }
-  static void run(cusolverDnHandle_t h, int n, double *a, double *work, int *ipiv, int *info) {
-    CHECK_CUSOLVER(cusolverDnDgetrf(h, n, n, a, n, work, ipiv, info));
+  static void run(cusolverDnHandle_t h, int n, T *a, T *work, int *ipiv, int *info) {
+    if constexpr (single) CHECK_CUSOLVER(cusolverDnSgetrf(h, n, n, a, n, work, ipiv, info));
+    else CHECK_CUSOLVER(cusolverDnDgetrf(h, n, n, a, n, work, ipiv, info));
   }
 };
 
@@ -108,17 +96,10 @@ void run_getrf(int n, int reps, int nb, cusolverDnHandle_t handle, cudaStream_t 
   int info = -1;
 
   // cudrop, host->host through the public symbol.
-  std::vector<double> e2e;
-  long gpu0 = 0, fallbacks0 = 0, gpu1 = 0, fallbacks1 = 0;
-  cudrop_counters(&gpu0, nullptr, &fallbacks0);
-  for (int r = 0; r <= reps; ++r) {
-    std::memcpy(a.data(), pristine.data(), count * sizeof(T));
-    const double t0 = now();
-    Solver<T>::cudrop(&n, &n, a.data(), &n, ipiv.data(), &info);
-    if (r > 0) e2e.push_back((now() - t0) * 1e3);  // r = 0: warm-up
-  }
-  cudrop_counters(&gpu1, nullptr, &fallbacks1);
-  const bool on_gpu = gpu1 - gpu0 == reps + 1 && fallbacks1 == fallbacks0;
+  bool on_gpu = false;
+  const double e2e_ms = bench::host_median_ms(
+      reps, [&] { std::memcpy(a.data(), pristine.data(), count * sizeof(T)); },
+      [&] { Solver<T>::cudrop(&n, &n, a.data(), &n, ipiv.data(), &info); }, &on_gpu);
   const double resid = spot_check<T>(n, pristine.data(), a.data(), ipiv.data());
   const int cudrop_info = info;
 
@@ -130,22 +111,11 @@ void run_getrf(int n, int reps, int nb, cusolverDnHandle_t handle, cudaStream_t 
   CHECK_CUDA(cudaMalloc(&dWork, std::max<size_t>(1, size_t(lwork)) * sizeof(T)));
   const size_t our_work = cudrop::impl::getrf_device_workspace<T>(n, n);
   CHECK_CUDA(cudaMalloc(&dOurWork, std::max<size_t>(256, our_work)));
-  cudaEvent_t start, stop;
-  CHECK_CUDA(cudaEventCreate(&start));
-  CHECK_CUDA(cudaEventCreate(&stop));
   auto timed = [&](auto &&factor) {
-    std::vector<double> times;
-    for (int r = 0; r <= reps; ++r) {
-      CHECK_CUDA(cudaMemcpyAsync(dA, dPristine, count * sizeof(T), cudaMemcpyDeviceToDevice, stream));
-      CHECK_CUDA(cudaEventRecord(start, stream));
-      factor();
-      CHECK_CUDA(cudaEventRecord(stop, stream));
-      CHECK_CUDA(cudaEventSynchronize(stop));
-      float ms = 0;
-      CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
-      if (r > 0) times.push_back(ms);
-    }
-    return median(times);
+    return bench::device_median_ms(
+        stream, 1, reps,
+        [&] { CHECK_CUDA(cudaMemcpyAsync(dA, dPristine, count * sizeof(T), cudaMemcpyDeviceToDevice, stream)); },
+        factor);
   };
   const double dev_ms = timed([&] {
     if (cudrop::impl::getrf_device<T>(n, n, dA, size_t(n), dIpiv, dInfo, dOurWork, stream, nb) !=
@@ -175,7 +145,6 @@ void run_getrf(int n, int reps, int nb, cusolverDnHandle_t handle, cudaStream_t 
   int agree = 0;
   while (agree < n && solver_ipiv[agree] == ipiv[agree]) ++agree;
 
-  const double e2e_ms = median(e2e);
   std::printf("getrf %s n=%d cudrop_e2e_ms=%.2f cudrop_tflops=%.2f cudrop_dev_ms=%.2f cudrop_dev_tflops=%.2f "
               "updates_gemm_ms=%.2f cusolver_ms=%.2f cusolver_tflops=%.2f ratio=%.2f on_gpu=%s resid=%.2g "
               "info=%d/%d ipiv_agree=%d/%d\n",
@@ -183,8 +152,6 @@ void run_getrf(int n, int reps, int nb, cusolverDnHandle_t handle, cudaStream_t 
               flops / solver_ms / 1e9, solver_ms / e2e_ms, on_gpu ? "yes" : "NO", resid, cudrop_info,
               solver_ipiv[n], agree, n);
   std::fflush(stdout);
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
   cudaFree(dPristine); cudaFree(dA); cudaFree(dIpiv); cudaFree(dWork); cudaFree(dOurWork);
 }
 
@@ -201,29 +168,18 @@ void bench_panel(int m, int nb, int reps, cudaStream_t stream) {
   CHECK_CUDA(cudaMalloc(&dIpiv, (size_t(nb) + 1) * sizeof(int)));
   CHECK_CUDA(cudaMalloc(&dWork, std::max<size_t>(256, cudrop::impl::getrf_device_workspace<T>(m, nb))));
   fill_random<<<2048, 256, 0, stream>>>(dPristine, count, 11u);
-  cudaEvent_t start, stop;
-  CHECK_CUDA(cudaEventCreate(&start));
-  CHECK_CUDA(cudaEventCreate(&stop));
-  std::vector<double> times;
-  for (int r = 0; r <= reps; ++r) {
-    CHECK_CUDA(cudaMemcpyAsync(dA, dPristine, count * sizeof(T), cudaMemcpyDeviceToDevice, stream));
-    CHECK_CUDA(cudaEventRecord(start, stream));
-    if (cudrop::impl::getrf_device<T>(m, nb, dA, size_t(m), dIpiv, dIpiv + nb, dWork, stream, nb) !=
-        cudrop::impl::Status::ok) {
-      std::fprintf(stderr, "cudrop getrf_device failed\n");
-      std::exit(2);
-    }
-    CHECK_CUDA(cudaEventRecord(stop, stream));
-    CHECK_CUDA(cudaEventSynchronize(stop));
-    float ms = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
-    if (r > 0) times.push_back(ms);
-  }
-  const double ms = median(times);
+  const double ms = bench::device_median_ms(
+      stream, 1, reps,
+      [&] { CHECK_CUDA(cudaMemcpyAsync(dA, dPristine, count * sizeof(T), cudaMemcpyDeviceToDevice, stream)); },
+      [&] {
+        if (cudrop::impl::getrf_device<T>(m, nb, dA, size_t(m), dIpiv, dIpiv + nb, dWork, stream, nb) !=
+            cudrop::impl::Status::ok) {
+          std::fprintf(stderr, "cudrop getrf_device failed\n");
+          std::exit(2);
+        }
+      });
   std::printf("getrf_panel %s m=%d nb=%d ms=%.3f us_per_col=%.2f\n", Solver<T>::prec, m, nb, ms, ms * 1e3 / nb);
   std::fflush(stdout);
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
   cudaFree(dPristine); cudaFree(dA); cudaFree(dIpiv); cudaFree(dWork);
 }
 
@@ -245,17 +201,10 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--big")) big = true;
     else { std::fprintf(stderr, "usage: %s [--sizes a,b,c] [--big] [--prec sd] [--reps N] [--nb NB] [--panels m1,m2]\n", argv[0]); return 2; }
   }
-  if (cudrop_gpu_available() == 0) {
-    std::printf("getrf bench: no usable GPU\n");
-    return 0;
-  }
-  cudaDeviceProp prop{};
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-  std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  if (!bench::gpu_present("getrf")) return 0;
+  const cudaStream_t stream = bench::open_device(cudaStreamNonBlocking);
   cusolverDnHandle_t handle;
   CHECK_CUSOLVER(cusolverDnCreate(&handle));
-  cudaStream_t stream;
-  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   if (!panels.empty()) {
     for (char p : prec)
       for (int m : panels) {

@@ -81,6 +81,16 @@ GRID = (225, 225, 225)
 DARK = (90, 90, 90)
 
 
+
+def _lit_pixels(s):
+    """(position in s, row, column) of every lit pixel of the glyphs that spell s."""
+    for i, ch in enumerate(str(s)):
+        glyph = _FONT.get(ch.upper(), _FONT["?"])
+        for r, row in enumerate(glyph):
+            for c, bit in enumerate(row):
+                if bit == "1":
+                    yield i, r, c
+
 class Canvas:
     def __init__(self, width, height, background=WHITE):
         self.w, self.h = int(width), int(height)
@@ -130,29 +140,17 @@ class Canvas:
 
     def text(self, x, y, s, color=BLACK, scale=2):
         """Top-left anchored; returns the width drawn."""
-        cx = int(x)
-        for ch in str(s):
-            glyph = _FONT.get(ch.upper(), _FONT["?"])
-            for r, row in enumerate(glyph):
-                for c, bit in enumerate(row):
-                    if bit == "1":
-                        self.rect(cx + c * scale, y + r * scale, cx + (c + 1) * scale - 1,
-                                  y + (r + 1) * scale - 1, color)
-            cx += 6 * scale
-        return cx - int(x)
+        for i, r, c in _lit_pixels(s):
+            px, py = int(x) + (6 * i + c) * scale, y + r * scale
+            self.rect(px, py, px + scale - 1, py + scale - 1, color)
+        return 6 * scale * len(str(s))
 
     def text_vertical(self, x, y, s, color=BLACK, scale=2):
         """Reads bottom to top, (x, y) is the bottom-left of the first glyph."""
-        cy = int(y)
-        for ch in str(s):
-            glyph = _FONT.get(ch.upper(), _FONT["?"])
-            for r, row in enumerate(glyph):
-                for c, bit in enumerate(row):
-                    if bit == "1":
-                        # rotate 90 degrees counter-clockwise: column c -> y going up, row r -> x
-                        px, py = x + r * scale, cy - (c + 1) * scale
-                        self.rect(px, py, px + scale - 1, py + scale - 1, color)
-            cy -= 6 * scale
+        for i, r, c in _lit_pixels(s):
+            # rotate 90 degrees counter-clockwise: column c -> y going up, row r -> x
+            px, py = x + r * scale, int(y) - 6 * scale * i - (c + 1) * scale
+            self.rect(px, py, px + scale - 1, py + scale - 1, color)
 
     def png(self):
         raw = bytearray()

@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench/bench_common.cuh"
@@ -30,8 +31,6 @@
 namespace {
 
 using bench::fill_random;
-using bench::median;
-using bench::now;
 
 // A symmetric, diagonally dominant (so positive definite) matrix: A(i,j) = A(j,i) in
 // [-0.5, 0.5) from a hash of (min, max), A(i,i) = n.
@@ -46,33 +45,22 @@ void fill_spd(T *a, int n) {
     }
 }
 
-template <class T> struct Solver;
-template <> struct Solver<float> {
-  static constexpr const char *prec = "s";
-  static void cudrop(const char *uplo, const int *n, float *a, const int *lda, int *info) {
-    spotrf_(uplo, n, a, lda, info, 1);
+template <class T> struct Solver {
+  static constexpr bool single = std::is_same_v<T, float>;
+  static constexpr const char *prec = single ? "s" : "d";
+  static void cudrop(const char *uplo, const int *n, T *a, const int *lda, int *info) {
+    if constexpr (single) spotrf_(uplo, n, a, lda, info, 1);
+    else dpotrf_(uplo, n, a, lda, info, 1);
   }
-  static int buffer(cusolverDnHandle_t h, int n, float *a) {
+  static int buffer(cusolverDnHandle_t h, int n, T *a) {
     int lwork = 0;
-    CHECK_CUSOLVER(cusolverDnSpotrf_bufferSize(h, CUBLAS_FILL_MODE_LOWER, n, a, n, &lwork));
+    if constexpr (single) CHECK_CUSOLVER(cusolverDnSpotrf_bufferSize(h, CUBLAS_FILL_MODE_LOWER, n, a, n, &lwork));
+    else CHECK_CUSOLVER(cusolverDnDpotrf_bufferSize(h, CUBLAS_FILL_MODE_LOWER, n, a, n, &lwork));
     return lwork;
   }
-  static void run(cusolverDnHandle_t h, int n, float *a, float *work, int lwork, int *info) {
-    CHECK_CUSOLVER(cusolverDnSpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, work, lwork, info));
-  }
-};
-template <> struct Solver<double> {
-  static constexpr const char *prec = "d";
-  static void cudrop(const char *uplo, const int *n, double *a, const int *lda, int *info) {
-    dpotrf_(uplo, n, a, lda, info, 1);
-  }
-  static int buffer(cusolverDnHandle_t h, int n, double *a) {
-    int lwork = 0;
-    CHECK_CUSOLVER(cusolverDnDpotrf_bufferSize(h, CUBLAS_FILL_MODE_LOWER, n, a, n, &lwork));
-    return lwork;
-  }
-  static void run(cusolverDnHandle_t h, int n, double *a, double *work, int lwork, int *info) {
-    CHECK_CUSOLVER(cusolverDnDpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, work, lwork, info));
+  static void run(cusolverDnHandle_t h, int n, T *a, T *work, int lwork, int *info) {
+    if constexpr (single) CHECK_CUSOLVER(cusolverDnSpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, work, lwork, info));
+    else CHECK_CUSOLVER(cusolverDnDpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, work, lwork, info));
   }
 };
 
@@ -86,20 +74,18 @@ void run_potrf(int n, int reps, const char *uplo, cusolverDnHandle_t handle, cud
   const bool upper = uplo[0] == 'U' || uplo[0] == 'u';
 
   // cudrop host->host: a fresh copy of A before each call (untimed), the call timed.
-  long gpu0 = 0, cpu0 = 0, fb0 = 0, gpu1 = 0, cpu1 = 0, fb1 = 0;
-  cudrop_counters(&gpu0, &cpu0, &fb0);
-  std::vector<double> e2e;
   int info = -1;
-  for (int r = 0; r <= reps; ++r) {
-    std::memcpy(work, orig, bytes);
-    const double t0 = now();
-    Solver<T>::cudrop(uplo, &n, work, &n, &info);
-    const double t = now() - t0;
-    if (r > 0) e2e.push_back(t * 1e3);
-    if (info != 0) { std::fprintf(stderr, "cudrop %spotrf n=%d: INFO %d\n", Solver<T>::prec, n, info); std::exit(2); }
-  }
-  cudrop_counters(&gpu1, &cpu1, &fb1);
-  const bool on_gpu = gpu1 - gpu0 == reps + 1 && cpu1 == cpu0 && fb1 == fb0;
+  bool on_gpu = false;
+  const double ms = bench::host_median_ms(
+      reps, [&] { std::memcpy(work, orig, bytes); },
+      [&] {
+        Solver<T>::cudrop(uplo, &n, work, &n, &info);
+        if (info != 0) {
+          std::fprintf(stderr, "cudrop %spotrf n=%d: INFO %d\n", Solver<T>::prec, n, info);
+          std::exit(2);
+        }
+      },
+      &on_gpu);
 
   // Device-only: cudrop's device interface and cuSOLVER on the same matrix, CUDA events.
   T *dA0, *dA, *dWork;
@@ -111,22 +97,9 @@ void run_potrf(int n, int reps, const char *uplo, cusolverDnHandle_t handle, cud
   CHECK_CUDA(cudaMemcpy(dA0, orig, bytes, cudaMemcpyHostToDevice));
   const int lwork = Solver<T>::buffer(handle, n, dA);
   CHECK_CUDA(cudaMalloc(&dWork, size_t(std::max(1, lwork)) * sizeof(T)));
-  cudaEvent_t start, stop;
-  CHECK_CUDA(cudaEventCreate(&start));
-  CHECK_CUDA(cudaEventCreate(&stop));
   auto time_device = [&](auto &&run) {
-    std::vector<double> ms;
-    for (int r = 0; r <= reps; ++r) {
-      CHECK_CUDA(cudaMemcpyAsync(dA, dA0, bytes, cudaMemcpyDeviceToDevice, stream));
-      CHECK_CUDA(cudaEventRecord(start, stream));
-      run();
-      CHECK_CUDA(cudaEventRecord(stop, stream));
-      CHECK_CUDA(cudaEventSynchronize(stop));
-      float t = 0;
-      CHECK_CUDA(cudaEventElapsedTime(&t, start, stop));
-      if (r > 0) ms.push_back(t);
-    }
-    return median(ms);
+    return bench::device_median_ms(
+        stream, 1, reps, [&] { CHECK_CUDA(cudaMemcpyAsync(dA, dA0, bytes, cudaMemcpyDeviceToDevice, stream)); }, run);
   };
   const double ours_ms = time_device([&] {
     if (cudrop::impl::potrf_device<T>(n, dA, size_t(n), dOurs, stream) != cudrop::impl::Status::ok) {
@@ -152,15 +125,12 @@ void run_potrf(int n, int reps, const char *uplo, cusolverDnHandle_t handle, cud
       norm = std::max(norm, std::fabs(theirs));
     }
 
-  const double ms = median(e2e);
   std::printf("potrf %s n=%d cudrop_e2e_ms=%.2f cudrop_tflops=%.2f cusolver_ms=%.2f cusolver_tflops=%.2f ratio=%.2f "
               "cudrop_dev_ms=%.2f cudrop_dev_tflops=%.2f maxdiff_rel=%.1e info=%d/%d/%d uplo=%c%s\n",
               Solver<T>::prec, n, ms, flops / ms / 1e9, cusolver_ms, flops / cusolver_ms / 1e9, ms / cusolver_ms,
               ours_ms, flops / ours_ms / 1e9, diff / std::max(norm, 1e-300), info, ours_info, cusolver_info,
               upper ? 'U' : 'L', on_gpu ? "" : " (WARNING: not every cudrop call ran on the GPU)");
   std::fflush(stdout);
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
   cudaFree(dA0); cudaFree(dA); cudaFree(dWork); cudaFree(dInfo); cudaFree(dOurs);
   std::free(orig);
   std::free(work);
@@ -179,17 +149,10 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--reps")) reps = std::max(1, std::atoi(argv[i + 1]));
     else if (!std::strcmp(argv[i], "--uplo")) uplo = argv[i + 1];
   }
-  if (cudrop_gpu_available() == 0) {
-    std::printf("potrf bench: no usable GPU\n");
-    return 77;
-  }
-  cudaDeviceProp prop{};
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-  std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  if (!bench::gpu_present("potrf")) return 77;
+  const cudaStream_t stream = bench::open_device(cudaStreamNonBlocking);
   cusolverDnHandle_t handle;
   CHECK_CUSOLVER(cusolverDnCreate(&handle));
-  cudaStream_t stream;
-  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   CHECK_CUSOLVER(cusolverDnSetStream(handle, stream));
   for (int n : sizes) {
     if (prec.find('s') != std::string::npos) run_potrf<float>(n, reps, uplo.c_str(), handle, stream);

@@ -44,6 +44,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench/bench_common.cuh"
@@ -79,22 +80,9 @@ template <class T> const char *prec() { return sizeof(T) == 4 ? "s" : "d"; }
 // call, median of kRuns after a warm-up.
 template <class MatVec>
 double matvec_only(int reps, MatVec &&matvec) {
-  cudaEvent_t e0, e1;
-  CHECK_CUDA(cudaEventCreate(&e0));
-  CHECK_CUDA(cudaEventCreate(&e1));
-  std::vector<double> per;
-  for (int r = 0; r <= kRuns; ++r) {
-    CHECK_CUDA(cudaEventRecord(e0, g_stream));
-    for (int i = 0; i < reps; ++i) matvec();
-    CHECK_CUDA(cudaEventRecord(e1, g_stream));
-    CHECK_CUDA(cudaEventSynchronize(e1));
-    float ms = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-    if (r > 0) per.push_back(ms / reps);
-  }
-  CHECK_CUDA(cudaEventDestroy(e0));
-  CHECK_CUDA(cudaEventDestroy(e1));
-  return median(per);
+  return bench::device_median_ms(g_stream, 1, kRuns, [] {}, [&] {
+           for (int i = 0; i < reps; ++i) matvec();
+         }) / reps;
 }
 
 double copy_bandwidth() {
@@ -139,33 +127,25 @@ __global__ void fill_value(T *p, size_t count, T value) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count; i += size_t(gridDim.x) * blockDim.x) p[i] = value;
 }
 
-template <class T> struct Blas;
-template <> struct Blas<float> {
-  static void gemv(int n, const float *one, const float *a, int lda, const float *x, const float *zero, float *y) {
-    CHECK_CUBLAS(cublasSgemv(g_cublas, CUBLAS_OP_N, n, n, one, a, lda, x, 1, zero, y, 1));
+template <class T> struct Blas {
+  static constexpr bool single = std::is_same_v<T, float>;
+  static void gemv(int n, const T *one, const T *a, int lda, const T *x, const T *zero, T *y) {
+    if constexpr (single) CHECK_CUBLAS(cublasSgemv(g_cublas, CUBLAS_OP_N, n, n, one, a, lda, x, 1, zero, y, 1));
+    else CHECK_CUBLAS(cublasDgemv(g_cublas, CUBLAS_OP_N, n, n, one, a, lda, x, 1, zero, y, 1));
   }
-  static void amax(int n, const float *y, int *idx) { CHECK_CUBLAS(cublasIsamax(g_cublas, n, y, 1, idx)); }
-  static void cudrop_dense(const int *n, const float *a, const int *lda, float *lambda, float *x, const int *init,
-                           const float *tol, int *maxit, int *info) {
-    cudrop_spower_(n, a, lda, lambda, x, init, tol, maxit, info);
+  static void amax(int n, const T *y, int *idx) {
+    if constexpr (single) CHECK_CUBLAS(cublasIsamax(g_cublas, n, y, 1, idx));
+    else CHECK_CUBLAS(cublasIdamax(g_cublas, n, y, 1, idx));
   }
-  static void cudrop_csr(const int *n, const float *val, const int *col, const int *row, const int *base, float *lambda,
-                         float *x, const int *init, const float *tol, int *maxit, int *info) {
-    cudrop_scsrpower_(n, val, col, row, base, lambda, x, init, tol, maxit, info);
+  static void cudrop_dense(const int *n, const T *a, const int *lda, T *lambda, T *x, const int *init, const T *tol,
+                           int *maxit, int *info) {
+    if constexpr (single) cudrop_spower_(n, a, lda, lambda, x, init, tol, maxit, info);
+    else cudrop_dpower_(n, a, lda, lambda, x, init, tol, maxit, info);
   }
-};
-template <> struct Blas<double> {
-  static void gemv(int n, const double *one, const double *a, int lda, const double *x, const double *zero, double *y) {
-    CHECK_CUBLAS(cublasDgemv(g_cublas, CUBLAS_OP_N, n, n, one, a, lda, x, 1, zero, y, 1));
-  }
-  static void amax(int n, const double *y, int *idx) { CHECK_CUBLAS(cublasIdamax(g_cublas, n, y, 1, idx)); }
-  static void cudrop_dense(const int *n, const double *a, const int *lda, double *lambda, double *x, const int *init,
-                           const double *tol, int *maxit, int *info) {
-    cudrop_dpower_(n, a, lda, lambda, x, init, tol, maxit, info);
-  }
-  static void cudrop_csr(const int *n, const double *val, const int *col, const int *row, const int *base,
-                         double *lambda, double *x, const int *init, const double *tol, int *maxit, int *info) {
-    cudrop_dcsrpower_(n, val, col, row, base, lambda, x, init, tol, maxit, info);
+  static void cudrop_csr(const int *n, const T *val, const int *col, const int *row, const int *base, T *lambda, T *x,
+                         const int *init, const T *tol, int *maxit, int *info) {
+    if constexpr (single) cudrop_scsrpower_(n, val, col, row, base, lambda, x, init, tol, maxit, info);
+    else cudrop_dcsrpower_(n, val, col, row, base, lambda, x, init, tol, maxit, info);
   }
 };
 
@@ -181,37 +161,30 @@ double peer_loop(int n, int maxit, T *dx, T *dy, MatVec &&matvec, T *lambda_out)
   int sms = 0;
   CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   const int grid = int(std::min<long long>((n + 255) / 256, 8LL * sms));
-  cudaEvent_t e0, e1;
-  CHECK_CUDA(cudaEventCreate(&e0));
-  CHECK_CUDA(cudaEventCreate(&e1));
-  std::vector<double> per;
-  for (int r = 0; r <= kRuns; ++r) {
-    fill_value<<<1024, 256, 0, g_stream>>>(dx, size_t(n), T(1));
-    CHECK_CUDA(cudaMemsetAsync(d_rec, 0, sizeof(PeerRecord<T>), g_stream));
-    CHECK_CUDA(cudaEventRecord(e0, g_stream));
-    int done = 0;
-    for (int it = 1; it <= maxit; ++it) {
-      matvec();
-      Blas<T>::amax(n, dy, d_idx);
-      peer_scale<T><<<grid, 256, 0, g_stream>>>(n, dy, dx, d_idx, T(0), it, d_rec);
-      CHECK_CUDA(cudaMemcpyAsync(h_rec, d_rec, sizeof(PeerRecord<T>), cudaMemcpyDeviceToHost, g_stream));
-      CHECK_CUDA(cudaStreamSynchronize(g_stream));
-      done = it;
-      if (h_rec->moved_at != it) break;  // converged (never with TOL = 0)
-    }
-    CHECK_CUDA(cudaEventRecord(e1, g_stream));
-    CHECK_CUDA(cudaEventSynchronize(e1));
-    float ms = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-    if (r > 0) per.push_back(ms / done);
-  }
+  // The runs are alike (same start, TOL = 0), so each makes the same number of iterations.
+  int done = 0;
+  const double ms = bench::device_median_ms(
+      g_stream, 1, kRuns,
+      [&] {
+        fill_value<<<1024, 256, 0, g_stream>>>(dx, size_t(n), T(1));
+        CHECK_CUDA(cudaMemsetAsync(d_rec, 0, sizeof(PeerRecord<T>), g_stream));
+      },
+      [&] {
+        for (int it = 1; it <= maxit; ++it) {
+          matvec();
+          Blas<T>::amax(n, dy, d_idx);
+          peer_scale<T><<<grid, 256, 0, g_stream>>>(n, dy, dx, d_idx, T(0), it, d_rec);
+          CHECK_CUDA(cudaMemcpyAsync(h_rec, d_rec, sizeof(PeerRecord<T>), cudaMemcpyDeviceToHost, g_stream));
+          CHECK_CUDA(cudaStreamSynchronize(g_stream));
+          done = it;
+          if (h_rec->moved_at != it) break;  // converged (never with TOL = 0)
+        }
+      });
   *lambda_out = h_rec->lambda;
   CHECK_CUDA(cudaFree(d_idx));
   CHECK_CUDA(cudaFree(d_rec));
   CHECK_CUDA(cudaFreeHost(h_rec));
-  CHECK_CUDA(cudaEventDestroy(e0));
-  CHECK_CUDA(cudaEventDestroy(e1));
-  return median(per);
+  return ms / done;
 }
 
 // cudrop's device loop, kRuns + 1 times: ms per iteration (median), lambda, INFO, whether x and
@@ -224,6 +197,14 @@ struct CudropTiming {
   bool repeatable = true;
   bool sell_copy = false, sell_near = false;
 };
+
+// How the benchmark runs cudrop's device loop: from x = ones, the loop alone timed.
+PowerOptions timed_from_ones() {
+  PowerOptions opt;
+  opt.start_ones = true;
+  opt.time_loop = true;
+  return opt;
+}
 
 template <class T, class Run>
 CudropTiming<T> cudrop_loop(int n, T *dx, Run &&run) {
@@ -252,6 +233,26 @@ CudropTiming<T> cudrop_loop(int n, T *dx, Run &&run) {
 
 double rel_diff(double a, double b) { return std::fabs(a - b) / std::max(std::fabs(a), std::fabs(b)); }
 
+// cudrop's public call, host arrays in and out (public_call(&lambda, &maxit, &info)), against
+// this program's CPU loop (cpu_call, the same arguments), 10 iterations each from x = ones:
+// prints the e2e fields of the benchmark's line.
+template <class T, class PublicCall, class CpuCall>
+void e2e_against_cpu(PublicCall &&public_call, CpuCall &&cpu_call) {
+  const int e2e_maxit = 10;
+  T lambda = 0;
+  int info = 0, iterations = 0;
+  bool on_gpu = false;
+  const double e2e_ms = bench::host_median_ms(
+      kRuns, [&] { iterations = e2e_maxit; }, [&] { public_call(&lambda, &iterations, &info); }, &on_gpu);
+  int it = e2e_maxit, cinfo = 0;
+  T clambda = 0;
+  const double t0 = now();
+  cpu_call(&clambda, &it, &cinfo);
+  const double cpu_ms = (now() - t0) * 1e3;
+  std::printf(" e2e_maxit=%d e2e_ms=%.1f e2e_gpu=%d cpu_ms=%.1f speedup_vs_cpu=%.1f cpu_lambda_rel_diff=%.1e", e2e_maxit,
+              e2e_ms, int(on_gpu), cpu_ms, cpu_ms / e2e_ms, rel_diff(double(lambda), double(clambda)));
+}
+
 // ---- dense ---------------------------------------------------------------------------------
 template <class T>
 double bench_dense(int n, int maxit, bool e2e) {
@@ -272,9 +273,7 @@ double bench_dense(int n, int maxit, bool e2e) {
   CHECK_CUDA(cudaStreamSynchronize(g_stream));
 
   const CudropTiming<T> ours = cudrop_loop<T>(n, dx, [&](PowerResult<T> *res) {
-    PowerOptions opt;
-    opt.start_ones = true;
-    opt.time_loop = true;
+    const PowerOptions opt = timed_from_ones();
     CHECK_STATUS(power_dense_device<T>(n, dA, size_t(lda), dx, T(0), maxit, dw, wb, g_stream, opt, res));
   });
   auto gemv = [&] { Blas<T>::gemv(n, dconst, dA, lda, dx, dconst + 1, dy); };
@@ -301,29 +300,15 @@ double bench_dense(int n, int maxit, bool e2e) {
                             cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaFree(dA));
     dA = nullptr;
-    const int e2e_maxit = 10, init = 1;
+    const int init = 1;
     const T tol = T(0);
-    long gpu0 = 0, fb0 = 0, gpu1 = 0, fb1 = 0;
-    cudrop_counters(&gpu0, nullptr, &fb0);
-    std::vector<double> times;
-    T lambda = 0;
-    int info = 0;
-    for (int r = 0; r <= kRuns; ++r) {
-      int it = e2e_maxit;
-      const double t0 = now();
-      Blas<T>::cudrop_dense(&n, a.data(), &n, &lambda, x.data(), &init, &tol, &it, &info);
-      if (r > 0) times.push_back((now() - t0) * 1e3);
-    }
-    cudrop_counters(&gpu1, nullptr, &fb1);
-    const bool on_gpu = gpu1 - gpu0 == kRuns + 1 && fb1 == fb0;
-    const double e2e_ms = median(times);
-    int it = e2e_maxit, cinfo = 0;
-    T clambda = 0;
-    const double t0 = now();
-    power_dense_cpu<T>(n, a.data(), n, &clambda, x.data(), true, tol, &it, &cinfo);
-    const double cpu_ms = (now() - t0) * 1e3;
-    std::printf(" e2e_maxit=%d e2e_ms=%.1f e2e_gpu=%d cpu_ms=%.1f speedup_vs_cpu=%.1f cpu_lambda_rel_diff=%.1e", e2e_maxit,
-                e2e_ms, int(on_gpu), cpu_ms, cpu_ms / e2e_ms, rel_diff(double(lambda), double(clambda)));
+    e2e_against_cpu<T>(
+        [&](T *lambda, int *iterations, int *info) {
+          Blas<T>::cudrop_dense(&n, a.data(), &n, lambda, x.data(), &init, &tol, iterations, info);
+        },
+        [&](T *lambda, int *iterations, int *info) {
+          power_dense_cpu<T>(n, a.data(), n, lambda, x.data(), true, tol, iterations, info);
+        });
   }
   std::printf("\n");
   std::fflush(stdout);
@@ -465,9 +450,7 @@ void bench_csr(int n, int per_row, bool local, int maxit, bool e2e) {
   CHECK_CUDA(cudaStreamSynchronize(g_stream));
 
   const CudropTiming<T> ours = cudrop_loop<T>(n, dx, [&](PowerResult<T> *res) {
-    PowerOptions opt;
-    opt.start_ones = true;
-    opt.time_loop = true;
+    const PowerOptions opt = timed_from_ones();
     CHECK_STATUS(power_csr_device<T>(n, nnz, dv, dc, dr, 0, dx, T(0), maxit, dw, wb, g_stream, opt, res));
   });
   const double bytes = double(nnz) * (sizeof(T) + 4) + 4.0 * (double(n) + 1) + double(n) * sizeof(T);
@@ -533,29 +516,16 @@ void bench_csr(int n, int per_row, bool local, int maxit, bool e2e) {
     std::vector<int> col(static_cast<size_t>(nnz));
     CHECK_CUDA(cudaMemcpy(val.data(), dv, size_t(nnz) * sizeof(T), cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaMemcpy(col.data(), dc, size_t(nnz) * sizeof(int), cudaMemcpyDeviceToHost));
-    const int e2e_maxit = 10, init = 1, base = 0;
+    const int init = 1, base = 0;
     const T tol = T(0);
-    long gpu0 = 0, fb0 = 0, gpu1 = 0, fb1 = 0;
-    cudrop_counters(&gpu0, nullptr, &fb0);
-    std::vector<double> times;
-    T lambda = 0;
-    int info = 0;
-    for (int r = 0; r <= kRuns; ++r) {
-      int it = e2e_maxit;
-      const double t0 = now();
-      Blas<T>::cudrop_csr(&n, val.data(), col.data(), rowptr.data(), &base, &lambda, x.data(), &init, &tol, &it, &info);
-      if (r > 0) times.push_back((now() - t0) * 1e3);
-    }
-    cudrop_counters(&gpu1, nullptr, &fb1);
-    const bool on_gpu = gpu1 - gpu0 == kRuns + 1 && fb1 == fb0;
-    const double e2e_ms = median(times);
-    int it = e2e_maxit, cinfo = 0;
-    T clambda = 0;
-    const double t0 = now();
-    power_csr_cpu<T>(n, val.data(), col.data(), rowptr.data(), 0, &clambda, x.data(), true, tol, &it, &cinfo);
-    const double cpu_ms = (now() - t0) * 1e3;
-    std::printf(" e2e_maxit=%d e2e_ms=%.1f e2e_gpu=%d cpu_ms=%.1f speedup_vs_cpu=%.1f cpu_lambda_rel_diff=%.1e", e2e_maxit,
-                e2e_ms, int(on_gpu), cpu_ms, cpu_ms / e2e_ms, rel_diff(double(lambda), double(clambda)));
+    e2e_against_cpu<T>(
+        [&](T *lambda, int *iterations, int *info) {
+          Blas<T>::cudrop_csr(&n, val.data(), col.data(), rowptr.data(), &base, lambda, x.data(), &init, &tol,
+                              iterations, info);
+        },
+        [&](T *lambda, int *iterations, int *info) {
+          power_csr_cpu<T>(n, val.data(), col.data(), rowptr.data(), 0, lambda, x.data(), true, tol, iterations, info);
+        });
   }
   std::printf("\n");
   std::fflush(stdout);

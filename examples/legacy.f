@@ -41,8 +41,7 @@
       REAL A(LDA, *), B(LDB, *), C(LDC, *)
       INTEGER I, J, RA, CA, RB, CB
       DOUBLE PRECISION S, SA
-      REAL RNDM
-      EXTERNAL RNDM, SGEMM
+      EXTERNAL FILL, SGEMM
       CALLNO = CALLNO + 1
       IF (TA .EQ. 'N') THEN
          RA = M
@@ -58,29 +57,9 @@
          RB = N
          CB = K
       END IF
-      DO 20 J = 1, CA
-         DO 10 I = 1, LDA
-            IF (I .LE. RA) THEN
-               A(I,J) = RNDM()
-            ELSE
-               A(I,J) = -1.0E10
-            END IF
-   10    CONTINUE
-   20 CONTINUE
-      DO 40 J = 1, CB
-         DO 30 I = 1, LDB
-            IF (I .LE. RB) THEN
-               B(I,J) = RNDM()
-            ELSE
-               B(I,J) = -1.0E10
-            END IF
-   30    CONTINUE
-   40 CONTINUE
-      DO 60 J = 1, N
-         DO 50 I = 1, LDC
-            C(I,J) = RNDM()
-   50    CONTINUE
-   60 CONTINUE
+      CALL FILL(A, LDA, RA, CA)
+      CALL FILL(B, LDB, RB, CB)
+      CALL FILL(C, LDC, LDC, N)
       CALL SGEMM(TA, TB, M, N, K, 1.0, A, LDA, B, LDB, 0.5, C, LDC)
       S = 0.0D0
       SA = 0.0D0
@@ -92,6 +71,25 @@
    80 CONTINUE
       WRITE (*, '(I5, 2(6X, A1), 4I6, 4(1PE25.16))') CALLNO, TA, TB,
      $   M, N, K, LDA, S, SA, DBLE(C(1,1)), DBLE(C(M,N))
+      END
+*
+*     X(1:NR, 1:NC) pseudo-random; the rows below NR, up to LDX, -1E10 (a BLAS that reads
+*     them shows it in the checksums).
+      SUBROUTINE FILL(X, LDX, NR, NC)
+      INTEGER LDX, NR, NC
+      REAL X(LDX, *)
+      INTEGER I, J
+      REAL RNDM
+      EXTERNAL RNDM
+      DO 20 J = 1, NC
+         DO 10 I = 1, LDX
+            IF (I .LE. NR) THEN
+               X(I,J) = RNDM()
+            ELSE
+               X(I,J) = -1.0E10
+            END IF
+   10    CONTINUE
+   20 CONTINUE
       END
 *
 *     Lehmer generator x <- 16807 x mod (2**31 - 1), exact in DOUBLE PRECISION.

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/device_choice.h"
-#include "tests/test_check.h"
+#include "tests/harness/check.h"
 
 namespace {
 

@@ -16,43 +16,18 @@
 #include <cstdlib>
 #include <cstring>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "cudrop.h"
-#include "tests/test_check.h"
-#include "tests/test_rng.h"
+#include "tests/harness/check.h"
+#include "tests/harness/gpu.h"
+#include "tests/harness/lapack.h"
+#include "tests/harness/rng.h"
 
 namespace {
 
-template <class T> struct Blas;
-template <> struct Blas<float> {
-  static constexpr const char *name = "s";
-  static void gemm(const char *ta, const char *tb, const int *m, const int *n, const int *k, const float *alpha,
-                   const float *a, const int *lda, const float *b, const int *ldb, const float *beta, float *c,
-                   const int *ldc) {
-    sgemm_(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
-  }
-  static void getrf(const int *m, const int *n, float *a, const int *lda, int *ipiv, int *info) {
-    sgetrf_(m, n, a, lda, ipiv, info);
-  }
-  static void potrf(const char *uplo, const int *n, float *a, const int *lda, int *info) {
-    spotrf_(uplo, n, a, lda, info, 1);
-  }
-};
-template <> struct Blas<double> {
-  static constexpr const char *name = "d";
-  static void gemm(const char *ta, const char *tb, const int *m, const int *n, const int *k, const double *alpha,
-                   const double *a, const int *lda, const double *b, const int *ldb, const double *beta, double *c,
-                   const int *ldc) {
-    dgemm_(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
-  }
-  static void getrf(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info) {
-    dgetrf_(m, n, a, lda, ipiv, info);
-  }
-  static void potrf(const char *uplo, const int *n, double *a, const int *lda, int *info) {
-    dpotrf_(uplo, n, a, lda, info, 1);
-  }
-};
+template <class T> constexpr const char *prec_name = std::is_same_v<T, float> ? "s" : "d";
 
 // Each returns an empty string when the result is right, else what was wrong.
 std::atomic<long> calls_made{0};
@@ -67,7 +42,7 @@ template <class T> bool gemm_right(Rng &rng, int m, int n, int k, char *why) {
   for (T &x : c) x = T(rng.symmetric());
   const std::vector<T> c0 = c;
   const T alpha = T(rng.symmetric()), beta = T(rng.symmetric());
-  Blas<T>::gemm(&ta, &tb, &m, &n, &k, &alpha, a.data(), &lda, b.data(), &ldb, &beta, c.data(), &ldc);
+  harness::gemm<T>(&ta, &tb, &m, &n, &k, &alpha, a.data(), &lda, b.data(), &ldb, &beta, c.data(), &ldc);
   ++calls_made;
   const double eps = std::numeric_limits<T>::epsilon();
   for (int j = 0; j < n; ++j)
@@ -75,7 +50,7 @@ template <class T> bool gemm_right(Rng &rng, int m, int n, int k, char *why) {
       const size_t at = i + size_t(j) * ldc;
       if (i >= m) {
         if (std::memcmp(&c[at], &c0[at], sizeof(T)) != 0) {
-          std::snprintf(why, 200, "%sgemm %c%c %dx%dx%d: padding row %d of C changed", Blas<T>::name, ta, tb, m, n, k, i);
+          std::snprintf(why, 200, "%sgemm %c%c %dx%dx%d: padding row %d of C changed", prec_name<T>, ta, tb, m, n, k, i);
           return false;
         }
         continue;
@@ -90,7 +65,7 @@ template <class T> bool gemm_right(Rng &rng, int m, int n, int k, char *why) {
       want = double(alpha) * want + double(beta) * c0[at];
       scale = std::fabs(double(alpha)) * scale + std::fabs(double(beta) * c0[at]);
       if (!(std::fabs(c[at] - want) <= 16 * eps * (scale + 1e-30) * 2)) {
-        std::snprintf(why, 200, "%sgemm %c%c %dx%dx%d: C(%d,%d) = %g, want %g", Blas<T>::name, ta, tb, m, n, k, i, j,
+        std::snprintf(why, 200, "%sgemm %c%c %dx%dx%d: C(%d,%d) = %g, want %g", prec_name<T>, ta, tb, m, n, k, i, j,
                       double(c[at]), want);
         return false;
       }
@@ -106,10 +81,10 @@ template <class T> bool getrf_right(Rng &rng, int n, char *why) {
   const std::vector<T> a0 = a;
   std::vector<int> ipiv(n);
   int info = -1;
-  Blas<T>::getrf(&n, &n, a.data(), &lda, ipiv.data(), &info);
+  harness::getrf<T>(&n, &n, a.data(), &lda, ipiv.data(), &info);
   ++calls_made;
   if (info != 0) {
-    std::snprintf(why, 200, "%sgetrf n=%d: INFO = %d on a random matrix", Blas<T>::name, n, info);
+    std::snprintf(why, 200, "%sgetrf n=%d: INFO = %d on a random matrix", prec_name<T>, n, info);
     return false;
   }
   std::vector<double> pa(size_t(n) * n);
@@ -118,7 +93,7 @@ template <class T> bool getrf_right(Rng &rng, int n, char *why) {
   for (int i = 0; i < n; ++i) {
     const int p = ipiv[i] - 1;
     if (p < i || p >= n) {
-      std::snprintf(why, 200, "%sgetrf n=%d: IPIV(%d) = %d", Blas<T>::name, n, i + 1, ipiv[i]);
+      std::snprintf(why, 200, "%sgetrf n=%d: IPIV(%d) = %d", prec_name<T>, n, i + 1, ipiv[i]);
       return false;
     }
     if (p != i)
@@ -136,7 +111,7 @@ template <class T> bool getrf_right(Rng &rng, int n, char *why) {
     }
   const double ratio = worst / (n * std::numeric_limits<T>::epsilon());
   if (!(ratio < 30)) {
-    std::snprintf(why, 200, "%sgetrf n=%d: |PA - LU| / (n eps) = %g", Blas<T>::name, n, ratio);
+    std::snprintf(why, 200, "%sgetrf n=%d: |PA - LU| / (n eps) = %g", prec_name<T>, n, ratio);
     return false;
   }
   return true;
@@ -145,7 +120,7 @@ template <class T> bool getrf_right(Rng &rng, int n, char *why) {
 // A = B B^T + n I; the factor's |A - L L^T| / (n |A|_max eps) below a bound; the other
 // triangle untouched.
 template <class T> bool potrf_right(Rng &rng, int n, char *why) {
-  const char uplo = rng.below(2) ? 'U' : 'L';
+  const char uplo_text[2] = {rng.below(2) ? 'U' : 'L', '\0'}, uplo = uplo_text[0];
   const int lda = n + int(rng.below(3));
   std::vector<double> b(size_t(n) * n);
   for (double &x : b) x = rng.symmetric();
@@ -159,10 +134,10 @@ template <class T> bool potrf_right(Rng &rng, int n, char *why) {
     }
   const std::vector<T> a0 = a;
   int info = -1;
-  Blas<T>::potrf(&uplo, &n, a.data(), &lda, &info);
+  harness::potrf<T>(uplo_text, &n, a.data(), &lda, &info);
   ++calls_made;
   if (info != 0) {
-    std::snprintf(why, 200, "%spotrf %c n=%d: INFO = %d on a positive definite matrix", Blas<T>::name, uplo, n, info);
+    std::snprintf(why, 200, "%spotrf %c n=%d: INFO = %d on a positive definite matrix", prec_name<T>, uplo, n, info);
     return false;
   }
   auto factor = [&](int i, int j) -> double {  // L(i,j) (= U(j,i)), zero outside the triangle
@@ -176,7 +151,7 @@ template <class T> bool potrf_right(Rng &rng, int n, char *why) {
       const bool stored = i < n && (uplo == 'L' ? i >= j : i <= j);
       if (!stored) {
         if (std::memcmp(&a[at], &a0[at], sizeof(T)) != 0) {
-          std::snprintf(why, 200, "%spotrf %c n=%d: A(%d,%d) outside the triangle changed", Blas<T>::name, uplo, n, i, j);
+          std::snprintf(why, 200, "%spotrf %c n=%d: A(%d,%d) outside the triangle changed", prec_name<T>, uplo, n, i, j);
           return false;
         }
         continue;
@@ -189,7 +164,7 @@ template <class T> bool potrf_right(Rng &rng, int n, char *why) {
     }
   const double ratio = worst / (n * amax * std::numeric_limits<T>::epsilon());
   if (!(ratio < 30)) {
-    std::snprintf(why, 200, "%spotrf %c n=%d: |A - L L^T| / (n |A| eps) = %g", Blas<T>::name, uplo, n, ratio);
+    std::snprintf(why, 200, "%spotrf %c n=%d: |A - L L^T| / (n |A| eps) = %g", prec_name<T>, uplo, n, ratio);
     return false;
   }
   return true;
@@ -209,12 +184,9 @@ bool one_call(Rng &rng, char *why) {
   }
 }
 
-void counters_now(long *gpu, long *cpu, long *fallbacks) { cudrop_counters(gpu, cpu, fallbacks); }
-
 int run_threads() {
   constexpr int kThreads = 16, kCallsEach = 12;
-  long gpu0, cpu0, fb0;
-  counters_now(&gpu0, &cpu0, &fb0);
+  const harness::Counters start = harness::Counters::now();
   std::atomic<int> wrong{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t)
@@ -228,12 +200,12 @@ int run_threads() {
         }
     });
   for (std::thread &thread : threads) thread.join();
-  long gpu, cpu, fb;
-  counters_now(&gpu, &cpu, &fb);
+  const harness::Counters made = harness::Counters::now().since(start);
   CHECK(wrong.load() == 0, "%d wrong results among %d threads", wrong.load(), kThreads);
-  CHECK(gpu - gpu0 == long(kThreads) * kCallsEach, "GPU calls %ld, want %d", gpu - gpu0, kThreads * kCallsEach);
-  CHECK(cpu == cpu0 && fb == fb0, "calls on the CPU %ld, fallbacks %ld: want none", cpu - cpu0, fb - fb0);
-  std::printf("threads: %d threads x %d calls, %ld on the GPU, %ld wrong\n", kThreads, kCallsEach, gpu - gpu0,
+  CHECK(made.gpu == long(kThreads) * kCallsEach, "GPU calls %ld, want %d", made.gpu, kThreads * kCallsEach);
+  CHECK(made.cpu == 0 && made.fallbacks == 0, "calls on the CPU %ld, fallbacks %ld: want none", made.cpu,
+        made.fallbacks);
+  std::printf("threads: %d threads x %d calls, %ld on the GPU, %ld wrong\n", kThreads, kCallsEach, made.gpu,
               long(wrong.load()));
   return failures == 0 ? 0 : 1;
 }
@@ -241,12 +213,9 @@ int run_threads() {
 int run_fork() {
   Rng rng(7);
   char why[200];
-  long gpu0, cpu0, fb0;
-  counters_now(&gpu0, &cpu0, &fb0);
+  const harness::Counters start = harness::Counters::now();
   CHECK(gemm_right<float>(rng, 300, 300, 300, why), "parent before fork: %s", why);
-  long gpu1;
-  counters_now(&gpu1, nullptr, nullptr);
-  CHECK(gpu1 == gpu0 + 1, "the parent's first GEMM did not run on the GPU");
+  CHECK(harness::Counters::now().since(start).gpu == 1, "the parent's first GEMM did not run on the GPU");
 
   // A second thread keeps the GPU busy while the main thread forks: the child must not
   // inherit a lock held by a thread that does not exist in it.
@@ -289,10 +258,10 @@ int run_fork() {
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child: %s %d",
         WIFEXITED(status) ? "exit status" : "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
   CHECK(busy_wrong.load() == 0, "%d wrong results in the parent's busy thread", busy_wrong.load());
-  long gpu, cpu, fb;
-  counters_now(&gpu, &cpu, &fb);
-  CHECK(cpu == cpu0 && fb == fb0, "the parent ran %ld calls on the CPU, %ld fell back: want none", cpu - cpu0, fb - fb0);
-  std::printf("fork: parent %ld calls on the GPU, child exit status %d\n", gpu - gpu0,
+  const harness::Counters made = harness::Counters::now().since(start);
+  CHECK(made.cpu == 0 && made.fallbacks == 0, "the parent ran %ld calls on the CPU, %ld fell back: want none",
+        made.cpu, made.fallbacks);
+  std::printf("fork: parent %ld calls on the GPU, child exit status %d\n", made.gpu,
               WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   return failures == 0 ? 0 : 1;
 }
@@ -300,10 +269,7 @@ int run_fork() {
 }  // namespace
 
 int main(int argc, char **argv) {
-  if (!cudrop_gpu_available()) {
-    std::printf("SKIP: no usable GPU\n");
-    return 77;
-  }
+  if (harness::skip_without_gpu("process_gpu_test")) return harness::kSkipped;
   const bool fork_test = argc > 1 && std::strcmp(argv[1], "--fork") == 0;
   const int status = fork_test ? run_fork() : run_threads();
   std::printf("%s: %d checks, %d failures\n", fork_test ? "fork" : "threads", checks, failures);

@@ -35,7 +35,9 @@
 #include <vector>
 
 #include "cudrop.h"
-#include "test_rng.h"
+#include "tests/harness/gpu.h"
+#include "tests/harness/options.h"
+#include "tests/harness/rng.h"
 
 // ---- Error handlers: record what they receive, then return (as Debian's xerbla_ does). ----
 namespace {
@@ -129,6 +131,19 @@ void *symbol(void *handle, const char *library, const char *name) {
   }
   return fn;
 }
+
+// The entry points of `lib`: the BLAS ones from `blas`, the LAPACK ones from `lapack` (for
+// cudrop, one library holds both).
+void bind(Library &lib, void *blas, const char *blas_path, void *lapack, const char *lapack_path) {
+  lib.sgemm = reinterpret_cast<GemmFn<float>>(symbol(blas, blas_path, "sgemm_"));
+  lib.dgemm = reinterpret_cast<GemmFn<double>>(symbol(blas, blas_path, "dgemm_"));
+  lib.cblas_sgemm = reinterpret_cast<CblasGemmFn<float>>(symbol(blas, blas_path, "cblas_sgemm"));
+  lib.cblas_dgemm = reinterpret_cast<CblasGemmFn<double>>(symbol(blas, blas_path, "cblas_dgemm"));
+  lib.sgetrf = reinterpret_cast<GetrfFn<float>>(symbol(lapack, lapack_path, "sgetrf_"));
+  lib.dgetrf = reinterpret_cast<GetrfFn<double>>(symbol(lapack, lapack_path, "dgetrf_"));
+  lib.spotrf = reinterpret_cast<PotrfFn<float>>(symbol(lapack, lapack_path, "spotrf_"));
+  lib.dpotrf = reinterpret_cast<PotrfFn<double>>(symbol(lapack, lapack_path, "dpotrf_"));
+}
 }  // namespace
 
 // The reference CBLAS calls sgemm_/dgemm_ and the reference LAPACK calls dgemm_/sgemm_ through
@@ -162,16 +177,9 @@ void load_libraries() {
   void *lapack = dlopen(lapack_path, RTLD_NOW | RTLD_LOCAL);
   if (blas == nullptr || lapack == nullptr) {
     std::printf("SKIP: reference libraries not found (%s); apt-get install libblas3 liblapack3\n", dlerror());
-    std::exit(77);
+    std::exit(harness::kSkipped);
   }
-  g_reference.sgemm = reinterpret_cast<GemmFn<float>>(symbol(blas, blas_path, "sgemm_"));
-  g_reference.dgemm = reinterpret_cast<GemmFn<double>>(symbol(blas, blas_path, "dgemm_"));
-  g_reference.cblas_sgemm = reinterpret_cast<CblasGemmFn<float>>(symbol(blas, blas_path, "cblas_sgemm"));
-  g_reference.cblas_dgemm = reinterpret_cast<CblasGemmFn<double>>(symbol(blas, blas_path, "cblas_dgemm"));
-  g_reference.sgetrf = reinterpret_cast<GetrfFn<float>>(symbol(lapack, lapack_path, "sgetrf_"));
-  g_reference.dgetrf = reinterpret_cast<GetrfFn<double>>(symbol(lapack, lapack_path, "dgetrf_"));
-  g_reference.spotrf = reinterpret_cast<PotrfFn<float>>(symbol(lapack, lapack_path, "spotrf_"));
-  g_reference.dpotrf = reinterpret_cast<PotrfFn<double>>(symbol(lapack, lapack_path, "dpotrf_"));
+  bind(g_reference, blas, blas_path, lapack, lapack_path);
 
   // libcudrop's own definitions (this program's sgemm_/dgemm_ come first in the global scope).
   Dl_info info{};
@@ -185,14 +193,7 @@ void load_libraries() {
     std::exit(2);
   }
   const char *name = info.dli_fname;
-  g_cudrop.sgemm = reinterpret_cast<GemmFn<float>>(symbol(cudrop, name, "sgemm_"));
-  g_cudrop.dgemm = reinterpret_cast<GemmFn<double>>(symbol(cudrop, name, "dgemm_"));
-  g_cudrop.cblas_sgemm = reinterpret_cast<CblasGemmFn<float>>(symbol(cudrop, name, "cblas_sgemm"));
-  g_cudrop.cblas_dgemm = reinterpret_cast<CblasGemmFn<double>>(symbol(cudrop, name, "cblas_dgemm"));
-  g_cudrop.sgetrf = reinterpret_cast<GetrfFn<float>>(symbol(cudrop, name, "sgetrf_"));
-  g_cudrop.dgetrf = reinterpret_cast<GetrfFn<double>>(symbol(cudrop, name, "dgetrf_"));
-  g_cudrop.spotrf = reinterpret_cast<PotrfFn<float>>(symbol(cudrop, name, "spotrf_"));
-  g_cudrop.dpotrf = reinterpret_cast<PotrfFn<double>>(symbol(cudrop, name, "dpotrf_"));
+  bind(g_cudrop, cudrop, name, cudrop, name);
   for (void *fn : {reinterpret_cast<void *>(g_cudrop.sgemm), reinterpret_cast<void *>(g_cudrop.dpotrf)}) {
     Dl_info where{};
     if (dladdr(fn, &where) == 0 || where.dli_fbase != info.dli_fbase) {
@@ -391,16 +392,8 @@ void check_handlers(const std::vector<HandlerCall> &ref, const std::vector<Handl
 }
 
 // ---- Where cudrop ran the call ------------------------------------------------------------------
-struct Counts {
-  long gpu = 0, cpu = 0, fallbacks = 0;
-  static Counts now() {
-    Counts c;
-    cudrop_counters(&c.gpu, &c.cpu, &c.fallbacks);
-    return c;
-  }
-};
 // `works`: a legal call that computes (no quick return, no reference short-cut branch).
-void check_counts(const Counts &before, const Counts &after, bool works) {
+void check_counts(const harness::Counters &before, const harness::Counters &after, bool works) {
   g_computing += works;
   const long gpu = after.gpu - before.gpu, cpu = after.cpu - before.cpu, fallbacks = after.fallbacks - before.fallbacks;
   if (fallbacks != 0) difference("counters: %ld GPU fallbacks", fallbacks);
@@ -409,6 +402,25 @@ void check_counts(const Counts &before, const Counts &after, bool works) {
     difference("counters: expected the call on the GPU, got gpu %ld cpu %ld", gpu, cpu);
   else if (works && !g_options.expect_gpu && (gpu != 0 || cpu < 1))
     difference("counters: expected the call on the CPU, got gpu %ld cpu %ld", gpu, cpu);
+}
+
+// One case's call, made by call(library, out) once in the reference and once in cudrop (where
+// cudrop ran it counted), each time with the error handlers it reached recorded in
+// out.handlers; then the two records compared.
+template <class Run, class Call>
+void run_both(bool works, Run &ref, Run &got, Call &&call) {
+  auto once = [&](const Library &lib, Run &out) {
+    g_handler_calls.clear();
+    g_running = &lib;
+    call(lib, out);
+    g_running = &g_reference;
+    out.handlers = g_handler_calls;
+  };
+  once(g_reference, ref);
+  const harness::Counters before = harness::Counters::now();
+  once(g_cudrop, got);
+  check_counts(before, harness::Counters::now(), works);
+  check_handlers(ref.handlers, got.handlers);
 }
 
 template <class T> constexpr const char *prefix() { return std::is_same_v<T, float> ? "s" : "d"; }
@@ -521,7 +533,8 @@ template <class T> void gemm_case(Rng &rng, bool cblas) {
     Array<T> a, b, c;
     std::vector<HandlerCall> handlers;
   };
-  auto run = [&](const Library &lib, Run &r) {
+  Run ref, got;
+  run_both(works, ref, got, [&](const Library &lib, Run &r) {
     r.a = a0; r.b = b0; r.c = c0;
     const char ta_in = ta, tb_in = tb;
     const int m_in = m, n_in = n, k_in = k, lda_in = lda, ldb_in = ldb, ldc_in = ldc;
@@ -529,27 +542,16 @@ template <class T> void gemm_case(Rng &rng, bool cblas) {
     char ta_arg = ta, tb_arg = tb;
     int m_arg = m, n_arg = n, k_arg = k, lda_arg = lda, ldb_arg = ldb, ldc_arg = ldc;
     T alpha_arg = alpha, beta_arg = beta;
-    g_handler_calls.clear();
-    g_running = &lib;
     if (cblas)
       lib.cblas_gemm<T>()(layout, cta, ctb, m, n, k, alpha, r.a.p(), lda, r.b.p(), ldb, beta, r.c.p(), ldc);
     else
       lib.gemm<T>()(&ta_arg, &tb_arg, &m_arg, &n_arg, &k_arg, &alpha_arg, r.a.p(), &lda_arg, r.b.p(), &ldb_arg,
                     &beta_arg, r.c.p(), &ldc_arg, 1, 1);
-    g_running = &g_reference;
-    r.handlers = g_handler_calls;
     if (&lib == &g_cudrop && (ta_arg != ta_in || tb_arg != tb_in || m_arg != m_in || n_arg != n_in ||
                               k_arg != k_in || lda_arg != lda_in || ldb_arg != ldb_in || ldc_arg != ldc_in ||
                               bits(alpha_arg) != bits(alpha_in) || bits(beta_arg) != bits(beta_in)))
       difference("cudrop changed a scalar argument passed by pointer");
-  };
-  Run ref, got;
-  run(g_reference, ref);
-  const Counts before = Counts::now();
-  run(g_cudrop, got);
-  check_counts(before, Counts::now(), works);
-
-  check_handlers(ref.handlers, got.handlers);
+  });
   check_unchanged("A", a0, got.a);
   check_unchanged("B", b0, got.b);
   check_untouched_outside("C", c0, got.c);
@@ -590,6 +592,14 @@ template <class T> double lu_residual(const Array<T> &a0, const Array<T> &lu, co
   return double(worst / n / anorm / epsilon<T>());
 }
 
+// What one library's factorization gave (IPIV: LU only).
+template <class T> struct FactorRun {
+  Array<T> a;
+  std::vector<int> ipiv;
+  int info;
+  std::vector<HandlerCall> handlers;
+};
+
 template <class T> void getrf_case(Rng &rng) {
   const int m = dimension(rng), n = dimension(rng);
   const int lda = leading_dimension(rng, m);
@@ -620,32 +630,16 @@ template <class T> void getrf_case(Rng &rng) {
   const bool works = legal && m > 0 && n > 0;
 
   const std::vector<int> ipiv0(2 * kGuard + std::max(mn, 1), kIntGuard);
-  struct Run {
-    Array<T> a;
-    std::vector<int> ipiv;
-    int info;
-    std::vector<HandlerCall> handlers;
-  };
-  auto run = [&](const Library &lib, Run &out) {
+  FactorRun<T> ref, got;
+  run_both(works, ref, got, [&](const Library &lib, FactorRun<T> &out) {
     out.a = a0;
     out.ipiv = ipiv0;
     out.info = kIntGuard;
     int m_arg = m, n_arg = n, lda_arg = lda;
-    g_handler_calls.clear();
-    g_running = &lib;
     lib.getrf<T>()(&m_arg, &n_arg, out.a.p(), &lda_arg, out.ipiv.data() + kGuard, &out.info);
-    g_running = &g_reference;
-    out.handlers = g_handler_calls;
     if (&lib == &g_cudrop && (m_arg != m || n_arg != n || lda_arg != lda))
       difference("cudrop changed a scalar argument passed by pointer");
-  };
-  Run ref, got;
-  run(g_reference, ref);
-  const Counts before = Counts::now();
-  run(g_cudrop, got);
-  check_counts(before, Counts::now(), works);
-
-  check_handlers(ref.handlers, got.handlers);
+  });
   check_untouched_outside("A", a0, got.a);
   for (size_t i = 0; i < ipiv0.size(); ++i) {
     const bool entry = i >= kGuard && long(i - kGuard) < mn;
@@ -762,31 +756,16 @@ template <class T> void potrf_case(Rng &rng) {
   const bool legal = std::strchr("ULul", uplo) != nullptr && uplo != '\0' && n >= 0 && lda >= std::max(1, n);
   const bool works = legal && n > 0;
 
-  struct Run {
-    Array<T> a;
-    int info;
-    std::vector<HandlerCall> handlers;
-  };
-  auto run = [&](const Library &lib, Run &out) {
+  FactorRun<T> ref, got;
+  run_both(works, ref, got, [&](const Library &lib, FactorRun<T> &out) {
     out.a = a0;
     out.info = kIntGuard;
     char uplo_arg = uplo;
     int n_arg = n, lda_arg = lda;
-    g_handler_calls.clear();
-    g_running = &lib;
     lib.potrf<T>()(&uplo_arg, &n_arg, out.a.p(), &lda_arg, &out.info, 1);
-    g_running = &g_reference;
-    out.handlers = g_handler_calls;
     if (&lib == &g_cudrop && (uplo_arg != uplo || n_arg != n || lda_arg != lda))
       difference("cudrop changed a scalar argument passed by pointer");
-  };
-  Run ref, got;
-  run(g_reference, ref);
-  const Counts before = Counts::now();
-  run(g_cudrop, got);
-  check_counts(before, Counts::now(), works);
-
-  check_handlers(ref.handlers, got.handlers);
+  });
   check_untouched_outside("A", a0, got.a);
   if (!(works && g_options.gpu_bounds)) {
     if (ref.info != got.info) difference("INFO: reference %d, cudrop %d", ref.info, got.info);
@@ -827,36 +806,29 @@ void one_case(long index) {
   }
 }
 
-[[noreturn]] void usage() {
-  std::fprintf(stderr, "usage: fuzz [--seed S] [--cases N] [--mode-expect cpu|gpu] [--gpu] [--only CASE] [--show N]\n");
-  std::exit(2);
-}
 }  // namespace
 
 int main(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> const char * { if (i + 1 >= argc) usage(); return argv[++i]; };
-    if (arg == "--seed") g_options.seed = std::strtoull(value(), nullptr, 0);
-    else if (arg == "--cases") g_options.cases = std::strtol(value(), nullptr, 0);
-    else if (arg == "--only") g_options.only = std::strtol(value(), nullptr, 0);
-    else if (arg == "--show") g_options.show = int(std::strtol(value(), nullptr, 0));
-    else if (arg == "--mode-expect") {
-      const std::string m = value();
-      if (m != "cpu" && m != "gpu") usage();
-      g_options.expect_gpu = m == "gpu";
-    } else if (arg == "--gpu") g_options.gpu_bounds = g_options.expect_gpu = true;
-    else usage();
-  }
+  const bool understood =
+      harness::CommandLine("usage: fuzz [--seed S] [--cases N] [--mode-expect cpu|gpu] [--gpu] [--only CASE] [--show N]")
+          .number("--seed", &g_options.seed)
+          .number("--cases", &g_options.cases)
+          .number("--only", &g_options.only)
+          .number("--show", &g_options.show)
+          .value("--mode-expect",
+                 [](const char *where) {
+                   g_options.expect_gpu = std::strcmp(where, "gpu") == 0;
+                   return g_options.expect_gpu || std::strcmp(where, "cpu") == 0;
+                 })
+          .flag("--gpu", [] { g_options.gpu_bounds = g_options.expect_gpu = true; })
+          .parse(argc, argv);
+  if (!understood) return 2;
   load_libraries();
   // cudrop's CPU path must be the reference itself for outputs to match bit for bit, whatever
   // BLAS the system's alternatives name (a caller's choice is kept).
   setenv("CUDROP_CPU_BLAS", reference_path("blas/libblas.so.3").c_str(), 0);
   setenv("CUDROP_CPU_LAPACK", reference_path("lapack/liblapack.so.3").c_str(), 0);
-  if (g_options.expect_gpu && !cudrop_gpu_available()) {
-    std::printf("SKIP: no usable GPU\n");
-    return 77;
-  }
+  if (harness::skip_without_gpu("fuzz", g_options.expect_gpu)) return harness::kSkipped;
   if (g_options.only >= 0) one_case(g_options.only);
   else for (long i = 0; i < g_options.cases; ++i) one_case(i);
   const long cases = g_options.only >= 0 ? 1 : g_options.cases;

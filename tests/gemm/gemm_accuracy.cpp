@@ -64,7 +64,9 @@
 #include "cudrop.h"
 #include "impl/gemm.h"      // the out-of-core plan (header-only), for --expect-tiling
 #include "shim/dispatch.h"  // parse_byte_size, as the library reads CUDROP_GPU_MEM_LIMIT
-#include "tests/test_rng.h"
+#include "tests/harness/gpu.h"
+#include "tests/harness/options.h"
+#include "tests/harness/rng.h"
 
 namespace {
 
@@ -73,8 +75,8 @@ constexpr double kBound = 3.0;
 struct Options {
   long max_size = 300;
   double full_work = 3e7;
-  bool quick = false, require_gpu = false, expect_gpu = false, expect_cpu = false,
-       expect_fallback = false, verbose = false, expect_tiling = false, expect_partial = false;
+  harness::Placement placement;
+  bool quick = false, verbose = false, expect_tiling = false, expect_partial = false;
   double max_work = 0;  // 0: no limit
   bool plans_only = false;
   std::string prec = "sd";
@@ -83,7 +85,7 @@ struct Options {
 };
 Options opt;
 
-// Never zero: +-[0.25, 1), from one draw of the shared test generator (tests/test_rng.h).
+// Never zero: +-[0.25, 1), from one draw of the shared test generator (tests/harness/rng.h).
 double nonzero_value(Rng &rng) {
   const uint64_t r = rng.next();
   const double v = 0.25 + 0.75 * ((r >> 11) * (1.0 / 9007199254740992.0));
@@ -403,6 +405,18 @@ bool run_case(const Case &cs, Rng &rng) {
     else fail("%ld NaN entries in C", nan_count);
   }
 
+  // One entry against its reference; false (after the failure) when it is out of bounds.
+  auto within_bound = [&](const char *which, long i, long j, T got, R ref) {
+    const double ratio = double(std::fabs(R(got) - ref)) / denom;
+    if (!(ratio < kBound)) {
+      fail("%sC(%ld,%ld) = %.17g, reference %.17g, ratio %.3g >= %g", which, i, j, double(got), double(ref), ratio,
+           kBound);
+      worst = std::max(worst, std::isnan(ratio) ? double(INFINITY) : ratio);
+      return false;
+    }
+    worst = std::max(worst, ratio);
+    return true;
+  };
   const double work = double(m) * double(n) * double(k);
   if (work <= opt.full_work) {
     // Full reference: op(A) as m x k rows and op(B) as n x k rows (columns of op(B)), in R.
@@ -433,14 +447,7 @@ bool run_case(const Case &cs, Rng &rng) {
           }
           continue;
         }
-        const double ratio = double(std::fabs(R(got) - ref)) / denom;
-        if (!(ratio < kBound)) {
-          fail("C(%ld,%ld) = %.17g, reference %.17g, ratio %.3g >= %g", i, j, double(got),
-               double(ref), ratio, kBound);
-          worst = std::max(worst, std::isnan(ratio) ? double(INFINITY) : ratio);
-          break;
-        }
-        worst = std::max(worst, ratio);
+        if (!within_bound("", i, j, got, ref)) break;
       }
   } else {
     // Sampled entries, same per-entry bound.
@@ -458,14 +465,7 @@ bool run_case(const Case &cs, Rng &rng) {
       }
       if (beta != T(0)) ref += R(beta) * R(C0.buf[C0.index(i, j)]);
       const T got = C.buf[C.index(i, j)];
-      const double ratio = double(std::fabs(R(got) - ref)) / denom;
-      if (!(ratio < kBound)) {
-        fail("sampled C(%ld,%ld) = %.17g, reference %.17g, ratio %.3g >= %g", i, j, double(got),
-             double(ref), ratio, kBound);
-        worst = std::max(worst, std::isnan(ratio) ? double(INFINITY) : ratio);
-        break;
-      }
-      worst = std::max(worst, ratio);
+      if (!within_bound("sampled ", i, j, got, ref)) break;
     }
     // Randomized check of everything: C x against alpha op(A)(op(B) x) + beta C0 x.
     for (int trial = 0; trial < 2 && ok && denom > 0; ++trial) {
@@ -627,43 +627,20 @@ void run_ooc_shape(const Shape &sh, Rng &rng, long &rot) {
   }
 }
 
-void usage() {
-  std::fprintf(stderr,
-               "usage: gemm_accuracy [--max-size N] [--full-work W] [--quick] [--require-gpu]\n"
-               "                     [--expect-gpu|--expect-cpu|--expect-fallback] [--prec s|d|sd]\n"
-               "                     [--shapes normal|extreme|ooc|all] [--expect-tiling] [--expect-partial]\n"
-               "                     [--max-work W] [--seed N] [-v]\n");
-  std::exit(2);
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
   if (const char *e = std::getenv("CUDROP_TEST_MAX_SIZE")) opt.max_size = std::atol(e);
   if (const char *e = std::getenv("CUDROP_TEST_FULL_WORK")) opt.full_work = std::atof(e);
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> const char * {
-      if (i + 1 >= argc) usage();
-      return argv[++i];
-    };
-    if (a == "--max-size") opt.max_size = std::atol(value());
-    else if (a == "--full-work") opt.full_work = std::atof(value());
-    else if (a == "--quick") opt.quick = true;
-    else if (a == "--require-gpu") opt.require_gpu = true;
-    else if (a == "--expect-gpu") opt.expect_gpu = true;
-    else if (a == "--expect-cpu") opt.expect_cpu = true;
-    else if (a == "--expect-fallback") opt.expect_fallback = true;
-    else if (a == "--prec") opt.prec = value();
-    else if (a == "--shapes") opt.shapes = value();
-    else if (a == "--expect-tiling") opt.expect_tiling = true;
-    else if (a == "--expect-partial") opt.expect_partial = true;
-    else if (a == "--max-work") opt.max_work = std::atof(value());
-    else if (a == "--plans-only") opt.plans_only = true;
-    else if (a == "--seed") opt.seed = std::strtoull(value(), nullptr, 10);
-    else if (a == "-v") opt.verbose = true;
-    else usage();
-  }
+  harness::CommandLine line("usage: gemm_accuracy [--max-size N] [--full-work W] [--quick] [--require-gpu]\n"
+                            "                     [--expect-gpu|--expect-cpu|--expect-fallback] [--prec s|d|sd]\n"
+                            "                     [--shapes normal|extreme|ooc|all] [--expect-tiling]\n"
+                            "                     [--expect-partial] [--max-work W] [--plans-only] [--seed N] [-v]");
+  line.number("--max-size", &opt.max_size).number("--full-work", &opt.full_work).number("--max-work", &opt.max_work);
+  line.flag("--quick", &opt.quick).text("--prec", &opt.prec).number("--seed", &opt.seed).flag("-v", &opt.verbose);
+  line.placement(&opt.placement).flag("--expect-tiling", &opt.expect_tiling).text("--shapes", &opt.shapes);
+  line.flag("--expect-partial", &opt.expect_partial).flag("--plans-only", &opt.plans_only);
+  if (!line.parse(argc, argv)) return 2;
   if (const char *limit = std::getenv("CUDROP_GPU_MEM_LIMIT"); limit && *limit) {
     if (!cudrop::env::parse_byte_size(limit, &g_mem_cap)) g_mem_cap = 0;
   }
@@ -671,11 +648,8 @@ int main(int argc, char **argv) {
   std::printf("gemm_accuracy: cudrop %s, CUDROP_MODE=%s, max size %ld, full reference up to "
               "m*n*k = %.3g, bound %.1f\n",
               cudrop_version(), mode ? mode : "(unset)", opt.max_size, opt.full_work, kBound);
-  if (opt.require_gpu) {
-    if (!cudrop_gpu_available()) {
-      std::printf("SKIP: no usable GPU (cudrop_gpu_available() == 0)\n");
-      return 77;
-    }
+  if (opt.placement.require_gpu) {
+    if (harness::skip_without_gpu("gemm_accuracy")) return harness::kSkipped;
     std::printf("GPU available\n");
   }
 
@@ -724,36 +698,35 @@ int main(int argc, char **argv) {
     if (opt.max_work > 0 && double(sh.m) * sh.n * std::max(sh.k, 1L) > opt.max_work) continue;
     const long before = g_calls, fails_before = g_failures;
     const double worst_before = g_worst;
-    long g0, c0, f0, g1, c1, f1;
-    cudrop_counters(&g0, &c0, &f0);
+    const harness::Counters start = harness::Counters::now();
     g_worst = 0;
     if (listed(ooc_shapes, sh)) run_ooc_shape(sh, rng, rot);
     else if (listed(pipeline_shapes, sh)) run_pipeline_shape(sh, rng, rot);
     else run_shape(sh, rng, rot);
-    cudrop_counters(&g1, &c1, &f1);
+    const harness::Counters made = harness::Counters::now().since(start);
     std::printf("  m=%-5ld n=%-5ld k=%-5ld %4ld calls, worst ratio %.3f  [gpu %ld, cpu %ld, "
                 "fallbacks %ld]%s\n",
-                sh.m, sh.n, sh.k, g_calls - before, g_worst, g1 - g0, c1 - c0, f1 - f0,
+                sh.m, sh.n, sh.k, g_calls - before, g_worst, made.gpu, made.cpu, made.fallbacks,
                 g_failures > fails_before ? "  FAILED" : "");
     std::fflush(stdout);
     g_worst = std::max(g_worst, worst_before);
     ++shapes_run;
   }
 
-  long gpu = -1, cpu = -1, fallbacks = -1;
-  cudrop_counters(&gpu, &cpu, &fallbacks);
+  const harness::Counters total = harness::Counters::now();
+  const long gpu = total.gpu, cpu = total.cpu, fallbacks = total.fallbacks;
   std::printf("counters: gpu_calls=%ld cpu_calls=%ld gpu_fallbacks=%ld\n", gpu, cpu, fallbacks);
   int status = g_failures == 0 ? 0 : 1;
   if (g_calls == 0) {
     std::printf("FAIL: no call was tested\n");
     status = 1;
   }
-  if (opt.expect_gpu && !(gpu > 0 && cpu == 0 && fallbacks == 0)) {
+  if (opt.placement.expect_gpu && !(gpu > 0 && cpu == 0 && fallbacks == 0)) {
     std::printf("FAIL: expected every call on the GPU (gpu_calls > 0, cpu_calls == 0, "
                 "gpu_fallbacks == 0)\n");
     status = 1;
   }
-  if (opt.expect_cpu && !(gpu == 0 && cpu > 0)) {
+  if (opt.placement.expect_cpu && !(gpu == 0 && cpu > 0)) {
     std::printf("FAIL: expected every call on the CPU (gpu_calls == 0, cpu_calls > 0)\n");
     status = 1;
   }
@@ -784,7 +757,7 @@ int main(int argc, char **argv) {
                 "and gpu_fallbacks > 0)\n");
     status = 1;
   }
-  if (opt.expect_fallback && !(fallbacks > 0)) {
+  if (opt.placement.expect_fallback && !(fallbacks > 0)) {
     std::printf("FAIL: expected GPU attempts to fail and fall back (gpu_fallbacks > 0)\n");
     status = 1;
   }

@@ -21,16 +21,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "cudrop.h"
+#include "tests/harness/gpu.h"
+#include "tests/harness/lapack.h"
 
 namespace {
 
-constexpr int kSkip = 77;
 constexpr int kHuge = INT_MAX;
 constexpr uint64_t kSeedA = 11, kSeedB = 22, kSeedC = 33;
 
@@ -46,140 +48,104 @@ inline int value_at(uint64_t seed, uint64_t i) {
 
 unsigned thread_count() { return std::max(1u, std::min(32u, std::thread::hardware_concurrency())); }
 
-// Runs body(begin, end) over [0, count) in one contiguous range per thread.
+// Runs body(thread, begin, end) over [0, count) in one contiguous range per thread.
 template <class Body>
 void parallel_ranges(size_t count, Body body) {
   const unsigned threads = thread_count();
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t) {
     const size_t begin = count * t / threads, end = count * (t + 1) / threads;
-    pool.emplace_back([=] { body(begin, end); });
+    pool.emplace_back([=] { body(t, begin, end); });
   }
   for (std::thread &th : pool) th.join();
 }
 
+// A host array of the stream (seed), or null when host memory is short.
 template <class T>
-T *filled(size_t count, uint64_t seed) {
+using HostArray = std::unique_ptr<T[], void (*)(void *)>;
+template <class T>
+HostArray<T> filled(size_t count, uint64_t seed) {
   T *data = static_cast<T *>(std::malloc(count * sizeof(T)));
-  if (data == nullptr) return nullptr;
-  parallel_ranges(count, [=](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) data[i] = T(value_at(seed, i));
-  });
-  return data;
+  if (data != nullptr)
+    parallel_ranges(count, [=](unsigned, size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) data[i] = T(value_at(seed, i));
+    });
+  return HostArray<T>(data, std::free);
 }
 
-template <class T> void gemm(const char *ta, const char *tb, const int *m, const int *n, const int *k,
-                             const T *alpha, const T *a, const int *lda, const T *b, const int *ldb,
-                             const T *beta, T *c, const int *ldc);
-template <> void gemm<float>(const char *ta, const char *tb, const int *m, const int *n, const int *k,
-                             const float *alpha, const float *a, const int *lda, const float *b,
-                             const int *ldb, const float *beta, float *c, const int *ldc) {
-  sgemm_(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
-}
-template <> void gemm<double>(const char *ta, const char *tb, const int *m, const int *n, const int *k,
-                              const double *alpha, const double *a, const int *lda, const double *b,
-                              const int *ldb, const double *beta, double *c, const int *ldc) {
-  dgemm_(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
-}
-
-struct Counters {
-  long gpu = 0, cpu = 0, fallbacks = 0;
-};
-Counters counters() {
-  Counters c;
-  cudrop_counters(&c.gpu, &c.cpu, &c.fallbacks);
-  return c;
+// The two operands of a case, `count` elements each; false (the case is skipped, after
+// saying so) when host memory is short.
+template <class T>
+bool allocated(const char *name, const HostArray<T> &x, const HostArray<T> &y, size_t count) {
+  if (x != nullptr && y != nullptr) return true;
+  std::printf("%s: skipped, %zu GiB of host memory not available\n", name, 2 * count * sizeof(T) >> 30);
+  return false;
 }
 
 // One call; true when it ran on the GPU alone (one more GPU call, no fallback, no CPU call).
 template <class T>
 bool call_on_gpu(const char *name, const char *ta, const char *tb, int m, int n, int k, T alpha, const T *a,
                  int lda, const T *b, int ldb, T beta, T *c, int ldc) {
-  const Counters before = counters();
-  gemm<T>(ta, tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc);
-  const Counters after = counters();
-  const bool ok = after.gpu == before.gpu + 1 && after.fallbacks == before.fallbacks && after.cpu == before.cpu;
+  const harness::Counters before = harness::Counters::now();
+  harness::gemm<T>(ta, tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc);
+  const harness::Counters made = harness::Counters::now().since(before);
+  const bool ok = made.gpu == 1 && made.fallbacks == 0 && made.cpu == 0;
   if (!ok)
     std::printf("FAIL %s: not a GPU call: gpu_calls +%ld, gpu_fallbacks +%ld, cpu_calls +%ld (want +1, +0, +0)\n",
-                name, after.gpu - before.gpu, after.fallbacks - before.fallbacks, after.cpu - before.cpu);
+                name, made.gpu, made.fallbacks, made.cpu);
   return ok;
 }
 
 // C(1x1) = alpha A^T B + beta C, A and B k x 1 with k = INT_MAX.
 template <class T>
 bool case_tn(const char *name) {
-  const size_t k = size_t(kHuge);
-  T *a = filled<T>(k, kSeedA), *b = filled<T>(k, kSeedB);
-  if (a == nullptr || b == nullptr) {
-    std::printf("%s: skipped, %zu GiB of host memory not available\n", name, 2 * k * sizeof(T) >> 30);
-    std::free(a);
-    std::free(b);
-    return true;
-  }
+  const size_t k = kHuge;
+  const HostArray<T> a = filled<T>(k, kSeedA), b = filled<T>(k, kSeedB);
+  if (!allocated(name, a, b, k)) return true;
   // The reference, exactly (integers), in double.
   std::vector<long long> partial(thread_count(), 0);
-  {
-    std::vector<std::thread> pool;
-    const unsigned threads = thread_count();
-    for (unsigned t = 0; t < threads; ++t)
-      pool.emplace_back([&, t] {
-        long long sum = 0;
-        for (size_t i = k * t / threads, end = k * (t + 1) / threads; i < end; ++i)
-          sum += (long long)a[i] * (long long)b[i];
-        partial[t] = sum;
-      });
-    for (std::thread &th : pool) th.join();
-  }
+  parallel_ranges(k, [&](unsigned t, size_t begin, size_t end) {
+    long long sum = 0;
+    for (size_t i = begin; i < end; ++i) sum += (long long)a[i] * (long long)b[i];
+    partial[t] = sum;
+  });
   double dot = 0;
   for (long long p : partial) dot += double(p);
   const T alpha = T(2), beta = T(0.5), c0 = T(value_at(kSeedC, 0) == 0 ? 1 : value_at(kSeedC, 0));
   const double want = 2.0 * dot + 0.5 * double(c0);
   T c = c0;
-  bool ok = call_on_gpu<T>(name, "T", "N", 1, 1, kHuge, alpha, a, kHuge, b, kHuge, beta, &c, 1);
+  bool ok = call_on_gpu<T>(name, "T", "N", 1, 1, kHuge, alpha, a.get(), kHuge, b.get(), kHuge, beta, &c, 1);
   if (double(c) != want) {
     std::printf("FAIL %s: C = %.17g, want %.17g (A^T B = %.17g, C0 = %g)\n", name, double(c), want, dot, double(c0));
     ok = false;
   }
   std::printf("%s: sgemm/dgemm T,N 1 x 1 x %d: C = %.17g (want %.17g): %s\n", name, kHuge, double(c), want,
               ok ? "ok" : "FAIL");
-  std::free(a);
-  std::free(b);
   return ok;
 }
 
 // C(1 x n) = alpha A B + beta C, A 1 x 1, B 1 x n with n = INT_MAX.
 template <class T>
 bool case_nn(const char *name) {
-  const size_t n = size_t(kHuge);
-  T *b = filled<T>(n, kSeedB), *c = filled<T>(n, kSeedC);
-  if (b == nullptr || c == nullptr) {
-    std::printf("%s: skipped, %zu GiB of host memory not available\n", name, 2 * n * sizeof(T) >> 30);
-    std::free(b);
-    std::free(c);
-    return true;
-  }
   const T a = T(-2), alpha = T(2), beta = T(0.5);
-  bool ok = call_on_gpu<T>(name, "N", "N", 1, kHuge, 1, alpha, &a, 1, b, 1, beta, c, 1);
+  const size_t n = kHuge;
+  const HostArray<T> b = filled<T>(n, kSeedB), c = filled<T>(n, kSeedC);
+  if (!allocated(name, b, c, n)) return true;
+  bool ok = call_on_gpu<T>(name, "N", "N", 1, kHuge, 1, alpha, &a, 1, b.get(), 1, beta, c.get(), 1);
   // Every element against alpha a b_j + beta c0_j, c0_j recomputed from its seed.
   std::vector<long long> wrong(thread_count(), 0), first(thread_count(), -1);
-  {
-    std::vector<std::thread> pool;
-    const unsigned threads = thread_count();
-    for (unsigned t = 0; t < threads; ++t)
-      pool.emplace_back([&, t] {
-        long long bad = 0, at = -1;
-        for (size_t j = n * t / threads, end = n * (t + 1) / threads; j < end; ++j) {
-          const double want = 2.0 * -2.0 * double(value_at(kSeedB, j)) + 0.5 * double(value_at(kSeedC, j));
-          if (double(c[j]) != want) {
-            if (at < 0) at = (long long)j;
-            ++bad;
-          }
-        }
-        wrong[t] = bad;
-        first[t] = at;
-      });
-    for (std::thread &th : pool) th.join();
-  }
+  parallel_ranges(n, [&](unsigned t, size_t begin, size_t end) {
+    long long bad = 0, at = -1;
+    for (size_t j = begin; j < end; ++j) {
+      const double want = 2.0 * -2.0 * double(value_at(kSeedB, j)) + 0.5 * double(value_at(kSeedC, j));
+      if (double(c[j]) != want) {
+        if (at < 0) at = (long long)j;
+        ++bad;
+      }
+    }
+    wrong[t] = bad;
+    first[t] = at;
+  });
   long long bad = 0, at = -1;
   for (size_t t = 0; t < wrong.size(); ++t) {
     bad += wrong[t];
@@ -191,8 +157,6 @@ bool case_nn(const char *name) {
     ok = false;
   }
   std::printf("%s: sgemm/dgemm N,N 1 x %d x 1: %lld wrong elements: %s\n", name, kHuge, bad, ok ? "ok" : "FAIL");
-  std::free(b);
-  std::free(c);
   return ok;
 }
 
@@ -203,10 +167,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: %s s-tn|s-nn|d-tn ...\n", argv[0]);
     return 2;
   }
-  if (!cudrop_gpu_available()) {
-    std::printf("gemm_huge_gpu: no usable GPU, skipped\n");
-    return kSkip;
-  }
+  if (harness::skip_without_gpu("gemm_huge_gpu")) return harness::kSkipped;
   const char *mode = std::getenv("CUDROP_MODE");
   if (mode == nullptr || std::strcmp(mode, "gpu") != 0)
     std::printf("gemm_huge_gpu: CUDROP_MODE is not gpu: the calls may stay on the CPU and fail the check\n");

@@ -1,10 +1,9 @@
 // getrf_test: sgetrf_/dgetrf_ (LU with partial pivoting) through the public symbols, against
 // the reference routine.
 //
-// The reference is the system's liblapack.so.3, loaded with dlmopen into a namespace of its
-// own (falling back to dlopen with RTLD_DEEPBIND), so that neither it nor the BLAS under it
-// is interposed by cudrop; CUDROP_TEST_REF_LAPACK names another library. Without one, a
-// plain unblocked LU written here (same pivot rule) stands in for small sizes.
+// The reference is the system's LAPACK, loaded by tests/harness/reference.h so that neither it
+// nor the BLAS under it is interposed by cudrop; CUDROP_TEST_REF_LAPACK names another library.
+// Without one, a plain unblocked LU written here (same pivot rule) stands in for small sizes.
 //
 // What every call must satisfy (m, n, lda >= m, sometimes with padding rows):
 //  * the padding rows of A (between m and lda) are unchanged, bit for bit;
@@ -45,12 +44,8 @@
 //   --expect-cpu      at the end: no GPU call
 //   --expect-fallback at the end: at least one GPU attempt fell back to the CPU
 //   -v                one line per call
-#include "tests/test_rng.h"
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cfloat>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -62,7 +57,13 @@
 #include <vector>
 
 #include "cudrop.h"
-#include "tests/test_check.h"
+#include "tests/harness/check.h"
+#include "tests/harness/clock.h"
+#include "tests/harness/gpu.h"
+#include "tests/harness/options.h"
+#include "tests/harness/reference.h"
+#include "tests/harness/rng.h"
+#include "tests/harness/xerbla_capture.h"
 
 namespace {
 
@@ -74,32 +75,13 @@ struct Options {
   double ref_max_work = 1.2e9;
   std::string prec = "sd";
   uint64_t seed = 1;
-  bool require_gpu = false, expect_gpu = false, expect_cpu = false, expect_fallback = false,
-       verbose = false;
+  harness::Placement placement;
+  bool verbose = false;
 };
 Options opt;
 
 long factorizations = 0;
-
-
-
-// ---- this program's own error handler (the testers' way) ----
-int xerbla_calls = 0, xerbla_info = 0;
-size_t xerbla_len = 0;
-char xerbla_name[16] = {};
-
-}  // namespace
-
-extern "C" void xerbla_(const char *srname, const int *info, size_t srname_len) {
-  ++xerbla_calls;
-  xerbla_info = *info;
-  xerbla_len = srname_len;
-  const size_t n = std::min(srname_len, sizeof xerbla_name - 1);
-  std::memcpy(xerbla_name, srname, n);
-  xerbla_name[n] = '\0';
-}
-
-namespace {
+using harness::seconds_now;
 
 template <class T>
 using getrf_fn = void (*)(const int *, const int *, T *, const int *, int *, int *);
@@ -130,39 +112,11 @@ struct Reference {
 
 Reference load_reference() {
   Reference ref;
-  const char *named = std::getenv("CUDROP_TEST_REF_LAPACK");
-  const char *candidates[] = {named && *named ? named : "liblapack.so.3",
-                              "/usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3",
-                              "/usr/lib/x86_64-linux-gnu/openblas-pthread/liblapack.so.3"};
-  void *handle = nullptr;
-  const char *library = nullptr;
-  std::string how;
-  for (const char *candidate : candidates) {
-    library = candidate;
-    handle = dlmopen(LM_ID_NEWLM, library, RTLD_NOW | RTLD_LOCAL);
-    how = std::string(library) + " in its own link namespace (dlmopen)";
-    if (handle == nullptr) {
-      std::printf("note: dlmopen(%s): %s; trying dlopen with RTLD_DEEPBIND\n", library, dlerror());
-      handle = dlopen(library, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
-      how = std::string(library) + " (dlopen, RTLD_DEEPBIND)";
-    }
-    if (handle != nullptr || (named && *named)) break;
-  }
-  if (handle == nullptr) {
-    std::printf("note: no reference LAPACK (%s)\n", dlerror());
-    return ref;
-  }
-  ref.s = reinterpret_cast<getrf_fn<float>>(dlsym(handle, "sgetrf_"));
-  ref.d = reinterpret_cast<getrf_fn<double>>(dlsym(handle, "dgetrf_"));
-  if (ref.s == nullptr || ref.d == nullptr) {
-    std::printf("note: %s lacks sgetrf_/dgetrf_\n", library);
-    ref.s = nullptr;
-    ref.d = nullptr;
-    return ref;
-  }
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void *>(ref.s), &info) && info.dli_fname) how += std::string(" = ") + info.dli_fname;
-  ref.how = how;
+  const harness::ReferenceLapack lapack = harness::load_reference_lapack({"sgetrf_", "dgetrf_"}, true);
+  if (!lapack) return ref;
+  ref.s = lapack.symbol<getrf_fn<float>>("sgetrf_");
+  ref.d = lapack.symbol<getrf_fn<double>>("dgetrf_");
+  ref.how = lapack.how;
   return ref;
 }
 
@@ -357,10 +311,6 @@ double residual_ratio(int m, int n, const T *a, const T *lu, int lda, const std:
   return rnorm / (double(std::max(1, mn)) * anorm * lapack_eps<T>());
 }
 
-double seconds_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 template <class T>
 void run_case(const Reference &ref, Kind kind, int m, int n, int pad, uint64_t seed) {
   const int lda = m + pad, mn = std::min(m, n);
@@ -462,17 +412,14 @@ void argument_checks() {
   for (const Bad &c : bad) {
     for (int e = 0; e < 64; ++e) a[e] = T(e + 0.5);
     for (int &p : ipiv) p = -3;
-    xerbla_calls = 0;
-    xerbla_info = 0;
-    xerbla_len = 0;
-    xerbla_name[0] = '\0';
+    harness::xerbla.clear();
     int info = 12345;
     Prec<T>::cudrop()(&c.m, &c.n, a, &c.lda, ipiv, &info);
-    CHECK(xerbla_calls == 1, "%s(m=%d,n=%d,lda=%d): xerbla_ called %d times", name, c.m, c.n, c.lda, xerbla_calls);
-    CHECK(xerbla_info == c.param, "%s(m=%d,n=%d,lda=%d): xerbla_ parameter %d, expected %d", name, c.m, c.n,
-          c.lda, xerbla_info, c.param);
-    CHECK(xerbla_len == 6 && std::strncmp(xerbla_name, name, 6) == 0, "%s: xerbla_ name '%s' length %zu", name,
-          xerbla_name, xerbla_len);
+    CHECK(harness::xerbla.calls == 1, "%s(m=%d,n=%d,lda=%d): xerbla_ called %d times", name, c.m, c.n, c.lda, harness::xerbla.calls);
+    CHECK(harness::xerbla.info == c.param, "%s(m=%d,n=%d,lda=%d): xerbla_ parameter %d, expected %d", name, c.m, c.n,
+          c.lda, harness::xerbla.info, c.param);
+    CHECK(harness::xerbla.length == 6 && std::strncmp(harness::xerbla.name, name, 6) == 0, "%s: xerbla_ name '%s' length %zu", name,
+          harness::xerbla.name, harness::xerbla.length);
     CHECK(info == -c.param, "%s(m=%d,n=%d,lda=%d): INFO %d, expected %d", name, c.m, c.n, c.lda, info, -c.param);
     bool untouched = true;
     for (int e = 0; e < 64; ++e) untouched = untouched && a[e] == T(e + 0.5);
@@ -484,14 +431,14 @@ void argument_checks() {
   for (const auto &q : quick) {
     for (int e = 0; e < 64; ++e) a[e] = T(e + 0.5);
     for (int &p : ipiv) p = -3;
-    xerbla_calls = 0;
+    harness::xerbla.clear();
     int info = 12345;
     Prec<T>::cudrop()(&q[0], &q[1], a, &q[2], ipiv, &info);
     bool untouched = true;
     for (int e = 0; e < 64; ++e) untouched = untouched && a[e] == T(e + 0.5);
     for (int p : ipiv) untouched = untouched && p == -3;
-    CHECK(xerbla_calls == 0 && info == 0 && untouched, "%s(m=%d,n=%d,lda=%d): quick return: xerbla %d, INFO %d, %s",
-          name, q[0], q[1], q[2], xerbla_calls, info, untouched ? "untouched" : "arrays changed");
+    CHECK(harness::xerbla.calls == 0 && info == 0 && untouched, "%s(m=%d,n=%d,lda=%d): quick return: xerbla %d, INFO %d, %s",
+          name, q[0], q[1], q[2], harness::xerbla.calls, info, untouched ? "untouched" : "arrays changed");
   }
 }
 
@@ -548,56 +495,35 @@ void run_precision(const Reference &ref) {
 }
 
 bool parse(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> const char * { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--max-n") opt.max_n = std::atol(value());
-    else if (a == "--big") opt.big = true;
-    else if (a == "--ref-max-work") opt.ref_max_work = std::atof(value());
-    else if (a == "--prec") opt.prec = value();
-    else if (a == "--seed") opt.seed = std::strtoull(value(), nullptr, 10);
-    else if (a == "--require-gpu") opt.require_gpu = true;
-    else if (a == "--expect-gpu") opt.expect_gpu = true;
-    else if (a == "--expect-cpu") opt.expect_cpu = true;
-    else if (a == "--expect-fallback") opt.expect_fallback = true;
-    else if (a == "-v") opt.verbose = true;
-    else {
-      std::fprintf(stderr, "unknown option %s\n", a.c_str());
-      return false;
-    }
-  }
-  return true;
+  harness::CommandLine line("usage: getrf_test [--max-n N] [--big] [--ref-max-work W] [--prec s|d|sd] [--seed N]\n"
+                            "                  [--require-gpu] [--expect-gpu|--expect-cpu|--expect-fallback] [-v]");
+  line.number("--max-n", &opt.max_n).flag("--big", &opt.big).number("--ref-max-work", &opt.ref_max_work);
+  line.text("--prec", &opt.prec).number("--seed", &opt.seed).placement(&opt.placement).flag("-v", &opt.verbose);
+  return line.parse(argc, argv);
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
   if (!parse(argc, argv)) return 2;
-  if (opt.require_gpu && cudrop_gpu_available() == 0) {
-    std::printf("SKIP: no usable GPU\n");
-    return 77;
-  }
+  if (harness::skip_without_gpu("getrf_test", opt.placement.require_gpu)) return harness::kSkipped;
   const Reference ref = load_reference();
   std::printf("getrf_test: cudrop %s, reference: %s, max n %ld%s\n", cudrop_version(), ref.how.c_str(),
               opt.max_n, opt.big ? " (+big)" : "");
-  long gpu0 = 0, cpu0 = 0, fb0 = 0;
-  cudrop_counters(&gpu0, &cpu0, &fb0);
+  const harness::Counters start = harness::Counters::now();
   const double t0 = seconds_now();
   if (opt.prec.find('s') != std::string::npos) run_precision<float>(ref);
   if (opt.prec.find('d') != std::string::npos) run_precision<double>(ref);
-  long gpu = 0, cpu = 0, fb = 0;
-  cudrop_counters(&gpu, &cpu, &fb);
-  gpu -= gpu0;
-  cpu -= cpu0;
-  fb -= fb0;
+  const harness::Counters made = harness::Counters::now().since(start);
+  const long gpu = made.gpu, cpu = made.cpu, fb = made.fallbacks;
   std::printf("counters: gpu_calls=%ld cpu_calls=%ld gpu_fallbacks=%ld (%ld factorizations; residual "
               "products by dgemm_ count too)\n", gpu, cpu, fb, factorizations);
-  if (opt.expect_gpu) {
+  if (opt.placement.expect_gpu) {
     CHECK(gpu >= factorizations && cpu == 0 && fb == 0,
           "expected every call on the GPU: gpu_calls=%ld cpu_calls=%ld fallbacks=%ld", gpu, cpu, fb);
   }
-  if (opt.expect_cpu) CHECK(gpu == 0 && cpu >= factorizations, "expected CPU only: gpu_calls=%ld cpu_calls=%ld", gpu, cpu);
-  if (opt.expect_fallback) CHECK(fb > 0, "expected GPU attempts to fall back: gpu_fallbacks=%ld", fb);
+  if (opt.placement.expect_cpu) CHECK(gpu == 0 && cpu >= factorizations, "expected CPU only: gpu_calls=%ld cpu_calls=%ld", gpu, cpu);
+  if (opt.placement.expect_fallback) CHECK(fb > 0, "expected GPU attempts to fall back: gpu_fallbacks=%ld", fb);
   std::printf("getrf_test: %d checks, %d failures, %ld factorizations, %.1f s\n", checks, failures,
               factorizations, seconds_now() - t0);
   std::printf(failures ? "FAIL\n" : "PASS\n");

@@ -24,7 +24,7 @@
 
 #include "impl/potrf_plan.h"
 #include "tests/potrf/model.h"
-#include "tests/test_check.h"
+#include "tests/harness/check.h"
 
 using cudrop::impl::kPotrfNb;
 using cudrop::impl::potrf_replay_lower;
@@ -314,49 +314,55 @@ void test_failure_state() {
   }
 }
 
-// The replay against the reference's own xPOTRF2, on SSYRK-updated-like blocks that fail.
-void test_replay_vs_lapack() {
+// Every failing block the replay is tried on: n = 1..64, failing first, at a third, half way
+// and last, each kind of failure; body(n, k, kind, block).
+template <class Body>
+void for_each_failing_block(uint64_t seed, Body body) {
   for (int n = 1; n <= 64; ++n)
     for (int k : {0, n / 3, n / 2, n - 1})
-      for (int kind = 0; kind < 3; ++kind) {
-        const std::vector<double> a0 = failing(n, k, kind, 555 + 64 * n + k);
-        std::vector<double> mine = a0, model = a0;
-        const int info = potrf_replay_lower<double>(n, mine.data(), n, -1);
-        const int model_info = potrf_model::potrf2_lower<double>(n, model.data(), n);
-        long differ = 0;
-        for (size_t e = 0; e < a0.size(); ++e)
-          if (!same_bits(mine[e], model[e]) && !(std::isnan(mine[e]) && std::isnan(model[e]))) ++differ;
-        CHECK(info == model_info && info == k + 1, "replay n=%d k=%d: info %d, model %d", n, k, info, model_info);
-        CHECK(differ == 0, "replay n=%d k=%d kind=%d: %ld elements differ from the model", n, k, kind, differ);
-      }
+      for (int kind = 0; kind < 3; ++kind) body(n, k, kind, failing(n, k, kind, seed + 64 * n + k));
+}
+
+// Elements that differ bit for bit (any NaN equals any NaN).
+template <class T>
+long differing(const std::vector<T> &x, const std::vector<T> &y) {
+  long count = 0;
+  for (size_t e = 0; e < x.size(); ++e)
+    if (std::memcmp(&x[e], &y[e], sizeof(T)) != 0 && !(std::isnan(x[e]) && std::isnan(y[e]))) ++count;
+  return count;
+}
+
+// The replay against the reference's own xPOTRF2, on SSYRK-updated-like blocks that fail.
+void test_replay_vs_lapack() {
+  for_each_failing_block(555, [](int n, int k, int kind, const std::vector<double> &a0) {
+    std::vector<double> mine = a0, model = a0;
+    const int info = potrf_replay_lower<double>(n, mine.data(), n, -1);
+    const int model_info = potrf_model::potrf2_lower<double>(n, model.data(), n);
+    const long differ = differing(mine, model);
+    CHECK(info == model_info && info == k + 1, "replay n=%d k=%d: info %d, model %d", n, k, info, model_info);
+    CHECK(differ == 0, "replay n=%d k=%d kind=%d: %ld elements differ from the model", n, k, kind, differ);
+  });
   if (!sys_dpotrf2 || !sys_spotrf2) {
     std::printf("replay vs DPOTRF2/SPOTRF2: skipped (no reference LAPACK)\n");
     return;
   }
-  for (int n = 1; n <= 64; ++n)
-    for (int k : {0, n / 3, n / 2, n - 1})
-      for (int kind = 0; kind < 3; ++kind) {
-        const std::vector<double> a0 = failing(n, k, kind, 999 + 64 * n + k);
-        std::vector<double> mine = a0, theirs = a0;
-        const int info = potrf_replay_lower<double>(n, mine.data(), n, -1);
-        int their_info = -1;
-        sys_dpotrf2("L", &n, theirs.data(), &n, &their_info, 1);
-        long differ = 0;
-        for (size_t e = 0; e < a0.size(); ++e)
-          if (!same_bits(mine[e], theirs[e]) && !(std::isnan(mine[e]) && std::isnan(theirs[e]))) ++differ;
-        CHECK(info == their_info && info == k + 1, "dpotrf2 n=%d k=%d: info %d, reference %d", n, k, info, their_info);
-        CHECK(differ == 0, "dpotrf2 n=%d k=%d kind=%d: %ld elements differ", n, k, kind, differ);
+  for_each_failing_block(999, [](int n, int k, int kind, const std::vector<double> &a0) {
+    std::vector<double> mine = a0, theirs = a0;
+    const int info = potrf_replay_lower<double>(n, mine.data(), n, -1);
+    int their_info = -1;
+    sys_dpotrf2("L", &n, theirs.data(), &n, &their_info, 1);
+    const long differ = differing(mine, theirs);
+    CHECK(info == their_info && info == k + 1, "dpotrf2 n=%d k=%d: info %d, reference %d", n, k, info, their_info);
+    CHECK(differ == 0, "dpotrf2 n=%d k=%d kind=%d: %ld elements differ", n, k, kind, differ);
 
-        std::vector<float> fm(a0.begin(), a0.end()), ft(a0.begin(), a0.end());
-        const int finfo = potrf_replay_lower<float>(n, fm.data(), n, -1);
-        int ftheir = -1;
-        sys_spotrf2("L", &n, ft.data(), &n, &ftheir, 1);
-        long fdiffer = 0;
-        for (size_t e = 0; e < fm.size(); ++e)
-          if (std::memcmp(&fm[e], &ft[e], sizeof(float)) != 0 && !(std::isnan(fm[e]) && std::isnan(ft[e]))) ++fdiffer;
-        CHECK(finfo == ftheir, "spotrf2 n=%d k=%d: info %d, reference %d", n, k, finfo, ftheir);
-        CHECK(fdiffer == 0, "spotrf2 n=%d k=%d kind=%d: %ld elements differ", n, k, kind, fdiffer);
-      }
+    std::vector<float> fm(a0.begin(), a0.end()), ft(a0.begin(), a0.end());
+    const int finfo = potrf_replay_lower<float>(n, fm.data(), n, -1);
+    int ftheir = -1;
+    sys_spotrf2("L", &n, ft.data(), &n, &ftheir, 1);
+    const long fdiffer = differing(fm, ft);
+    CHECK(finfo == ftheir, "spotrf2 n=%d k=%d: info %d, reference %d", n, k, finfo, ftheir);
+    CHECK(fdiffer == 0, "spotrf2 n=%d k=%d kind=%d: %ld elements differ", n, k, kind, fdiffer);
+  });
   // A forced failure stops at that column even though its pivot is fine.
   for (int n : {1, 7, 64})
     for (int forced = 0; forced < n; forced += 3) {

@@ -14,8 +14,8 @@
 //              random sign, so this is the full ratio's scale).
 //    kThresh = 30, the LAPACK testers' threshold; real errors give ratios >> 1e3.
 //  * not positive definite from column k on (pivot made negative, row/column k zero, or
-//    A(k,k) NaN): INFO = k+1, equal to reference LAPACK's (liblapack.so.3 loaded here with
-//    RTLD_DEEPBIND so it is not interposed, when available and n <= --ref-n), and A left as
+//    A(k,k) NaN): INFO = k+1, equal to reference LAPACK's (loaded by tests/harness/reference.h
+//    so it is not interposed; not OpenBLAS's; when available and n <= --ref-n), and A left as
 //    the reference leaves it (tests/potrf/model.h): columns before the failing 64-block are
 //    the factor (randomized check as above on those columns), the block's lower triangle is
 //    SPOTRF2's partial work on the SSYRK-updated block (replayed here in double from the
@@ -27,9 +27,6 @@
 // Options: --max-size N (default 300), --full-n N (1100), --model-n N (600), --ref-n N (1100),
 //   --prec s|d|sd, --require-gpu (exit 77 without a GPU), --expect-gpu | --expect-cpu |
 //   --expect-fallback (counters at the end), --strict-state, -v.
-#include "tests/test_rng.h"
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -42,21 +39,14 @@
 #include <vector>
 
 #include "cudrop.h"
+#include "tests/harness/check.h"
+#include "tests/harness/gpu.h"
+#include "tests/harness/lapack.h"
+#include "tests/harness/options.h"
+#include "tests/harness/reference.h"
+#include "tests/harness/rng.h"
+#include "tests/harness/xerbla_capture.h"
 #include "tests/potrf/model.h"
-#include "tests/test_check.h"
-
-// ---- the program's own xerbla_, recording what it was given ----
-static int xerbla_calls = 0, last_info = 0;
-static char last_name[32];
-static size_t last_len = 0;
-extern "C" void xerbla_(const char *srname, const int *info, size_t srname_len) {
-  ++xerbla_calls;
-  const size_t n = std::min(srname_len, sizeof last_name - 1);
-  std::memcpy(last_name, srname, n);
-  last_name[n] = '\0';
-  last_len = srname_len;
-  last_info = *info;
-}
 
 namespace {
 
@@ -66,8 +56,8 @@ constexpr long kTail = 5;
 struct Options {
   long max_size = 300, full_n = 1100, model_n = 600, ref_n = 1100;
   std::string prec = "sd";
-  bool require_gpu = false, expect_gpu = false, expect_cpu = false, expect_fallback = false,
-       strict_state = false, verbose = false;
+  harness::Placement placement;
+  bool strict_state = false, verbose = false;
 } opt;
 
 int state_notes = 0;
@@ -91,35 +81,13 @@ spotrf_fn ref_spotrf = nullptr;
 dpotrf_fn ref_dpotrf = nullptr;
 
 void load_reference() {
-  // Before any cudrop call: cudrop may load the same library for its CPU path, and the
-  // first dlopen decides how its BLAS calls bind (RTLD_DEEPBIND: to its own libblas).
-  std::vector<const char *> names;
-  if (const char *env = std::getenv("CUDROP_TEST_REF_LAPACK")) names.push_back(env);
-  names.push_back("/usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3");
-  names.push_back("liblapack.so.3");
-  for (const char *name : names) {
-    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
-    if (h == nullptr) continue;
-    // OpenBLAS's own xPOTRF is not the reference's algorithm (e.g. a NaN pivot passes).
-    if (dlsym(h, "openblas_get_config") != nullptr) continue;
-    ref_spotrf = reinterpret_cast<spotrf_fn>(dlsym(h, "spotrf_"));
-    ref_dpotrf = reinterpret_cast<dpotrf_fn>(dlsym(h, "dpotrf_"));
-    if (ref_spotrf && ref_dpotrf) {
-      std::printf("reference LAPACK for INFO: %s\n", name);
-      return;
-    }
-  }
-  ref_spotrf = nullptr;
-  ref_dpotrf = nullptr;
-  std::printf("reference LAPACK for INFO: none found (compared with the model only)\n");
+  const harness::ReferenceLapack lapack = harness::load_reference_lapack({"spotrf_", "dpotrf_"}, false);
+  ref_spotrf = lapack.symbol<spotrf_fn>("spotrf_");
+  ref_dpotrf = lapack.symbol<dpotrf_fn>("dpotrf_");
+  if (lapack) std::printf("reference LAPACK for INFO: %s\n", lapack.how.c_str());
+  else std::printf("reference LAPACK for INFO: none found (compared with the model only)\n");
 }
 
-void call_potrf(const char *uplo, const int *n, float *a, const int *lda, int *info) {
-  spotrf_(uplo, n, a, lda, info, std::strlen(uplo));
-}
-void call_potrf(const char *uplo, const int *n, double *a, const int *lda, int *info) {
-  dpotrf_(uplo, n, a, lda, info, std::strlen(uplo));
-}
 bool call_reference(const char *uplo, const int *n, float *a, const int *lda, int *info) {
   if (!ref_spotrf) return false;
   ref_spotrf(uplo, n, a, lda, info, 1);
@@ -139,23 +107,13 @@ bool same_bytes(const void *x, const void *y, size_t bytes) { return std::memcmp
 // ---- test matrices: a symmetric A given by its lower part, A(i, j) for i >= j ----
 enum class Family { LowRank, LowRankBad, Dense, DenseBad };
 const char *family_name(Family f) {
-  switch (f) {
-    case Family::LowRank: return "D+VV'";
-    case Family::LowRankBad: return "D+VV'(bad)";
-    case Family::Dense: return "L0L0'";
-    case Family::DenseBad: return "L0L0'(bad)";
-  }
-  return "?";
+  static const char *const names[] = {"D+VV'", "D+VV'(bad)", "L0L0'", "L0L0'(bad)"};
+  return names[int(f)];
 }
 enum class Breakage { None, NegativePivot, ZeroRow, NanDiagonal };
 const char *breakage_name(Breakage b) {
-  switch (b) {
-    case Breakage::None: return "pd";
-    case Breakage::NegativePivot: return "neg-pivot";
-    case Breakage::ZeroRow: return "zero-row";
-    case Breakage::NanDiagonal: return "nan-diag";
-  }
-  return "?";
+  static const char *const names[] = {"pd", "neg-pivot", "zero-row", "nan-diag"};
+  return names[int(b)];
 }
 
 struct Source {
@@ -344,10 +302,10 @@ void run_case(const CaseSpec &cs, uint64_t seed) {
                 family_name(cs.family), breakage_name(cs.breakage), cs.breakage == Breakage::None ? -1 : k);
   const int n_arg = n, lda_arg = a.lda;
   int info = -12345;
-  xerbla_calls = 0;
-  call_potrf(cs.uplo_text, &n_arg, a.buf.data(), &lda_arg, &info);
+  harness::xerbla.clear();
+  harness::potrf(cs.uplo_text, &n_arg, a.buf.data(), &lda_arg, &info);
   CHECK(n_arg == n && lda_arg == a.lda, "%s: an integer argument was written", what);
-  CHECK(xerbla_calls == 0, "%s: xerbla called", what);
+  CHECK(harness::xerbla.calls == 0, "%s: xerbla called", what);
 
   // Bytes outside the referenced triangle: untouched.
   long moved = 0;
@@ -460,26 +418,25 @@ void test_arguments() {
                      {"L", -1, 5, 2}, {"U", -3, 0, 2}, {"l", 5, 4, 4}, {"u", 0, 0, 4},
                      {"L", 2, 1, 4}, {"U", 1, 0, 4}};
   for (const Bad &b : bad) {
-    xerbla_calls = 0;
-    last_name[0] = '\0';
+    harness::xerbla.clear();
     int info = 12345;
     const int n = b.n, lda = b.lda;
-    call_potrf(b.uplo, &n, buf.data(), &lda, &info);
-    CHECK(xerbla_calls == 1, "%s uplo=%s n=%d lda=%d: xerbla called %d times", name, b.uplo, b.n, b.lda, xerbla_calls);
-    CHECK(std::strcmp(last_name, name) == 0 && last_len == 6, "%s: xerbla got name '%s' length %zu", name, last_name,
-          last_len);
-    CHECK(last_info == b.param, "%s uplo=%s n=%d lda=%d: parameter %d, expected %d", name, b.uplo, b.n, b.lda,
-          last_info, b.param);
+    harness::potrf(b.uplo, &n, buf.data(), &lda, &info);
+    CHECK(harness::xerbla.calls == 1, "%s uplo=%s n=%d lda=%d: xerbla called %d times", name, b.uplo, b.n, b.lda, harness::xerbla.calls);
+    CHECK(std::strcmp(harness::xerbla.name, name) == 0 && harness::xerbla.length == 6, "%s: xerbla got name '%s' length %zu", name, harness::xerbla.name,
+          harness::xerbla.length);
+    CHECK(harness::xerbla.info == b.param, "%s uplo=%s n=%d lda=%d: parameter %d, expected %d", name, b.uplo, b.n, b.lda,
+          harness::xerbla.info, b.param);
     CHECK(info == -b.param, "%s uplo=%s n=%d lda=%d: INFO %d, expected %d", name, b.uplo, b.n, b.lda, info, -b.param);
     CHECK(buf == save || std::memcmp(buf.data(), save.data(), buf.size() * sizeof(T)) == 0, "%s: array written", name);
   }
   // Quick return: N = 0 with any LDA >= 1, either UPLO; nothing touched, INFO = 0.
   for (const char *uplo : {"L", "U", "lower", "Upper"}) {
-    xerbla_calls = 0;
+    harness::xerbla.clear();
     int info = 12345;
     const int n = 0, lda = 1;
-    call_potrf(uplo, &n, buf.data(), &lda, &info);
-    CHECK(xerbla_calls == 0 && info == 0, "%s uplo=%s n=0: xerbla %d, INFO %d", name, uplo, xerbla_calls, info);
+    harness::potrf(uplo, &n, buf.data(), &lda, &info);
+    CHECK(harness::xerbla.calls == 0 && info == 0, "%s uplo=%s n=0: xerbla %d, INFO %d", name, uplo, harness::xerbla.calls, info);
     CHECK(std::memcmp(buf.data(), save.data(), buf.size() * sizeof(T)) == 0, "%s n=0: array written", name);
   }
 }
@@ -537,26 +494,13 @@ void test_precision() {
 }
 
 int parse(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> const char * { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--max-size") opt.max_size = std::atol(next());
-    else if (a == "--full-n") opt.full_n = std::atol(next());
-    else if (a == "--model-n") opt.model_n = std::atol(next());
-    else if (a == "--ref-n") opt.ref_n = std::atol(next());
-    else if (a == "--prec") opt.prec = next();
-    else if (a == "--require-gpu") opt.require_gpu = true;
-    else if (a == "--expect-gpu") opt.expect_gpu = true;
-    else if (a == "--expect-cpu") opt.expect_cpu = true;
-    else if (a == "--expect-fallback") opt.expect_fallback = true;
-    else if (a == "--strict-state") opt.strict_state = true;
-    else if (a == "-v") opt.verbose = true;
-    else {
-      std::fprintf(stderr, "unknown option %s\n", a.c_str());
-      return 2;
-    }
-  }
-  return 0;
+  harness::CommandLine line("usage: potrf_test [--max-size N] [--full-n N] [--model-n N] [--ref-n N] [--prec s|d|sd]\n"
+                            "                  [--require-gpu] [--expect-gpu|--expect-cpu|--expect-fallback]\n"
+                            "                  [--strict-state] [-v]");
+  line.number("--max-size", &opt.max_size).number("--full-n", &opt.full_n).number("--model-n", &opt.model_n);
+  line.number("--ref-n", &opt.ref_n).text("--prec", &opt.prec).placement(&opt.placement);
+  line.flag("--strict-state", &opt.strict_state).flag("-v", &opt.verbose);
+  return line.parse(argc, argv) ? 0 : 2;
 }
 
 }  // namespace
@@ -564,19 +508,16 @@ int parse(int argc, char **argv) {
 int main(int argc, char **argv) {
   if (int rc = parse(argc, argv)) return rc;
   load_reference();
-  if (opt.require_gpu && cudrop_gpu_available() == 0) {
-    std::printf("potrf_test: no usable GPU, skipped\n");
-    return 77;
-  }
+  if (harness::skip_without_gpu("potrf_test", opt.placement.require_gpu)) return harness::kSkipped;
   if (opt.prec.find('s') != std::string::npos) test_precision<float>();
   if (opt.prec.find('d') != std::string::npos) test_precision<double>();
 
-  long gpu = 0, cpu = 0, fallbacks = 0;
-  cudrop_counters(&gpu, &cpu, &fallbacks);
+  const harness::Counters made = harness::Counters::now();
+  const long gpu = made.gpu, cpu = made.cpu, fallbacks = made.fallbacks;
   std::printf("counters: gpu_calls=%ld cpu_calls=%ld gpu_fallbacks=%ld\n", gpu, cpu, fallbacks);
-  if (opt.expect_gpu) CHECK(gpu > 0 && cpu == 0 && fallbacks == 0, "expected every call on the GPU");
-  if (opt.expect_cpu) CHECK(gpu == 0 && cpu > 0, "expected every call on the CPU");
-  if (opt.expect_fallback) CHECK(fallbacks > 0, "expected GPU attempts that fell back");
+  if (opt.placement.expect_gpu) CHECK(gpu > 0 && cpu == 0 && fallbacks == 0, "expected every call on the GPU");
+  if (opt.placement.expect_cpu) CHECK(gpu == 0 && cpu > 0, "expected every call on the CPU");
+  if (opt.placement.expect_fallback) CHECK(fallbacks > 0, "expected GPU attempts that fell back");
   std::printf("potrf_test: %d checks, %d failures, %d state notes\n", checks, failures, state_notes);
   return failures == 0 ? 0 : 1;
 }

@@ -36,9 +36,7 @@
 // Options: --expect-cpu | --expect-gpu | --expect-fallback (what cudrop_counters must show for
 // every routed call), --require-gpu (exit 77 when cudrop_gpu_available() is 0), --big,
 // --prec s|d|sd, -v.
-#include "tests/test_rng.h"
 #include <algorithm>
-#include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -52,7 +50,12 @@
 #include <vector>
 
 #include "cudrop.h"
-#include "tests/test_check.h"
+#include "tests/harness/check.h"
+#include "tests/harness/clock.h"
+#include "tests/harness/gpu.h"
+#include "tests/harness/options.h"
+#include "tests/harness/rng.h"
+#include "tests/harness/xerbla_capture.h"
 
 #ifdef CUDROP_TEST_HAVE_LAPACK
 extern "C" {
@@ -66,77 +69,48 @@ void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const i
 namespace {
 
 struct Options {
-  bool expect_cpu = false, expect_gpu = false, expect_fallback = false, require_gpu = false;
+  harness::Placement placement;
   bool big = false, verbose = false;
   std::string prec = "sd";
 };
 Options opt;
 long routed_calls = 0;
+using harness::seconds_now;
 
-
-
-double seconds_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// ---- this program's own error handler ----
-int xerbla_calls = 0, xerbla_info = 0;
-size_t xerbla_len = 0;
-char xerbla_name[40] = {};
-
-}  // namespace
-
-extern "C" void xerbla_(const char *srname, const int *info, size_t srname_len) {
-  ++xerbla_calls;
-  xerbla_info = *info;
-  xerbla_len = srname_len;
-  const size_t n = std::min(srname_len, sizeof xerbla_name - 1);
-  std::memcpy(xerbla_name, srname, n);
-  xerbla_name[n] = '\0';
-}
-
-namespace {
-
-template <class T> struct Api;
-template <> struct Api<float> {
-  static constexpr const char *prec = "S", *dense_name = "CUDROP_SPOWER", *csr_name = "CUDROP_SCSRPOWER";
-  static void dense(const int *n, const float *a, const int *lda, float *l, float *x, const int *init,
-                    const float *tol, int *maxit, int *info) { cudrop_spower_(n, a, lda, l, x, init, tol, maxit, info); }
-  static void csr(const int *n, const float *v, const int *c, const int *r, const int *b, float *l, float *x,
-                  const int *init, const float *tol, int *maxit, int *info) {
-    cudrop_scsrpower_(n, v, c, r, b, l, x, init, tol, maxit, info);
+template <class T> struct Api {
+  static constexpr bool single = std::is_same_v<T, float>;
+  static constexpr const char *prec = single ? "S" : "D";
+  static constexpr const char *dense_name = single ? "CUDROP_SPOWER" : "CUDROP_DPOWER";
+  static constexpr const char *csr_name = single ? "CUDROP_SCSRPOWER" : "CUDROP_DCSRPOWER";
+  static constexpr double tol = single ? 1e-4 : 1e-9;  // convergence tolerance of the general cases
+  static void dense(const int *n, const T *a, const int *lda, T *l, T *x, const int *init, const T *tol, int *maxit,
+                    int *info) {
+    if constexpr (single) cudrop_spower_(n, a, lda, l, x, init, tol, maxit, info);
+    else cudrop_dpower_(n, a, lda, l, x, init, tol, maxit, info);
   }
-  static constexpr double tol = 1e-4;  // convergence tolerance of the general cases
-};
-template <> struct Api<double> {
-  static constexpr const char *prec = "D", *dense_name = "CUDROP_DPOWER", *csr_name = "CUDROP_DCSRPOWER";
-  static void dense(const int *n, const double *a, const int *lda, double *l, double *x, const int *init,
-                    const double *tol, int *maxit, int *info) { cudrop_dpower_(n, a, lda, l, x, init, tol, maxit, info); }
-  static void csr(const int *n, const double *v, const int *c, const int *r, const int *b, double *l, double *x,
-                  const int *init, const double *tol, int *maxit, int *info) {
-    cudrop_dcsrpower_(n, v, c, r, b, l, x, init, tol, maxit, info);
+  static void csr(const int *n, const T *v, const int *c, const int *r, const int *b, T *l, T *x, const int *init,
+                  const T *tol, int *maxit, int *info) {
+    if constexpr (single) cudrop_scsrpower_(n, v, c, r, b, l, x, init, tol, maxit, info);
+    else cudrop_dcsrpower_(n, v, c, r, b, l, x, init, tol, maxit, info);
   }
-  static constexpr double tol = 1e-9;
 };
 
 // ---- counters: where each routed call ran ----
 struct Counted {
-  long g = 0, c = 0, f = 0;
-  Counted() { cudrop_counters(&g, &c, &f); }
+  const harness::Counters start = harness::Counters::now();
   void deltas(long *dg, long *dc, long *df) const {
-    long g1, c1, f1;
-    cudrop_counters(&g1, &c1, &f1);
-    *dg = g1 - g;
-    *dc = c1 - c;
-    *df = f1 - f;
+    const harness::Counters made = harness::Counters::now().since(start);
+    *dg = made.gpu;
+    *dc = made.cpu;
+    *df = made.fallbacks;
   }
   void routed(const char *what) const {
     long dg, dc, df;
     deltas(&dg, &dc, &df);
     ++routed_calls;
-    if (opt.expect_gpu) CHECK(dg == 1 && dc == 0 && df == 0, "%s: expected one GPU call, got gpu %ld cpu %ld fallbacks %ld", what, dg, dc, df);
-    if (opt.expect_cpu) CHECK(dg == 0 && dc == 1 && df == 0, "%s: expected one CPU call, got gpu %ld cpu %ld fallbacks %ld", what, dg, dc, df);
-    if (opt.expect_fallback) CHECK(dg == 0 && dc == 1 && df == 1, "%s: expected a fallback, got gpu %ld cpu %ld fallbacks %ld", what, dg, dc, df);
+    if (opt.placement.expect_gpu) CHECK(dg == 1 && dc == 0 && df == 0, "%s: expected one GPU call, got gpu %ld cpu %ld fallbacks %ld", what, dg, dc, df);
+    if (opt.placement.expect_cpu) CHECK(dg == 0 && dc == 1 && df == 0, "%s: expected one CPU call, got gpu %ld cpu %ld fallbacks %ld", what, dg, dc, df);
+    if (opt.placement.expect_fallback) CHECK(dg == 0 && dc == 1 && df == 1, "%s: expected a fallback, got gpu %ld cpu %ld fallbacks %ld", what, dg, dc, df);
   }
   void not_routed(const char *what) const {
     long dg, dc, df;
@@ -280,42 +254,46 @@ std::function<void(const T *, T *)> csr_matvec(const Csr<T> &c) {
   };
 }
 
-template <class T>
-Outcome<T> call_dense(const Dense<T> &d, const std::vector<T> *x0, T tol, int maxit, const char *what) {
-  Outcome<T> o;
-  o.x = x0 ? *x0 : std::vector<T>(size_t(d.n), T(-7));  // INIT = 1: must be overwritten
+// One routed call, call(o, init), counted and timed, on an outcome set up as every call's:
+// X = *x0 (INIT = 0) or, without x0, -7 that INIT = 1 must overwrite; LAMBDA = -99; INFO = -999.
+// Returns the milliseconds it took.
+template <class T, class Call>
+double call_routed(Outcome<T> &o, int n, const std::vector<T> *x0, int maxit, const char *what, Call &&call) {
+  o.x = x0 ? *x0 : std::vector<T>(size_t(n), T(-7));
   const int init = x0 ? 0 : 1;
   o.lambda = T(-99);
   o.iterations = maxit;
   o.info = -999;
   Counted counted;
   const double t0 = seconds_now();
-  Api<T>::dense(&d.n, d.a.data(), &d.lda, &o.lambda, o.x.data(), &init, &tol, &o.iterations, &o.info);
+  call(init);
   const double t = seconds_now() - t0;
   counted.routed(what);
+  return t * 1e3;
+}
+
+template <class T>
+Outcome<T> call_dense(const Dense<T> &d, const std::vector<T> *x0, T tol, int maxit, const char *what) {
+  Outcome<T> o;
+  const double ms = call_routed(o, d.n, x0, maxit, what, [&](const int &init) {
+    Api<T>::dense(&d.n, d.a.data(), &d.lda, &o.lambda, o.x.data(), &init, &tol, &o.iterations, &o.info);
+  });
   if (opt.verbose)
     std::printf("  %s: n=%d lda=%d -> info %d, %d iterations, lambda %.9g (%.3f ms)\n", what, d.n, d.lda,
-                o.info, o.iterations, double(o.lambda), t * 1e3);
+                o.info, o.iterations, double(o.lambda), ms);
   return o;
 }
 
 template <class T>
 Outcome<T> call_csr(const Csr<T> &c, const std::vector<T> *x0, T tol, int maxit, const char *what) {
   Outcome<T> o;
-  o.x = x0 ? *x0 : std::vector<T>(size_t(c.n), T(-7));
-  const int init = x0 ? 0 : 1;
-  o.lambda = T(-99);
-  o.iterations = maxit;
-  o.info = -999;
-  Counted counted;
-  const double t0 = seconds_now();
-  Api<T>::csr(&c.n, c.val.data(), c.col.data(), c.row.data(), &c.base, &o.lambda, o.x.data(), &init, &tol,
-              &o.iterations, &o.info);
-  const double t = seconds_now() - t0;
-  counted.routed(what);
+  const double ms = call_routed(o, c.n, x0, maxit, what, [&](const int &init) {
+    Api<T>::csr(&c.n, c.val.data(), c.col.data(), c.row.data(), &c.base, &o.lambda, o.x.data(), &init, &tol,
+                &o.iterations, &o.info);
+  });
   if (opt.verbose)
     std::printf("  %s: n=%d nnz=%lld base=%d -> info %d, %d iterations, lambda %.9g (%.3f ms)\n", what, c.n,
-                c.nnz(), c.base, o.info, o.iterations, double(o.lambda), t * 1e3);
+                c.nnz(), c.base, o.info, o.iterations, double(o.lambda), ms);
   return o;
 }
 
@@ -383,6 +361,21 @@ void check_eigenpair(const char *what, const Outcome<T> &o, double lambda, const
 }
 
 // ---- arguments ----
+// After an illegal call: one report to xerbla_ naming the routine and the parameter, INFO =
+// -parameter, and LAMBDA, MAXIT and X (set to 123, the given MAXIT, 5) not written.
+template <class T>
+void check_refused(const char *what, const char *routine, int parameter, int info, T lambda, bool maxit_kept,
+                   const std::vector<T> &x) {
+  const harness::XerblaRecord &r = harness::xerbla;
+  CHECK(r.calls == 1 && r.info == parameter, "%s: xerbla calls %d info %d, expected 1 call, %d", what, r.calls,
+        r.info, parameter);
+  CHECK(std::strcmp(r.name, routine) == 0 && r.length == std::strlen(routine), "%s: xerbla name '%s' len %zu", what,
+        r.name, r.length);
+  CHECK(info == -parameter, "%s: INFO %d, expected %d", what, info, -parameter);
+  CHECK(lambda == T(123) && maxit_kept && std::all_of(x.begin(), x.end(), [](T v) { return v == T(5); }),
+        "%s: an output was written", what);
+}
+
 template <class T>
 void test_arguments() {
   const char *P = Api<T>::prec;
@@ -411,20 +404,14 @@ void test_arguments() {
     T lambda = T(123);
     std::vector<T> x(7, T(5));
     int maxit = k.maxit, info = 777;
-    xerbla_calls = 0;
+    harness::xerbla.clear();
     Counted counted;
     Api<T>::dense(&k.n, d.a.data(), &k.lda, &lambda, x.data(), &k.init, &k.tol, &maxit, &info);
     char what[96];
     std::snprintf(what, sizeof what, "%s dense args n=%d lda=%d init=%d tol=%g maxit=%d", P, k.n, k.lda, k.init,
                   double(k.tol), k.maxit);
     counted.not_routed(what);
-    CHECK(xerbla_calls == 1 && xerbla_info == k.expect, "%s: xerbla calls %d info %d, expected 1 call, %d", what,
-          xerbla_calls, xerbla_info, k.expect);
-    CHECK(std::strcmp(xerbla_name, Api<T>::dense_name) == 0 && xerbla_len == std::strlen(Api<T>::dense_name),
-          "%s: xerbla name '%s' len %zu", what, xerbla_name, xerbla_len);
-    CHECK(info == -k.expect, "%s: INFO %d, expected %d", what, info, -k.expect);
-    CHECK(lambda == T(123) && maxit == k.maxit && std::all_of(x.begin(), x.end(), [](T v) { return v == T(5); }),
-          "%s: an output was written", what);
+    check_refused(what, Api<T>::dense_name, k.expect, info, lambda, maxit == k.maxit, x);
   }
 
   struct CsrCase { int n, base, init; T tol; int maxit, expect; };
@@ -440,7 +427,7 @@ void test_arguments() {
     T lambda = T(123);
     std::vector<T> x(7, T(5));
     int maxit = k.maxit, info = 777;
-    xerbla_calls = 0;
+    harness::xerbla.clear();
     Counted counted;
     Api<T>::csr(&k.n, cc.val.data(), cc.col.data(), cc.row.data(), &k.base, &lambda, x.data(), &k.init, &k.tol,
                 &maxit, &info);
@@ -448,13 +435,7 @@ void test_arguments() {
     std::snprintf(what, sizeof what, "%s csr args n=%d base=%d init=%d tol=%g maxit=%d", P, k.n, k.base, k.init,
                   double(k.tol), k.maxit);
     counted.not_routed(what);
-    CHECK(xerbla_calls == 1 && xerbla_info == k.expect, "%s: xerbla calls %d info %d, expected 1 call, %d", what,
-          xerbla_calls, xerbla_info, k.expect);
-    CHECK(std::strcmp(xerbla_name, Api<T>::csr_name) == 0 && xerbla_len == std::strlen(Api<T>::csr_name),
-          "%s: xerbla name '%s' len %zu", what, xerbla_name, xerbla_len);
-    CHECK(info == -k.expect, "%s: INFO %d, expected %d", what, info, -k.expect);
-    CHECK(lambda == T(123) && maxit == k.maxit && std::all_of(x.begin(), x.end(), [](T v) { return v == T(5); }),
-          "%s: an output was written", what);
+    check_refused(what, Api<T>::csr_name, k.expect, info, lambda, maxit == k.maxit, x);
   }
 
   // N = 0: INFO = 0, LAMBDA = 0, MAXIT = 0, nothing read (null arrays), no xerbla.
@@ -462,20 +443,20 @@ void test_arguments() {
     const int zero = 0, one = 1, init = 1, base = 1;
     T lambda = T(123);
     int maxit = 50, info = 777;
-    xerbla_calls = 0;
+    harness::xerbla.clear();
     Counted counted;
     Api<T>::dense(&zero, nullptr, &one, &lambda, nullptr, &init, &good_tol, &maxit, &info);
     counted.not_routed("N=0 dense");
-    CHECK(xerbla_calls == 0 && info == 0 && lambda == T(0) && maxit == 0, "%s N=0 dense: info %d lambda %g maxit %d xerbla %d",
-          P, info, double(lambda), maxit, xerbla_calls);
+    CHECK(harness::xerbla.calls == 0 && info == 0 && lambda == T(0) && maxit == 0, "%s N=0 dense: info %d lambda %g maxit %d xerbla %d",
+          P, info, double(lambda), maxit, harness::xerbla.calls);
     lambda = T(123);
     maxit = 50;
     info = 777;
     const int row1[1] = {1};
     Api<T>::csr(&zero, nullptr, nullptr, row1, &base, &lambda, nullptr, &init, &good_tol, &maxit, &info);
     counted.not_routed("N=0 csr");
-    CHECK(xerbla_calls == 0 && info == 0 && lambda == T(0) && maxit == 0, "%s N=0 csr: info %d lambda %g maxit %d xerbla %d",
-          P, info, double(lambda), maxit, xerbla_calls);
+    CHECK(harness::xerbla.calls == 0 && info == 0 && lambda == T(0) && maxit == 0, "%s N=0 csr: info %d lambda %g maxit %d xerbla %d",
+          P, info, double(lambda), maxit, harness::xerbla.calls);
   }
 
   // MAXIT = 0: no iteration; INFO = 1, LAMBDA = 0, x = the start vector.
@@ -530,7 +511,7 @@ void test_csr_structure() {
       int maxit = 100, info = 777;
       const int init = 1;
       const T tol = T(1e-3);
-      xerbla_calls = 0;
+      harness::xerbla.clear();
       Counted counted;
       Api<T>::csr(&c.n, c.val.data(), c.col.data(), c.row.data(), &c.base, &lambda, x.data(), &init, &tol, &maxit,
                   &info);
@@ -539,7 +520,7 @@ void test_csr_structure() {
       if (k.expect == -4) counted.not_routed(what);  // row pointers: checked before routing
       else counted.routed(what);                     // column indices: on the path that runs
       CHECK(info == k.expect, "%s: INFO %d, expected %d", what, info, k.expect);
-      CHECK(xerbla_calls == 0, "%s: xerbla_ was called", what);
+      CHECK(harness::xerbla.calls == 0, "%s: xerbla_ was called", what);
       CHECK(lambda == T(123) && maxit == 100 && std::all_of(x.begin(), x.end(), [](T v) { return v == T(5); }),
             "%s: an output other than INFO was written", what);
     }
@@ -1215,24 +1196,16 @@ void run_all() {
 }  // namespace
 
 int main(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--expect-cpu") opt.expect_cpu = true;
-    else if (a == "--expect-gpu") opt.expect_gpu = true;
-    else if (a == "--expect-fallback") opt.expect_fallback = true;
-    else if (a == "--require-gpu") opt.require_gpu = true;
-    else if (a == "--big") opt.big = true;
-    else if (a == "--prec" && i + 1 < argc) opt.prec = argv[++i];
-    else if (a == "-v") opt.verbose = true;
-    else {
-      std::fprintf(stderr, "usage: power_test [--expect-cpu|--expect-gpu|--expect-fallback] [--require-gpu] [--big] [--prec s|d|sd] [-v]\n");
-      return 2;
-    }
-  }
-  if (opt.require_gpu && !cudrop_gpu_available()) {
-    std::printf("no usable GPU: skipped\n");
-    return 77;
-  }
+  const bool understood =
+      harness::CommandLine("usage: power_test [--expect-cpu|--expect-gpu|--expect-fallback] [--require-gpu] [--big] "
+                           "[--prec s|d|sd] [-v]")
+          .placement(&opt.placement)
+          .flag("--big", &opt.big)
+          .text("--prec", &opt.prec)
+          .flag("-v", &opt.verbose)
+          .parse(argc, argv);
+  if (!understood) return 2;
+  if (harness::skip_without_gpu("power_test", opt.placement.require_gpu)) return harness::kSkipped;
   std::printf("power_test: cudrop %s, GPU available: %d%s\n", cudrop_version(), cudrop_gpu_available(),
 #ifdef CUDROP_TEST_HAVE_LAPACK
               ", LAPACK syev reference linked"
@@ -1242,10 +1215,10 @@ int main(int argc, char **argv) {
   );
   if (opt.prec.find('s') != std::string::npos) run_all<float>();
   if (opt.prec.find('d') != std::string::npos) run_all<double>();
-  long g, c, f;
-  cudrop_counters(&g, &c, &f);
+  const harness::Counters total = harness::Counters::now();
+  const long g = total.gpu, c = total.cpu, f = total.fallbacks;
   std::printf("power_test: %d checks, %d failures; %ld routed calls (gpu %ld, cpu %ld, fallbacks %ld)\n", checks,
               failures, routed_calls, g, c, f);
-  if (opt.expect_fallback) CHECK(f > 0, "no GPU attempt fell back");
+  if (opt.placement.expect_fallback) CHECK(f > 0, "no GPU attempt fell back");
   return failures == 0 ? 0 : 1;
 }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "kernels/sell_index.h"
-#include "tests/test_rng.h"
+#include "tests/harness/rng.h"
 
 namespace {
 
