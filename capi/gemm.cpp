@@ -8,29 +8,14 @@
 #include <limits>
 
 #include "capi/report.h"
+#include "core/routines.h"
 #include "impl/gemm.h"
 #include "shim/dispatch.h"
-
-#define CUDROP_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace cudrop::capi {
 namespace {
 
 char upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
-
-template <class T> struct GemmNames;
-template <> struct GemmNames<float> {
-  static constexpr const char *fortran = "SGEMM ";
-  static constexpr const char *cblas = "cblas_sgemm";
-  static constexpr const char *label = "sgemm_";
-  static constexpr cpu::Routine routine = cpu::Routine::sgemm_, cblas_routine = cpu::Routine::cblas_sgemm;
-};
-template <> struct GemmNames<double> {
-  static constexpr const char *fortran = "DGEMM ";
-  static constexpr const char *cblas = "cblas_dgemm";
-  static constexpr const char *label = "dgemm_";
-  static constexpr cpu::Routine routine = cpu::Routine::dgemm_, cblas_routine = cpu::Routine::cblas_dgemm;
-};
 
 // The reference's checks, in its order: the number of the first illegal argument, or 0.
 inline int gemm_illegal_argument(char ta, char tb, int m, int n, int k, int lda, int ldb, int ldc) {
@@ -60,18 +45,19 @@ inline bool gemm_worth_gpu(const env::Environment &s, int m, int n, int k, bool 
 // with an illegal call. caller: the program's return address (see cpu::find_for_illegal_call).
 // cblas_label: the verbose label of the CBLAS call this serves, or nullptr.
 template <class T>
-void gemm(const char *transa, const char *transb, const int *m, const int *n, const int *k,
+void checked_gemm(const char *transa, const char *transb, const int *m, const int *n, const int *k,
           const T *alpha, const T *a, const int *lda, const T *b, const int *ldb, const T *beta,
           T *c, const int *ldc, size_t transa_len, size_t transb_len, const void *caller,
           const char *cblas_label = nullptr) {
+  constexpr const RoutineNames &names = routine_names<Family::gemm, T>;
   const char ta = upper(*transa), tb = upper(*transb);
   const bool nota = ta == 'N', notb = tb == 'N';
   if (const int info = gemm_illegal_argument(ta, tb, *m, *n, *k, *lda, *ldb, *ldc)) {
     // The CPU routine's own checks call the handler the process would call without cudrop.
-    if (auto cpu_gemm = reinterpret_cast<cpu::gemm_fn<T>>(cpu::find_for_illegal_call(GemmNames<T>::routine, caller, {"xerbla_"})))
+    if (auto cpu_gemm = reinterpret_cast<cpu::gemm_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"})))
       cpu_gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len);
     else
-      report_illegal_argument(GemmNames<T>::fortran, info, 6, caller);
+      report_illegal_argument(names, info, caller);
     return;
   }
   if (*m == 0 || *n == 0 || ((*alpha == T(0) || *k == 0) && *beta == T(1))) return;
@@ -95,13 +81,13 @@ void gemm(const char *transa, const char *transb, const int *m, const int *n, co
   }
 
   char label[96];
-  const char *name = cblas_label != nullptr ? cblas_label : GemmNames<T>::label;
+  const char *name = cblas_label != nullptr ? cblas_label : names.symbol;
   if (settings().verbose >= 2 && cblas_label == nullptr) {
     std::snprintf(label, sizeof label, "%s(%c,%c,m=%d,n=%d,k=%d)", name, ta, tb, *m, *n, *k);
     name = label;
   }
   route(name, gemm_worth_gpu(settings(), *m, *n, *k, *beta != T(0), sizeof(T)),
-        std::is_same_v<T, float> ? cpu::Routine::sgemm_ : cpu::Routine::dgemm_,
+        names.cpu,
         [&] { return impl::gemm_host(GemmArgs<T>{!nota, !notb, *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc}); },
         [&] { cpu::gemm<T>()(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1); });
 }
@@ -111,13 +97,18 @@ enum CblasCode { RowMajor = 101, ColMajor = 102, NoTrans = 111, Trans = 112, Con
 template <class T>
 using cblas_gemm_fn = void (*)(int, int, int, int, int, int, T, const T *, int, const T *, int, T, T *, int);
 
-// Reference CBLAS: column-major passes straight through; row-major becomes the column-major
-// product C^T = op(B)^T op(A)^T. Any illegal argument sends the whole call to the CPU
-// library's CBLAS routine, so that its checks and handlers (cblas_xerbla, RowMajorStrg, ...)
-// do exactly what they do without cudrop. caller: as for gemm().
+}  // namespace
+
+// The entry of cblas_sgemm/cblas_dgemm (capi/exports.cpp). Reference CBLAS: column-major passes
+// straight through; row-major becomes the column-major product C^T = op(B)^T op(A)^T. Any
+// illegal argument sends the whole call to the CPU library's CBLAS routine, so that its checks
+// and handlers (cblas_xerbla, RowMajorStrg, ...) do exactly what they do without cudrop.
+// caller: as for checked_gemm().
 template <class T>
-void cblas_gemm(const void *caller, int layout, int trans_a, int trans_b, int m, int n, int k, T alpha,
-                const T *a, int lda, const T *b, int ldb, T beta, T *c, int ldc) {
+void cblas_gemm(int layout, int trans_a, int trans_b, int m, int n, int k, T alpha, const T *a, int lda,
+                const T *b, int ldb, T beta, T *c, int ldc, const void *caller) {
+  constexpr const RoutineNames &names = routine_names<Family::cblas_gemm, T>;
+  constexpr const RoutineNames &fortran = routine_names<Family::gemm, T>;
   auto code = [](int trans) { return trans == Trans ? 'T' : trans == ConjTrans ? 'C' : trans == NoTrans ? 'N' : '\0'; };
   const char ca = code(trans_a), cb = code(trans_b);
   const bool row_major = layout == RowMajor;
@@ -127,28 +118,28 @@ void cblas_gemm(const void *caller, int layout, int trans_a, int trans_b, int m,
                                         : gemm_illegal_argument(ca, cb, m, n, k, lda, ldb, ldc);
   if (!legal_codes || fortran_info != 0) {
     if (auto cpu_cblas = reinterpret_cast<cblas_gemm_fn<T>>(
-            cpu::find_for_illegal_call(GemmNames<T>::cblas_routine, caller, {"xerbla_", "cblas_xerbla"})))
+            cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_", "cblas_xerbla"})))
       return cpu_cblas(layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     // Reference CBLAS's own numbering, quirk included: row-major reports TransB as 2.
-    if (!row_major && layout != ColMajor) report_illegal_cblas_argument(GemmNames<T>::cblas, 1, false, "layout", layout, caller);
-    else if (ca == '\0') report_illegal_cblas_argument(GemmNames<T>::cblas, 2, row_major, "TransA", trans_a, caller);
-    else if (cb == '\0') report_illegal_cblas_argument(GemmNames<T>::cblas, row_major ? 2 : 3, row_major, "TransB", trans_b,
-                                       caller);
-    else report_illegal_cblas_fortran_argument(GemmNames<T>::fortran, fortran_info, row_major, caller);
+    if (!row_major && layout != ColMajor) report_illegal_cblas_argument(names, 1, false, "layout", layout, caller);
+    else if (ca == '\0') report_illegal_cblas_argument(names, 2, row_major, "TransA", trans_a, caller);
+    else if (cb == '\0') report_illegal_cblas_argument(names, row_major ? 2 : 3, row_major, "TransB", trans_b, caller);
+    else report_illegal_cblas_fortran_argument(names, fortran, fortran_info, row_major, caller);
     return;
   }
   char label[128];
   if (settings().verbose >= 2) {
     auto trans_name = [](char t) { return t == 'N' ? "NoTrans" : t == 'T' ? "Trans" : "ConjTrans"; };
-    std::snprintf(label, sizeof label, "%s(%s,%s,%s,M=%d,N=%d,K=%d)", GemmNames<T>::cblas,
+    std::snprintf(label, sizeof label, "%s(%s,%s,%s,M=%d,N=%d,K=%d)", names.symbol,
                   row_major ? "RowMajor" : "ColMajor", trans_name(ca), trans_name(cb), m, n, k);
   }
-  const char *cblas_label = settings().verbose >= 2 ? label : GemmNames<T>::cblas;
-  if (row_major) gemm<T>(&cb, &ca, &n, &m, &k, &alpha, b, &ldb, a, &lda, &beta, c, &ldc, 1, 1, caller, cblas_label);
-  else gemm<T>(&ca, &cb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1, caller, cblas_label);
+  const char *cblas_label = settings().verbose >= 2 ? label : names.symbol;
+  if (row_major) checked_gemm<T>(&cb, &ca, &n, &m, &k, &alpha, b, &ldb, a, &lda, &beta, c, &ldc, 1, 1, caller, cblas_label);
+  else checked_gemm<T>(&ca, &cb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1, caller, cblas_label);
 }
+template decltype(cblas_gemm<float>) cblas_gemm<float>;
+template decltype(cblas_gemm<double>) cblas_gemm<double>;
 
-}  // namespace
 }  // namespace cudrop::capi
 
 // A small sgemm_/dgemm_ that stays on the CPU is a few hundred nanoseconds of work or less,
@@ -157,7 +148,8 @@ void cblas_gemm(const void *caller, int layout, int trans_a, int trans_b, int m,
 // entry checks that every argument is valid, that none of the reference's own branches applies
 // (m, n or k <= 0, alpha == 0) and that m*n*k is below what auto mode could send to the GPU
 // (any size in cpu mode), counts the call, and jumps to the CPU routine with the caller's own
-// registers and stack. Anything else takes the full path, cudrop_[sd]gemm_full.
+// registers and stack. Anything else takes the full path, cudrop_[sd]gemm_full (capi/exports.cpp),
+// which calls capi::gemm.
 namespace cudrop::capi {
 struct GemmShortcut {
   std::atomic<void *> target{nullptr};  // the CPU routine; null: always the full path
@@ -186,9 +178,7 @@ template <class T> void open_shortcut() {
   if (sc.target.load(std::memory_order_relaxed) != nullptr) return;
   const env::Environment &s = settings();
   if (s.verbose >= 2 || s.mode == Mode::Gpu) return;
-  void *fn = cpu::detail::resolved[static_cast<size_t>(std::is_same_v<T, float> ? cpu::Routine::sgemm_
-                                                                                  : cpu::Routine::dgemm_)]
-                 .load(std::memory_order_acquire);
+  void *fn = cpu::detail::resolved[static_cast<size_t>(routine_names<Family::gemm, T>.cpu)].load(std::memory_order_acquire);
   if (fn == nullptr) return;
   long long max_mnk = std::numeric_limits<long long>::max();
   if (s.mode == Mode::Auto) {
@@ -199,39 +189,23 @@ template <class T> void open_shortcut() {
   sc.target.store(fn, std::memory_order_release);  // after max_mnk: x86 keeps the entry's loads in order
 }
 
+}  // namespace
+
+// The entry of sgemm_/dgemm_ (capi/exports.cpp), past the assembly entry's short way.
+// caller: as for checked_gemm().
 template <class T>
-void gemm_full(const char *transa, const char *transb, const int *m, const int *n, const int *k, const T *alpha,
-               const T *a, const int *lda, const T *b, const int *ldb, const T *beta, T *c, const int *ldc,
-               size_t transa_len, size_t transb_len, const void *caller) {
-  gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len, caller);
+void gemm(const char *transa, const char *transb, const int *m, const int *n, const int *k, const T *alpha,
+          const T *a, const int *lda, const T *b, const int *ldb, const T *beta, T *c, const int *ldc,
+          size_t transa_len, size_t transb_len, const void *caller) {
+  checked_gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len, caller);
   open_shortcut<T>();
 }
+template decltype(gemm<float>) gemm<float>;
+template decltype(gemm<double>) gemm<double>;
 
-}  // namespace
 }  // namespace cudrop::capi
 
-extern "C" {
-__attribute__((visibility("hidden"))) void cudrop_sgemm_full(const char *transa, const char *transb, const int *m,
-                                                             const int *n, const int *k, const float *alpha,
-                                                             const float *a, const int *lda, const float *b,
-                                                             const int *ldb, const float *beta, float *c,
-                                                             const int *ldc, size_t transa_len, size_t transb_len) {
-  // Entered by a jump from the exported entry (x86-64): the return address is the program's.
-  cudrop::capi::gemm_full(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len,
-                          __builtin_return_address(0));
-}
-__attribute__((visibility("hidden"))) void cudrop_dgemm_full(const char *transa, const char *transb, const int *m,
-                                                             const int *n, const int *k, const double *alpha,
-                                                             const double *a, const int *lda, const double *b,
-                                                             const int *ldb, const double *beta, double *c,
-                                                             const int *ldc, size_t transa_len, size_t transb_len) {
-  // Entered by a jump from the exported entry (x86-64): the return address is the program's.
-  cudrop::capi::gemm_full(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len,
-                          __builtin_return_address(0));
-}
-}
-
-#if defined(__x86_64__) && defined(__ELF__)
+#if CUDROP_ASM_ENTRIES
 // The exported entries, in assembly. Written in C++, GCC 12 saves six registers and loads
 // and stores back all nine stack arguments around the tail jump, several times the cost of
 // this entry and too much of a small GEMM (docs/perf/2026-11-22-h100-session14.md). It uses
@@ -327,29 +301,4 @@ __asm__(R"(
   .purgem CUDROP_GEMM_TRANS_LD
   .popsection
 )");
-#else
-CUDROP_EXPORT void sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
-                          const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
-                          const float *beta, float *c, const int *ldc, size_t transa_len, size_t transb_len) {
-  cudrop_sgemm_full(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len);
-}
-CUDROP_EXPORT void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
-                          const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,
-                          const double *beta, double *c, const int *ldc, size_t transa_len, size_t transb_len) {
-  cudrop_dgemm_full(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len);
-}
 #endif
-
-using cudrop::capi::cblas_gemm;
-
-CUDROP_EXPORT void cblas_sgemm(int layout, int trans_a, int trans_b, int m, int n, int k,
-                               float alpha, const float *a, int lda, const float *b, int ldb,
-                               float beta, float *c, int ldc) {
-  cblas_gemm(__builtin_return_address(0), layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
-
-CUDROP_EXPORT void cblas_dgemm(int layout, int trans_a, int trans_b, int m, int n, int k,
-                               double alpha, const double *a, int lda, const double *b, int ldb,
-                               double beta, double *c, int ldc) {
-  cblas_gemm(__builtin_return_address(0), layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}

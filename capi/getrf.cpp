@@ -6,68 +6,50 @@
 #include <type_traits>
 
 #include "capi/report.h"
+#include "core/routines.h"
 #include "impl/getrf.h"
 #include "shim/dispatch.h"
 
-#define CUDROP_EXPORT extern "C" __attribute__((visibility("default")))
-
 namespace cudrop::capi {
 namespace {
-
-template <class T> struct GetrfNames;
-template <> struct GetrfNames<float> {
-  static constexpr const char *fortran = "SGETRF";
-  static constexpr const char *label = "sgetrf_";
-  static constexpr cpu::Routine routine = cpu::Routine::sgetrf_;
-};
-template <> struct GetrfNames<double> {
-  static constexpr const char *fortran = "DGETRF";
-  static constexpr const char *label = "dgetrf_";
-  static constexpr cpu::Routine routine = cpu::Routine::dgetrf_;
-};
-
 template <class T>
 using getrf_fn = void (*)(const int *, const int *, T *, const int *, int *, int *);
+}  // namespace
 
-// caller: the program's return address (see cpu::find_for_illegal_call).
+// The entry of sgetrf_/dgetrf_ (capi/exports.cpp). caller: the program's return address (see
+// cpu::find_for_illegal_call).
 template <class T>
 void getrf(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *info, const void *caller) {
+  constexpr const RoutineNames &names = routine_names<Family::getrf, T>;
   int illegal = 0;
   if (*m < 0) illegal = 1;
   else if (*n < 0) illegal = 2;
   else if (*lda < std::max(1, *m)) illegal = 4;
   if (illegal != 0) {
     // The CPU routine's own checks set INFO and call the handler the process would call.
-    if (auto cpu_getrf = reinterpret_cast<getrf_fn<T>>(cpu::find_for_illegal_call(GetrfNames<T>::routine, caller, {"xerbla_"}))) {
+    if (auto cpu_getrf = reinterpret_cast<getrf_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"}))) {
       cpu_getrf(m, n, a, lda, ipiv, info);
       return;
     }
     // Reference order; INFO is set before XERBLA gets its (positive) parameter number.
     *info = -illegal;
-    report_illegal_argument(GetrfNames<T>::fortran, illegal, 6, caller);
+    report_illegal_argument(names, illegal, caller);
     return;
   }
   *info = 0;
   if (*m == 0 || *n == 0) return;
 
   char label[96];
-  const char *name = GetrfNames<T>::label;
+  const char *name = names.symbol;
   if (settings().verbose >= 2) {
     std::snprintf(label, sizeof label, "%s(m=%d,n=%d)", name, *m, *n);
     name = label;
   }
-  route(name, std::min(*m, *n) >= settings().getrf_min_n, GetrfNames<T>::routine,
+  route(name, std::min(*m, *n) >= settings().getrf_min_n, names.cpu,
         [&] { return impl::getrf_host<T>(*m, *n, a, *lda, ipiv, info); },
-        [&] { reinterpret_cast<getrf_fn<T>>(cpu::require(GetrfNames<T>::routine))(m, n, a, lda, ipiv, info); });
+        [&] { reinterpret_cast<getrf_fn<T>>(cpu::require(names.cpu))(m, n, a, lda, ipiv, info); });
 }
+template decltype(getrf<float>) getrf<float>;
+template decltype(getrf<double>) getrf<double>;
 
-}  // namespace
 }  // namespace cudrop::capi
-
-CUDROP_EXPORT void sgetrf_(const int *m, const int *n, float *a, const int *lda, int *ipiv, int *info) {
-  cudrop::capi::getrf(m, n, a, lda, ipiv, info, __builtin_return_address(0));
-}
-
-CUDROP_EXPORT void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info) {
-  cudrop::capi::getrf(m, n, a, lda, ipiv, info, __builtin_return_address(0));
-}

@@ -1,8 +1,7 @@
-// cudrop's own exported queries.
+// cudrop's own exported queries (routines.def rows of entry `own`).
+#include "core/routines.h"
 #include "impl/gpu.h"
 #include "shim/dispatch.h"
-
-#define CUDROP_EXPORT extern "C" __attribute__((visibility("default")))
 
 CUDROP_EXPORT const char *cudrop_version(void) { return CUDROP_VERSION_STRING; }
 

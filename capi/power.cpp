@@ -6,35 +6,25 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <type_traits>
 
 #include "capi/report.h"
+#include "core/routines.h"
 #include "impl/power.h"
 #include "shim/dispatch.h"
-
-#define CUDROP_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace cudrop::capi {
 namespace {
 
-template <class T> struct PowerNames;
-template <> struct PowerNames<float> {
-  static constexpr const char *dense = "CUDROP_SPOWER", *csr = "CUDROP_SCSRPOWER";
-  static constexpr const char *dense_label = "cudrop_spower_", *csr_label = "cudrop_scsrpower_";
-  // The CPU path needs nothing underneath; this only decides, as for every routine, that auto
-  // mode sends small calls to the GPU when no CPU BLAS exists at all.
-  static constexpr cpu::Routine routine = cpu::Routine::sgemm_;
-};
-template <> struct PowerNames<double> {
-  static constexpr const char *dense = "CUDROP_DPOWER", *csr = "CUDROP_DCSRPOWER";
-  static constexpr const char *dense_label = "cudrop_dpower_", *csr_label = "cudrop_dcsrpower_";
-  static constexpr cpu::Routine routine = cpu::Routine::dgemm_;
-};
+// The CPU path needs nothing underneath; this only decides, as for every routine, that auto
+// mode sends small calls to the GPU when no CPU BLAS exists at all.
+template <class T>
+constexpr cpu::Routine kPowerStandIn = routine_names<Family::gemm, T>.cpu;
 
 // Reports argument `k` through the handler the process has (capi/report.h; no CPU library has
-// these routines), with the routine's true name and length (longer than the reference's six).
-void report(const char *name, int k) { report_illegal_argument(name, k, std::strlen(name), nullptr); }
+// these routines, and the caller's own dependencies are not searched), with the routine's
+// whole name (longer than the reference's six characters).
+void report(const RoutineNames &names, int k) { report_illegal_argument(names, k, nullptr); }
 
 // Auto mode: the GPU pays once one upload plus the iterations at GPU bandwidth beat the
 // iterations at CPU bandwidth. The CPU path streams the matrix at a few GB/s per iteration,
@@ -46,9 +36,14 @@ bool power_worth_gpu(double matrix_bytes, int maxit) {
   return maxit > 0 && matrix_bytes >= env::environment().power_min_bytes;
 }
 
+}  // namespace
+
+// The entry of cudrop_spower_/cudrop_dpower_ (capi/exports.cpp). The caller's return address
+// is not used (report()).
 template <class T>
-void power_dense(const int *n, const T *a, const int *lda, T *lambda, T *x, const int *init,
-                 const T *tol, int *maxit, int *info) {
+void power(const int *n, const T *a, const int *lda, T *lambda, T *x, const int *init, const T *tol, int *maxit,
+           int *info, const void * /*caller*/) {
+  constexpr const RoutineNames &names = routine_names<Family::power, T>;
   *info = 0;
   if (*n < 0) *info = -1;
   else if (*lda < std::max(1, *n)) *info = -3;
@@ -56,7 +51,7 @@ void power_dense(const int *n, const T *a, const int *lda, T *lambda, T *x, cons
   else if (!(*tol >= T(0))) *info = -7;  // negative or NaN
   else if (*maxit < 0) *info = -8;
   if (*info != 0) {
-    report(PowerNames<T>::dense, -*info);
+    report(names, -*info);
     return;
   }
   if (*n == 0) {
@@ -66,21 +61,27 @@ void power_dense(const int *n, const T *a, const int *lda, T *lambda, T *x, cons
   }
 
   char label[96];
-  const char *name = PowerNames<T>::dense_label;
+  const char *name = names.symbol;
   if (settings().verbose >= 2) {
     std::snprintf(label, sizeof label, "%s(n=%d,maxit=%d)", name, *n, *maxit);
     name = label;
   }
   const bool ones = *init == 1;
   const double bytes = double(*n) * double(*n) * sizeof(T);
-  route(name, power_worth_gpu(bytes, *maxit), PowerNames<T>::routine,
+  route(name, power_worth_gpu(bytes, *maxit), kPowerStandIn<T>,
         [&] { return impl::power_dense_host<T>(*n, a, *lda, lambda, x, ones, *tol, maxit, info); },
         [&] { impl::power_dense_cpu<T>(*n, a, *lda, lambda, x, ones, *tol, maxit, info); });
 }
 
+template decltype(power<float>) power<float>;
+template decltype(power<double>) power<double>;
+
+// The entry of cudrop_scsrpower_/cudrop_dcsrpower_ (capi/exports.cpp); the caller's return
+// address is not used (report()).
 template <class T>
-void power_csr(const int *n, const T *val, const int *colind, const int *rowptr, const int *base,
-               T *lambda, T *x, const int *init, const T *tol, int *maxit, int *info) {
+void csrpower(const int *n, const T *val, const int *colind, const int *rowptr, const int *base, T *lambda, T *x,
+              const int *init, const T *tol, int *maxit, int *info, const void * /*caller*/) {
+  constexpr const RoutineNames &names = routine_names<Family::csrpower, T>;
   *info = 0;
   if (*n < 0) *info = -1;
   else if (*base != 0 && *base != 1) *info = -5;
@@ -88,7 +89,7 @@ void power_csr(const int *n, const T *val, const int *colind, const int *rowptr,
   else if (!(*tol >= T(0))) *info = -9;  // negative or NaN
   else if (*maxit < 0) *info = -10;
   if (*info != 0) {
-    report(PowerNames<T>::csr, -*info);
+    report(names, -*info);
     return;
   }
   if (*n == 0) {
@@ -105,7 +106,7 @@ void power_csr(const int *n, const T *val, const int *colind, const int *rowptr,
   }
 
   char label[96];
-  const char *name = PowerNames<T>::csr_label;
+  const char *name = names.symbol;
   const long long nnz = (long long)rowptr[*n] - *base;
   if (settings().verbose >= 2) {
     std::snprintf(label, sizeof label, "%s(n=%d,nnz=%lld,maxit=%d)", name, *n, nnz, *maxit);
@@ -113,34 +114,11 @@ void power_csr(const int *n, const T *val, const int *colind, const int *rowptr,
   }
   const bool ones = *init == 1;
   const double bytes = double(nnz) * double(sizeof(T) + sizeof(int)) + (double(*n) + 1) * sizeof(int);
-  route(name, power_worth_gpu(bytes, *maxit), PowerNames<T>::routine,
+  route(name, power_worth_gpu(bytes, *maxit), kPowerStandIn<T>,
         [&] { return impl::power_csr_host<T>(*n, val, colind, rowptr, *base, lambda, x, ones, *tol, maxit, info); },
         [&] { impl::power_csr_cpu<T>(*n, val, colind, rowptr, *base, lambda, x, ones, *tol, maxit, info); });
 }
+template decltype(csrpower<float>) csrpower<float>;
+template decltype(csrpower<double>) csrpower<double>;
 
-}  // namespace
 }  // namespace cudrop::capi
-
-CUDROP_EXPORT void cudrop_spower_(const int *n, const float *a, const int *lda, float *lambda,
-                                  float *x, const int *init, const float *tol, int *maxit,
-                                  int *info) {
-  cudrop::capi::power_dense(n, a, lda, lambda, x, init, tol, maxit, info);
-}
-
-CUDROP_EXPORT void cudrop_dpower_(const int *n, const double *a, const int *lda, double *lambda,
-                                  double *x, const int *init, const double *tol, int *maxit,
-                                  int *info) {
-  cudrop::capi::power_dense(n, a, lda, lambda, x, init, tol, maxit, info);
-}
-
-CUDROP_EXPORT void cudrop_scsrpower_(const int *n, const float *val, const int *colind,
-                                     const int *rowptr, const int *base, float *lambda, float *x,
-                                     const int *init, const float *tol, int *maxit, int *info) {
-  cudrop::capi::power_csr(n, val, colind, rowptr, base, lambda, x, init, tol, maxit, info);
-}
-
-CUDROP_EXPORT void cudrop_dcsrpower_(const int *n, const double *val, const int *colind,
-                                     const int *rowptr, const int *base, double *lambda, double *x,
-                                     const int *init, const double *tol, int *maxit, int *info) {
-  cudrop::capi::power_csr(n, val, colind, rowptr, base, lambda, x, init, tol, maxit, info);
-}

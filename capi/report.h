@@ -6,20 +6,23 @@
 // address, taken in the exported entry, or nullptr.
 #include <cstddef>
 
+#include "core/routines.h"
+
 namespace cudrop::capi {
 // Fortran interface: the program's xerbla_ (global scope, the executable first; then the
 // calling object's own dependencies), else the CPU library's, else the reference LAPACK
-// XERBLA's text on stdout and exit(0) (Fortran STOP).
-// name: the routine's name, name_len its length ("SGEMM ", 6; the reference's own padding).
-void report_illegal_argument(const char *name, int info, size_t name_len, const void *caller);
+// XERBLA's text on stdout and exit(0) (Fortran STOP). The handler gets routine.handler
+// ("SGEMM ", 6: the reference's own padding).
+void report_illegal_argument(const RoutineNames &routine, int info, const void *caller);
 
 // CBLAS interface, numbered like reference CBLAS (the layout argument is parameter 1).
-// info: the CBLAS parameter number of a CBLAS-level check (layout, TransA, TransB), reported
-// with `what` and `value` as "Illegal <what> setting, <value>". row_major: RowMajor layout.
-void report_illegal_cblas_argument(const char *routine, int info, bool row_major, const char *what, int value,
+// cblas: the CBLAS routine's names. info: the CBLAS parameter number of a CBLAS-level check
+// (layout, TransA, TransB), reported with `what` and `value` as "Illegal <what> setting,
+// <value>". row_major: RowMajor layout.
+void report_illegal_cblas_argument(const RoutineNames &cblas, int info, bool row_major, const char *what, int value,
                                    const void *caller);
 // A check of the Fortran routine underneath failed: fortran_info is the Fortran parameter
-// number of the call reference CBLAS makes (row-major: the swapped one). fortran_name as above.
-void report_illegal_cblas_fortran_argument(const char *fortran_name, int fortran_info, bool row_major,
-                                           const void *caller);
+// number of the call reference CBLAS makes to `fortran` (row-major: the swapped one).
+void report_illegal_cblas_fortran_argument(const RoutineNames &cblas, const RoutineNames &fortran, int fortran_info,
+                                           bool row_major, const void *caller);
 }  // namespace cudrop::capi

@@ -6,7 +6,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <iterator>
 #include <string>
 
 #include "shim/cpu_backend.h"
@@ -41,9 +41,10 @@ void set_cblas_globals(int row_major, int call_from_c) {
 }
 
 // Reference CBLAS's cblas_xerbla: the program's, else its text on stderr and exit(-1).
-// RowMajorStrg is set around the call as reference cblas_<routine> sets it.
-void cblas_handler(int info, const char *routine, bool row_major, const char *form, int value, bool has_value,
-                   const void *caller) {
+// RowMajorStrg is set around the call as reference cblas_<routine> sets it. cblas: the routine's
+// names (its row-major renumbering); routine: the name the handler gets.
+void cblas_handler(int info, const RoutineNames &cblas, const char *routine, bool row_major, const char *form,
+                   int value, bool has_value, const void *caller) {
   if (auto handler = reinterpret_cast<cblas_xerbla_fn>(handler_for("cblas_xerbla", caller))) {
     set_cblas_globals(row_major, 1);
     if (has_value) handler(info, routine, form, value);
@@ -51,10 +52,19 @@ void cblas_handler(int info, const char *routine, bool row_major, const char *fo
     set_cblas_globals(0, 0);
     return;
   }
-  // Reference cblas_xerbla maps a row-major gemm's numbers back (the call was swapped).
-  if (row_major && std::strstr(routine, "gemm") != nullptr) {
-    if (info == 4) info = 5; else if (info == 5) info = 4;
-    else if (info == 9) info = 11; else if (info == 11) info = 9;
+  // Reference cblas_xerbla maps a row-major call's numbers back (the call was swapped).
+  if (row_major) {
+    const int *pairs = cblas.row_major_renumbering;
+    for (size_t i = 0; i + 1 < std::size(cblas.row_major_renumbering) && pairs[i] != 0; i += 2) {
+      if (info == pairs[i]) {
+        info = pairs[i + 1];
+        break;
+      }
+      if (info == pairs[i + 1]) {
+        info = pairs[i];
+        break;
+      }
+    }
   }
   if (info != 0) std::fprintf(stderr, "Parameter %d to routine %s was incorrect\n", info, routine);
   if (has_value) std::fprintf(stderr, form, value);
@@ -63,9 +73,11 @@ void cblas_handler(int info, const char *routine, bool row_major, const char *fo
 
 }  // namespace
 
-void report_illegal_argument(const char *name, int info, size_t name_len, const void *caller) {
+void report_illegal_argument(const RoutineNames &routine, int info, const void *caller) {
+  const char *name = routine.handler.text;
+  const size_t name_len = routine.handler.length;
   if (auto handler = reinterpret_cast<xerbla_fn>(handler_for("xerbla_", caller))) return handler(name, &info, name_len);
-  if (auto handler = reinterpret_cast<xerbla_fn>(cpu::find(cpu::Routine::xerbla_)))
+  if (auto handler = reinterpret_cast<xerbla_fn>(cpu::find(routine_names<Family::xerbla>.cpu)))
     return handler(name, &info, name_len);
   // Reference LAPACK XERBLA: the name without trailing blanks, INFO as I2, then STOP.
   size_t len = name_len;
@@ -75,26 +87,27 @@ void report_illegal_argument(const char *name, int info, size_t name_len, const 
   std::exit(0);
 }
 
-void report_illegal_cblas_argument(const char *routine, int info, bool row_major, const char *what, int value,
+void report_illegal_cblas_argument(const RoutineNames &cblas, int info, bool row_major, const char *what, int value,
                                    const void *caller) {
   const std::string form = std::string("Illegal ") + what + " setting, %d\n";
-  cblas_handler(info, routine, row_major, form.c_str(), value, true, caller);
+  cblas_handler(info, cblas, cblas.handler.text, row_major, form.c_str(), value, true, caller);
 }
 
-void report_illegal_cblas_fortran_argument(const char *fortran_name, int fortran_info, bool row_major,
-                                           const void *caller) {
+void report_illegal_cblas_fortran_argument(const RoutineNames &cblas, const RoutineNames &fortran, int fortran_info,
+                                           bool row_major, const void *caller) {
+  const char *fortran_name = fortran.handler.text;
   // Reference CBLAS calls the Fortran routine, whose XERBLA is the process's xerbla_: a
   // program's own gets the Fortran name and number; CBLAS's own (xerbla.c) turns them into
   // cblas_xerbla(info + 1, "cblas_" + lower-case name, ""), blanks kept.
   if (auto handler = reinterpret_cast<xerbla_fn>(handler_for("xerbla_", caller))) {
     set_cblas_globals(row_major, 1);
-    handler(fortran_name, &fortran_info, std::strlen(fortran_name));
+    handler(fortran_name, &fortran_info, fortran.handler.length);
     set_cblas_globals(0, 0);
     return;
   }
   std::string name = "cblas_";
   for (const char *p = fortran_name; *p != '\0'; ++p) name += static_cast<char>(std::tolower(*p));
-  cblas_handler(fortran_info + 1, name.c_str(), row_major, "", 0, false, caller);
+  cblas_handler(fortran_info + 1, cblas, name.c_str(), row_major, "", 0, false, caller);
 }
 
 }  // namespace cudrop::capi

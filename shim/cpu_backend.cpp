@@ -22,10 +22,15 @@ struct Entry {
   Kind kind;
 };
 
+// In cpu::Routine's order: the rows of routines.def found underneath, each precision.
+constexpr Kind kLibraryOf_blas = Kind::Blas, kLibraryOf_cblas = Kind::Blas, kLibraryOf_lapack = Kind::Lapack;
 constexpr Entry kRoutines[] = {
-#define CUDROP_CPU_ROUTINE(symbol, kind) {#symbol, Kind::kind},
-#include "shim/routines.inc"
-#undef CUDROP_CPU_ROUTINE
+#define CUDROP_CPU_ENTRY(p, T, kind, stem) {CUDROP_STRING(CUDROP_SYMBOL(kind, p, stem)), kLibraryOf_##kind},
+#define CUDROP_ROUTINE(kind, stem, precisions, ...) \
+  CUDROP_IF_UNDERNEATH(kind)(CUDROP_EACH_PRECISION(precisions, CUDROP_CPU_ENTRY, kind, stem))
+#include "routines.def"
+#undef CUDROP_ROUTINE
+#undef CUDROP_CPU_ENTRY
 };
 static_assert(sizeof(kRoutines) / sizeof(kRoutines[0]) == static_cast<size_t>(Routine::count));
 

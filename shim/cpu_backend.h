@@ -5,14 +5,11 @@
 #include <initializer_list>
 #include <type_traits>
 
+#include "core/routines.h"
+
 namespace cudrop::cpu {
 
-enum class Routine {
-#define CUDROP_CPU_ROUTINE(symbol, kind) symbol,
-#include "shim/routines.inc"
-#undef CUDROP_CPU_ROUTINE
-  count
-};
+// Routine: the rows of routines.def found underneath (core/routines.h).
 
 // Address of the routine underneath. If no CPU library provides it, prints what to
 // install or set and aborts: a wrong answer is never an option.
@@ -60,9 +57,7 @@ using gemm_fn = void (*)(const char *, const char *, const int *, const int *, c
 
 template <class T>
 gemm_fn<T> gemm() {
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
-  return reinterpret_cast<gemm_fn<T>>(
-      require_cached(std::is_same_v<T, float> ? Routine::sgemm_ : Routine::dgemm_));
+  return reinterpret_cast<gemm_fn<T>>(require_cached(routine_names<Family::gemm, T>.cpu));
 }
 
 template <class T>
@@ -76,15 +71,15 @@ using potrf_fn = void (*)(const char *, const int *, T *, const int *, int *, si
 
 template <class T>
 syrk_fn<T> syrk() {
-  return reinterpret_cast<syrk_fn<T>>(require(std::is_same_v<T, float> ? Routine::ssyrk_ : Routine::dsyrk_));
+  return reinterpret_cast<syrk_fn<T>>(require(routine_names<Family::syrk, T>.cpu));
 }
 template <class T>
 trsm_fn<T> trsm() {
-  return reinterpret_cast<trsm_fn<T>>(require(std::is_same_v<T, float> ? Routine::strsm_ : Routine::dtrsm_));
+  return reinterpret_cast<trsm_fn<T>>(require(routine_names<Family::trsm, T>.cpu));
 }
 template <class T>
 potrf_fn<T> potrf() {
-  return reinterpret_cast<potrf_fn<T>>(require(std::is_same_v<T, float> ? Routine::spotrf_ : Routine::dpotrf_));
+  return reinterpret_cast<potrf_fn<T>>(require(routine_names<Family::potrf, T>.cpu));
 }
 
 }  // namespace cudrop::cpu

@@ -1,6 +1,7 @@
 #!/bin/bash
-# exports: libcudrop.so exports exactly the names of shim/exports.map's global list (nothing
-# of the static CUDA runtime or of C++ leaks out), unversioned, and needs no CUDA library at
+# exports: libcudrop.so exports exactly the names of the global list of exports.map, written
+# from routines.def at build time (nothing of the static CUDA runtime or of C++ leaks out), none
+# of the process's own handlers and CBLAS globals, unversioned, and needs no CUDA library at
 # run time: the CUDA runtime is linked statically, the driver is loaded on demand, so the
 # library loads (and runs everything on the CPU) on a machine without CUDA. It also needs no
 # BLAS/LAPACK library: the CPU one underneath is found at run time, never fixed at link time.
@@ -25,6 +26,10 @@ missing=$(comm -23 <(echo "$expected") <(echo "$actual"))
 extra=$(comm -13 <(echo "$expected") <(echo "$actual"))
 [ -z "$missing" ] || fail "listed in exports.map but not exported: $(echo $missing)"
 [ -z "$extra" ] || fail "exported but not in exports.map: $(echo $extra)"
+# Exported, these would replace the program's own (capi/report.h), whatever the list says.
+for own in xerbla_ cblas_xerbla RowMajorStrg CBLAS_CallFromC; do
+  if echo "$actual" | grep -qx "$own"; then fail "exports $own"; fi
+done
 if nm -D --defined-only "$lib" | awk '{print $3}' | grep -q '@'; then
   fail "versioned symbols exported (the names must interpose like any BLAS's): $(nm -D --defined-only "$lib" | grep '@')"
 fi

@@ -1,0 +1,54 @@
+// The exported entries of routines.def's rows of entry `thunk` and `asm`: each takes the
+// program's return address (where an illegal call's handler is looked up,
+// cpu::find_for_illegal_call) and calls capi::<routine><T>, which capi/<routine>.cpp defines and
+// instantiates for each precision. No policy here: an entry is a call.
+#include <cstddef>
+
+#include "core/routines.h"
+// The public prototypes, so that an entry that differs from its declaration fails to compile.
+// Not the CBLAS ones: they take enums where the entries take int (the same ABI; an int holds
+// the illegal values that the checks must see).
+#define CBLAS_H
+#include "cudrop.h"
+#undef CBLAS_H
+
+// capi::<routine><T>(parameters..., caller), declared once per row.
+#define CUDROP_DECLARE_ENTRY(kind, stem, parameters)                                  \
+  namespace cudrop::capi {                                                            \
+  template <class T>                                                                  \
+  void CUDROP_FAMILY(kind, stem)(CUDROP_UNPAREN parameters, const void *caller);      \
+  }
+
+// One precision's entry. T names the element type in the row's parameters. `name` is the
+// symbol itself, or for an `asm` row on a machine with assembly entries the hidden
+// cudrop_<symbol>full that its assembly entry jumps to: the return address is the program's.
+#define CUDROP_ENTRY(p, T_, kind, stem, entry, parameters, arguments)                                 \
+  namespace cudrop::exported::precision_##p {                                                         \
+  using T = T_;                                                                                       \
+  CUDROP_ENTRY_LINKAGE_##entry void CUDROP_ENTRY_NAME_##entry(CUDROP_SYMBOL(kind, p, stem)) parameters { \
+    cudrop::capi::CUDROP_FAMILY(kind, stem)<T>(CUDROP_UNPAREN arguments, __builtin_return_address(0));  \
+  }                                                                                                   \
+  }
+
+#define CUDROP_ENTRY_LINKAGE_thunk CUDROP_EXPORT
+#define CUDROP_ENTRY_NAME_thunk(symbol) symbol
+#if CUDROP_ASM_ENTRIES
+#define CUDROP_ENTRY_LINKAGE_asm extern "C" __attribute__((visibility("hidden")))
+#define CUDROP_ENTRY_NAME_asm(symbol) CUDROP_ASM_TARGET(symbol)
+#define CUDROP_ASM_TARGET(symbol) cudrop_##symbol##full
+#else
+#define CUDROP_ENTRY_LINKAGE_asm CUDROP_EXPORT
+#define CUDROP_ENTRY_NAME_asm(symbol) symbol
+#endif
+
+#define CUDROP_ENTRIES_thunk(kind, stem, precisions, entry, parameters, arguments) \
+  CUDROP_DECLARE_ENTRY(kind, stem, parameters)                                     \
+  CUDROP_EACH_PRECISION(precisions, CUDROP_ENTRY, kind, stem, entry, parameters, arguments)
+#define CUDROP_ENTRIES_asm CUDROP_ENTRIES_thunk
+#define CUDROP_ENTRIES_own(...)
+#define CUDROP_ENTRIES_under(...)
+
+#define CUDROP_ROUTINE(kind, stem, precisions, entry, parameters, arguments, renumbering) \
+  CUDROP_ENTRIES_##entry(kind, stem, precisions, entry, parameters, arguments)
+#include "routines.def"
+#undef CUDROP_ROUTINE

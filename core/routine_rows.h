@@ -1,0 +1,49 @@
+/* How the columns of a routines.def row expand. Plain C preprocessor, no C++: the linker's
+   export list (shim/exports.map.in) is made with these too. */
+#ifndef CUDROP_CORE_ROUTINE_ROWS_H
+#define CUDROP_CORE_ROUTINE_ROWS_H
+
+/* F(p, T, ...) for each precision of the row: its letter and element type. */
+#define CUDROP_EACH_PRECISION(precisions, F, ...) CUDROP_PRECISIONS_##precisions(F, __VA_ARGS__)
+#define CUDROP_PRECISIONS_sd(F, ...) F(s, float, __VA_ARGS__) F(d, double, __VA_ARGS__)
+#define CUDROP_PRECISIONS_none(F, ...) F(, void, __VA_ARGS__)
+
+/* The linker symbol of precision p. */
+#define CUDROP_SYMBOL(kind, p, stem) CUDROP_SYMBOL_##kind(p, stem)
+#define CUDROP_SYMBOL_blas(p, stem) p##stem##_
+#define CUDROP_SYMBOL_lapack(p, stem) p##stem##_
+#define CUDROP_SYMBOL_cblas(p, stem) cblas_##p##stem
+#define CUDROP_SYMBOL_ext(p, stem) cudrop_##p##stem##_
+#define CUDROP_SYMBOL_c(p, stem) cudrop_##stem
+
+/* The row's own name, all precisions together: cudrop::Family's enumerator and capi's entry. */
+#define CUDROP_FAMILY(kind, stem) CUDROP_FAMILY_##kind(stem)
+#define CUDROP_FAMILY_blas(stem) stem
+#define CUDROP_FAMILY_lapack(stem) stem
+#define CUDROP_FAMILY_cblas(stem) cblas_##stem
+#define CUDROP_FAMILY_ext(stem) stem
+#define CUDROP_FAMILY_c(stem) stem
+
+/* CUDROP_IF_UNDERNEATH(kind)(x): x for a routine also found in the CPU library underneath,
+   else nothing. */
+#define CUDROP_IF_UNDERNEATH(kind) CUDROP_UNDERNEATH_##kind
+#define CUDROP_UNDERNEATH_blas CUDROP_KEEP
+#define CUDROP_UNDERNEATH_lapack CUDROP_KEEP
+#define CUDROP_UNDERNEATH_cblas CUDROP_KEEP
+#define CUDROP_UNDERNEATH_ext CUDROP_DROP
+#define CUDROP_UNDERNEATH_c CUDROP_DROP
+
+/* CUDROP_IF_EXPORTED(entry)(x): x for a routine libcudrop exports, else nothing. */
+#define CUDROP_IF_EXPORTED(entry) CUDROP_EXPORTED_##entry
+#define CUDROP_EXPORTED_thunk CUDROP_KEEP
+#define CUDROP_EXPORTED_asm CUDROP_KEEP
+#define CUDROP_EXPORTED_own CUDROP_KEEP
+#define CUDROP_EXPORTED_under CUDROP_DROP
+
+#define CUDROP_KEEP(...) __VA_ARGS__
+#define CUDROP_DROP(...)
+#define CUDROP_UNPAREN(...) __VA_ARGS__
+#define CUDROP_STRING(x) CUDROP_STRING_(x)
+#define CUDROP_STRING_(x) #x
+
+#endif
