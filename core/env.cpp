@@ -191,9 +191,9 @@ size_t byte_size(const char *name, size_t fallback, const char *default_text) {
   return fallback;
 }
 
-// CUDROP_FAULT_INJECT=alloc|launch[:N] or potrf-step:N.
+// CUDROP_TEST_FAULT_INJECT=alloc|launch[:N] or potrf-step:N.
 void read_fault(Environment &e) {
-  const char *name = "CUDROP_FAULT_INJECT";
+  const char *name = "CUDROP_TEST_FAULT_INJECT";
   const char *text = value_of(name);
   if (text == nullptr) return;
   const char *colon = std::strchr(text, ':');
@@ -237,11 +237,11 @@ Environment read_environment() {
   e.potrf_trace = static_cast<int>(whole_number("CUDROP_POTRF_TRACE", 0, 0, 3));
   e.gemm_trace = flag("CUDROP_GEMM_TRACE", false);
   e.dmma_tile = word("CUDROP_DMMA_TILE", {"128x128", "128x64", "64x64"}, -1, "the tile chosen per shape");
-  e.power_csr_elementwise = flag("CUDROP_POWER_CSR_ELEMENTWISE", false);
-  e.power_pdl = flag("CUDROP_POWER_PDL", true);
-  e.power_l2 = flag("CUDROP_POWER_L2", true);
+  e.power_csr_elementwise = flag("CUDROP_TEST_POWER_CSR_ELEMENTWISE", false);
+  e.power_pdl = flag("CUDROP_TEST_POWER_PDL", true);
+  e.power_l2 = flag("CUDROP_TEST_POWER_L2", true);
   constexpr CsrFormat kFormats[] = {CsrFormat::stream, CsrFormat::wide};
-  const int format = word("CUDROP_POWER_CSR_FORMAT", {"stream", "wide"}, -1, "the format chosen per matrix");
+  const int format = word("CUDROP_TEST_POWER_CSR_FORMAT", {"stream", "wide"}, -1, "the format chosen per matrix");
   if (format >= 0) e.power_csr_format = kFormats[format];
   read_fault(e);
   warn_unknown_names();

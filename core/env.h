@@ -46,11 +46,11 @@ struct Environment {
   bool gemm_trace = false;    // CUDROP_GEMM_TRACE
   int dmma_tile = -1;         // CUDROP_DMMA_TILE: 0 128x128, 1 128x64, 2 64x64 (-1: by shape)
   // Test hooks.
-  bool power_csr_elementwise = false;           // CUDROP_POWER_CSR_ELEMENTWISE
-  bool power_pdl = true;                        // CUDROP_POWER_PDL
-  bool power_l2 = true;                         // CUDROP_POWER_L2
-  CsrFormat power_csr_format = CsrFormat::chosen;  // CUDROP_POWER_CSR_FORMAT
-  Fault fault = Fault::none;                    // CUDROP_FAULT_INJECT=kind[:N]
+  bool power_csr_elementwise = false;           // CUDROP_TEST_POWER_CSR_ELEMENTWISE
+  bool power_pdl = true;                        // CUDROP_TEST_POWER_PDL
+  bool power_l2 = true;                         // CUDROP_TEST_POWER_L2
+  CsrFormat power_csr_format = CsrFormat::chosen;  // CUDROP_TEST_POWER_CSR_FORMAT
+  Fault fault = Fault::none;                    // CUDROP_TEST_FAULT_INJECT=kind[:N]
   long fault_from = 0;                          // N (0: every attempt)
 };
 

@@ -44,7 +44,7 @@
 //                     plans (impl::plan_gemm_tiles, computed here for each call as the library
 //                     sees it) must include k split, C resident and rotating, both block orders
 //   --expect-partial  at the end assert gpu_calls > 0 and gpu_fallbacks > 0: with
-//                     CUDROP_FAULT_INJECT=launch:N a tiled call failed part way, after some of
+//                     CUDROP_TEST_FAULT_INJECT=launch:N a tiled call failed part way, after some of
 //                     C was written back, and was finished on the CPU (counted as both)
 //   --max-work W      skip shapes with m*n*k > W
 //   --plans-only      --shapes ooc: make no call, only tally (and with -v print) the plans

@@ -936,7 +936,7 @@ void test_pagerank() {
 // the test power_gpu_csr_stream runs every case on the CSR-stream kernel described next.
 // The GPU kernel reads a tile of rows as one range of entries, in windows of 2048 (float) or
 // 1024 (double) entries, with 16-byte copies from the 4-aligned entry below the tile's first
-// (element copies under CUDROP_POWER_CSR_ELEMENTWISE=1): rows longer than a window, rows
+// (element copies under CUDROP_TEST_POWER_CSR_ELEMENTWISE=1): rows longer than a window, rows
 // straddling windows, empty rows and tiles, unaligned row starts and the last entries of the
 // arrays are all exercised here, for average row lengths picking every lanes-per-row kernel.
 // Exact (power-of-two diagonal + explicit zeros): bit for bit; general values: within tolerance.
