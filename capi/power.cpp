@@ -12,6 +12,7 @@
 #include "capi/report.h"
 #include "impl/power.h"
 #include "shim/dispatch.h"
+#include "shim/power_cpu.h"
 
 #define CUDROP_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -22,14 +23,10 @@ template <class T> struct PowerNames;
 template <> struct PowerNames<float> {
   static constexpr const char *dense = "CUDROP_SPOWER", *csr = "CUDROP_SCSRPOWER";
   static constexpr const char *dense_label = "cudrop_spower_", *csr_label = "cudrop_scsrpower_";
-  // The CPU path needs nothing underneath; this only decides, as for every routine, that auto
-  // mode sends small calls to the GPU when no CPU BLAS exists at all.
-  static constexpr cpu::Routine routine = cpu::Routine::sgemm_;
 };
 template <> struct PowerNames<double> {
   static constexpr const char *dense = "CUDROP_DPOWER", *csr = "CUDROP_DCSRPOWER";
   static constexpr const char *dense_label = "cudrop_dpower_", *csr_label = "cudrop_dcsrpower_";
-  static constexpr cpu::Routine routine = cpu::Routine::dgemm_;
 };
 
 // Reports argument `k` through the handler the process has (capi/report.h; no CPU library has
@@ -73,9 +70,9 @@ void power_dense(const int *n, const T *a, const int *lda, T *lambda, T *x, cons
   }
   const bool ones = *init == 1;
   const double bytes = double(*n) * double(*n) * sizeof(T);
-  route(name, power_worth_gpu(bytes, *maxit), PowerNames<T>::routine,
+  route(name, power_worth_gpu(bytes, *maxit), CpuNeed::nothing(),
         [&] { return impl::power_dense_host<T>(*n, a, *lda, lambda, x, ones, *tol, maxit, info); },
-        [&] { impl::power_dense_cpu<T>(*n, a, *lda, lambda, x, ones, *tol, maxit, info); });
+        [&] { power_dense_cpu<T>(*n, a, *lda, lambda, x, ones, *tol, maxit, info); });
 }
 
 template <class T>
@@ -99,7 +96,7 @@ void power_csr(const int *n, const T *val, const int *colind, const int *rowptr,
   // The structure, before anything else of the matrix is read: row pointers here (INFO = -4,
   // no XERBLA: a data error, returned to the caller), column indices on the path that runs
   // (INFO = -3).
-  if (!impl::power_csr_rowptr_valid(*n, rowptr, *base)) {
+  if (!power_csr_rowptr_valid(*n, rowptr, *base)) {
     *info = -4;
     return;
   }
@@ -113,9 +110,9 @@ void power_csr(const int *n, const T *val, const int *colind, const int *rowptr,
   }
   const bool ones = *init == 1;
   const double bytes = double(nnz) * double(sizeof(T) + sizeof(int)) + (double(*n) + 1) * sizeof(int);
-  route(name, power_worth_gpu(bytes, *maxit), PowerNames<T>::routine,
+  route(name, power_worth_gpu(bytes, *maxit), CpuNeed::nothing(),
         [&] { return impl::power_csr_host<T>(*n, val, colind, rowptr, *base, lambda, x, ones, *tol, maxit, info); },
-        [&] { impl::power_csr_cpu<T>(*n, val, colind, rowptr, *base, lambda, x, ones, *tol, maxit, info); });
+        [&] { power_csr_cpu<T>(*n, val, colind, rowptr, *base, lambda, x, ones, *tol, maxit, info); });
 }
 
 }  // namespace

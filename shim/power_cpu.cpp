@@ -1,24 +1,34 @@
-// The power method's CPU path (impl/power.h): the iteration with plain loops.
+#include "shim/power_cpu.h"
+
 #include <algorithm>
 #include <cmath>
-#include <vector>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <new>
 
-#include "impl/power.h"
-#include "kernels/power.cuh"
+#include "kernels/power_rule.h"
 
-namespace cudrop::impl {
+namespace cudrop {
 namespace {
 
-// ---- the CPU path ---------------------------------------------------------------------------
-// The iteration of power.h with plain loops; matvec(x, y) computes y = A x.
+// ---- the iteration ----------------------------------------------------------------------
+// The iteration of impl/power.h with plain loops; matvec(x, y) computes y = A x.
 template <class T, class MatVec>
 void iterate_cpu(int n, MatVec &&matvec, T *lambda, T *x, bool start_ones, T tol, int *maxit, int *info) {
+  // Allocated before anything of the caller's is written; nothrow: no exception may leave here.
+  std::unique_ptr<T[]> y(new (std::nothrow) T[static_cast<size_t>(n)]);
+  if (y == nullptr) {
+    std::fprintf(stderr, "cudrop: fatal: the CPU power iteration cannot allocate %zu bytes\n",
+                 static_cast<size_t>(n) * sizeof(T));
+    std::abort();
+  }
   if (start_ones) std::fill(x, x + n, T(1));
-  std::vector<T> y(static_cast<size_t>(n));
   const int limit = *maxit;
   *lambda = T(0);
   for (int k = 1; k <= limit; ++k) {
-    matvec(x, y.data());
+    matvec(x, y.get());
     int p = 0;
     for (int i = 1; i < n; ++i)
       if (kernels::power_better(y[i], i, y[p], p)) p = i;
@@ -107,4 +117,4 @@ template void power_csr_cpu<float>(int, const float *, const int *, const int *,
 template void power_csr_cpu<double>(int, const double *, const int *, const int *, int, double *, double *, bool,
                                     double, int *, int *);
 
-}  // namespace cudrop::impl
+}  // namespace cudrop
