@@ -10,6 +10,7 @@
 #include "capi/report.h"
 #include "impl/gemm.h"
 #include "shim/dispatch.h"
+#include "shim/finish_on_cpu.h"
 
 #define CUDROP_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -100,10 +101,14 @@ void gemm(const char *transa, const char *transb, const int *m, const int *n, co
     std::snprintf(label, sizeof label, "%s(%c,%c,m=%d,n=%d,k=%d)", name, ta, tb, *m, *n, *k);
     name = label;
   }
+  auto args = [&] { return GemmArgs<T>{!nota, !notb, *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc}; };
   route(name, gemm_worth_gpu(settings(), *m, *n, *k, *beta != T(0), sizeof(T)),
         std::is_same_v<T, float> ? cpu::Routine::sgemm_ : cpu::Routine::dgemm_,
-        [&] { return impl::gemm_host(GemmArgs<T>{!nota, !notb, *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc}); },
-        [&] { cpu::gemm<T>()(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1); });
+        [&](impl::GemmProgress *progress) { return impl::gemm_host(args(), progress); },
+        [&] { cpu::gemm<T>()(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1); },
+        finish_on_cpu<impl::GemmProgress>(GemmNames<T>::label, [&](const impl::GemmProgress &progress) {
+          gemm_finish_on_cpu(args(), progress);
+        }));
 }
 
 enum CblasCode { RowMajor = 101, ColMajor = 102, NoTrans = 111, Trans = 112, ConjTrans = 113 };

@@ -8,6 +8,7 @@
 #include "capi/report.h"
 #include "impl/potrf.h"
 #include "shim/dispatch.h"
+#include "shim/finish_on_cpu.h"
 
 #define CUDROP_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -56,9 +57,12 @@ void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info, size
     std::snprintf(label, sizeof label, "%s(%c,n=%d)", name, u, *n);
     name = label;
   }
-  auto on_cpu = [&] { cpu::potrf<T>()(uplo, n, a, lda, info, 1); };
   route(name, *n >= settings().potrf_min_n, PotrfNames<T>::routine,
-        [&] { return impl::potrf_host<T>(u == 'U', *n, a, *lda, info); }, on_cpu);
+        [&](impl::PotrfProgress *progress) { return impl::potrf_host<T>(u == 'U', *n, a, *lda, info, progress); },
+        [&] { cpu::potrf<T>()(uplo, n, a, lda, info, 1); },
+        finish_on_cpu<impl::PotrfProgress>(PotrfNames<T>::label, [&](const impl::PotrfProgress &progress) {
+          potrf_finish_on_cpu<T>(u == 'U', *n, a, *lda, progress, info);
+        }));
 }
 
 }  // namespace

@@ -10,12 +10,12 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/env.h"
+#include "core/log.h"
 #include "impl/gpu_context.cuh"
 #include "impl/panel_sender.h"
 #include "kernels/gemm_tiled.cuh"
 #include "kernels/transpose.cuh"
-#include "shim/cpu_backend.h"
-#include "shim/dispatch.h"
 
 namespace cudrop::impl {
 namespace {
@@ -171,28 +171,10 @@ Status run_tiles(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p,
   return Status::ok;
 }
 
-// After a GPU failure, the columns of C that the GPU did not write back, on the CPU BLAS:
-// each is still the caller's original, and so are A and B.
-template <class T>
-void finish_on_cpu(const GemmArgs<T> &g, const std::vector<GemmBlock> &blocks,
-                   const std::vector<int> &written) {
-  const cpu::gemm_fn<T> gemm = cpu::gemm<T>();
-  const char ta = g.trans_a ? 'T' : 'N', tb = g.trans_b ? 'T' : 'N';
-  for (size_t b = 0; b < blocks.size(); ++b) {
-    const GemmBlock &blk = blocks[b];
-    if (written[b] >= blk.cols) continue;
-    const int j0 = blk.j0 + written[b];
-    const int rows = blk.rows, cols = blk.cols - written[b], k = g.k;
-    const T *a = g.trans_a ? g.a + size_t(blk.i0) * size_t(g.lda) : g.a + size_t(blk.i0);
-    const T *bp = g.trans_b ? g.b + size_t(j0) : g.b + size_t(j0) * size_t(g.ldb);
-    T *c = g.c + size_t(blk.i0) + size_t(j0) * size_t(g.ldc);
-    gemm(&ta, &tb, &rows, &cols, &k, &g.alpha, a, &g.lda, bp, &g.ldb, &g.beta, c, &g.ldc, 1, 1);
-  }
-}
-
 // Out of core: A, B and C do not fit the cap together; the plan's tiles do.
 template <class T>
-Status gemm_tiled(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p, size_t cap) {
+Status gemm_tiled(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p, size_t cap,
+                  GemmProgress *progress) {
   void *dA = nullptr, *dB = nullptr, *dC = nullptr;
   Status s = device_buffers(ctx, {{Slot::a, p.a_bytes * size_t(p.a_buffers), &dA},
                                   {Slot::b, p.b_bytes * size_t(p.b_buffers), &dB},
@@ -202,29 +184,17 @@ Status gemm_tiled(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p, 
       "%.1f of %.1f MiB",
       gemm_name<T>(), p.mblocks, p.nblocks, p.mb, p.nb, p.c_resident ? "C resident" : "C rotating",
       p.kchunks, p.kb, p.rows_outer ? "rows" : "columns", p.device_bytes / 1048576.0, cap / 1048576.0);
-  const std::vector<GemmBlock> blocks = gemm_tile_blocks(p, g.m, g.n);
-  std::vector<int> written(blocks.size(), 0);
-  s = run_tiles(ctx, g, p, blocks, static_cast<char *>(dA), static_cast<char *>(dB), static_cast<char *>(dC),
-                written);
+  progress->blocks = gemm_tile_blocks(p, g.m, g.n);
+  progress->written.assign(progress->blocks.size(), 0);
+  s = run_tiles(ctx, g, p, progress->blocks, static_cast<char *>(dA), static_cast<char *>(dB),
+                static_cast<char *>(dC), progress->written);
   if (s == Status::ok) return s;
   // Let queued transfers and math drain (they only touch device and pinned buffers), so
   // that nothing of this call is still running when the next one reuses the buffers.
   cudaStreamSynchronize(ctx.compute);
   cudaStreamSynchronize(ctx.stream);
   cudaGetLastError();
-  size_t blocks_written = 0, columns_written = 0;
-  for (size_t b = 0; b < blocks.size(); ++b) {
-    blocks_written += written[b] == blocks[b].cols;
-    columns_written += size_t(written[b]);
-  }
-  // Nothing of C written yet: the caller's C is intact, the whole call can go to the CPU.
-  if (columns_written == 0) return s;
-  char detail[160];
-  std::snprintf(detail, sizeof detail, "after %zu of %zu blocks of C were written back", blocks_written,
-                blocks.size());
-  cudrop::detail::count_partial_fallback(gemm_name<T>(), s, detail);
-  finish_on_cpu(g, blocks, written);
-  return Status::ok;
+  return s;
 }
 
 }  // namespace
@@ -275,7 +245,7 @@ Status gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha, con
 }
 
 template <class T>
-Status gemm_host(const GemmArgs<T> &g) {
+Status gemm_host(const GemmArgs<T> &g, GemmProgress *progress) {
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
@@ -301,7 +271,7 @@ Status gemm_host(const GemmArgs<T> &g) {
       log(1, "%s: not even the smallest tiles fit %.1f MiB of device memory", gemm_name<T>(), cap / 1048576.0);
       return Status::out_of_memory;
     }
-    if (!plan.in_core) return gemm_tiled(ctx, g, plan, cap);
+    if (!plan.in_core) return gemm_tiled(ctx, g, plan, cap, progress);
     // Every product below spans at most `panel` columns of C and all of k.
     work_bytes = gemm_device_workspace<T>(g.trans_a, g.trans_b, g.m, std::min(panel, g.n), g.k);
     if (work_bytes > cap - std::min(cap, plan.device_bytes)) work_bytes = 0;
@@ -433,8 +403,8 @@ Status gemm_host(const GemmArgs<T> &g) {
   return s;
 }
 
-template Status gemm_host<float>(const GemmArgs<float> &);
-template Status gemm_host<double>(const GemmArgs<double> &);
+template Status gemm_host<float>(const GemmArgs<float> &, GemmProgress *);
+template Status gemm_host<double>(const GemmArgs<double> &, GemmProgress *);
 template Status gemm_device<float>(bool, bool, int, int, int, float, const float *, size_t,
                                    const float *, size_t, float, float *, size_t, void *, bool, void *, size_t);
 template Status gemm_device<double>(bool, bool, int, int, int, double, const double *, size_t,

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 #include "impl/gpu.h"
@@ -35,11 +36,12 @@ namespace impl {
 // the whole call can go to the CPU) as long as no block of C has been written back: always
 // when C stays whole on the device and is read (beta != 0), since it is then written back
 // only once all the math has succeeded. When C's blocks go through the device in turn, each
-// is written back as it finishes; a failure after the first write-back makes gemm_host
-// compute every column of every block not yet written back on the CPU BLAS (A, B and those
-// columns of C are still the caller's originals), count a partial fallback and return ok.
+// is written back as it finishes; a failure after the first write-back returns the failure
+// with *progress saying which columns of C hold their results (A, B and the other columns of
+// C are still the caller's originals), for the dispatch layer to finish on the CPU.
+struct GemmProgress;
 template <class T>
-Status gemm_host(const GemmArgs<T> &args);
+Status gemm_host(const GemmArgs<T> &args, GemmProgress *progress);
 
 // Device arrays (column-major, leading dimensions in elements), on the given stream
 // (a cudaStream_t; nullptr = the legacy default stream). Asynchronous. lower_only: only C's
@@ -130,6 +132,25 @@ inline std::vector<GemmBlock> gemm_tile_blocks(const GemmTilePlan &p, int m, int
   for (long long b = 0; b < count; ++b) blocks.push_back(gemm_tile_block(p, m, n, b));
   return blocks;
 }
+
+// How far a GEMM that failed on the GPU had written the caller's C: written[b] leading columns
+// of blocks[b] hold their final values, every other column of C is the caller's original.
+// Empty unless the call ran out of core.
+struct GemmProgress {
+  std::vector<GemmBlock> blocks;
+  std::vector<int> written;
+  bool any_written() const {
+    for (int columns : written)
+      if (columns > 0) return true;
+    return false;
+  }
+  // For the log: "after N of M blocks of C were written back".
+  void describe(char *text, size_t size) const {
+    size_t whole = 0;
+    for (size_t b = 0; b < blocks.size(); ++b) whole += written[b] == blocks[b].cols;
+    std::snprintf(text, size, "after %zu of %zu blocks of C were written back", whole, blocks.size());
+  }
+};
 
 namespace tiling {
 

@@ -15,13 +15,12 @@
 #include "impl/panel_sender.h"
 #include "impl/potrf.h"
 #include "impl/potrf_transfer.cuh"
-#include "shim/cpu_backend.h"
-#include "shim/dispatch.h"
 
 namespace cudrop::impl {
-namespace {
 
 using namespace potrf;
+
+namespace {
 
 // Looks at the INFO words of the outer panels that have finished. blocking: first wait
 // until at most kPollLag outer panels are still running (the host must not run further
@@ -152,14 +151,6 @@ Status finished_columns(PollResources &r, const std::vector<int> &group_end_col,
   return Status::ok;
 }
 
-
-// What the caller's array already holds of the factor when a GPU attempt stops: the triangle's
-// columns 0..columns-1, and ('U') rows 0..columns-1 of the next u12_columns columns too.
-struct HostProgress {
-  int columns = 0;
-  int u12_columns = 0;
-};
-
 // Test hook: CUDROP_FAULT_INJECT=potrf-step:N makes the N-th step (1-based) of every GPU
 // Cholesky fail, after earlier panels may have gone back: the CPU must finish the call.
 bool inject_step_fault(size_t index) {
@@ -167,8 +158,11 @@ bool inject_step_fault(size_t index) {
   return e.fault == env::Fault::potrf_step && long(index) + 1 == e.fault_from;
 }
 
+}  // namespace
+
 template <class T>
-Status potrf_host_gpu(bool upper, int n, T *a, int lda, int *info, HostProgress *progress) {
+Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *progress) {
+  progress->n = n;
   if (inject_fault("launch")) return Status::cuda_error;
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
@@ -359,71 +353,7 @@ Status potrf_host_gpu(bool upper, int n, T *a, int lda, int *info, HostProgress 
   return Status::ok;
 }
 
-// Reference SPOTRF's blocked loop (block 64) on the CPU BLAS/LAPACK, from the state it has
-// after `progress`: 'L' with columns 0..d-1 factored and the rest as on entry; 'U' likewise
-// with rows 0..d-1 factored in every column, of which the columns d..d+u12-1 the GPU already
-// wrote and the others are solved here first (U12 = U11^-T A12). A failure leaves A as the
-// reference leaves it.
-template <class T>
-void potrf_finish_on_cpu(bool upper, int n, T *a, int lda, const HostProgress &progress, int *info) {
-  const auto syrk = cpu::syrk<T>();
-  const auto trsm = cpu::trsm<T>();
-  const auto gemm = cpu::gemm<T>();
-  const auto potrf = cpu::potrf<T>();
-  const T one = T(1), minus_one = T(-1);
-  auto A = [&](int i, int j) { return a + size_t(i) + size_t(j) * size_t(lda); };
-  const int d = progress.columns;
-  if (upper && d > 0 && d + progress.u12_columns < n) {
-    const int cols = n - d - progress.u12_columns;
-    trsm("L", "U", "T", "N", &d, &cols, &one, a, &lda, A(0, d + progress.u12_columns), &lda, 1, 1, 1, 1);
-  }
-  *info = 0;
-  for (int j = d; j < n; j += kPotrfNb) {
-    const int jb = std::min(kPotrfNb, n - j), rest = n - j - jb;
-    int block_info = 0;
-    if (upper) {
-      syrk("U", "T", &jb, &j, &minus_one, A(0, j), &lda, &one, A(j, j), &lda, 1, 1);
-      potrf("U", &jb, A(j, j), &lda, &block_info, 1);
-      if (block_info != 0) {
-        *info = j + block_info;
-        return;
-      }
-      if (rest > 0) {
-        gemm("T", "N", &jb, &rest, &j, &minus_one, A(0, j), &lda, A(0, j + jb), &lda, &one, A(j, j + jb), &lda, 1, 1);
-        trsm("L", "U", "T", "N", &jb, &rest, &one, A(j, j), &lda, A(j, j + jb), &lda, 1, 1, 1, 1);
-      }
-    } else {
-      syrk("L", "N", &jb, &j, &minus_one, A(j, 0), &lda, &one, A(j, j), &lda, 1, 1);
-      potrf("L", &jb, A(j, j), &lda, &block_info, 1);
-      if (block_info != 0) {
-        *info = j + block_info;
-        return;
-      }
-      if (rest > 0) {
-        gemm("N", "T", &rest, &jb, &j, &minus_one, A(j + jb, 0), &lda, A(j, 0), &lda, &one, A(j + jb, j), &lda, 1, 1);
-        trsm("R", "L", "T", "N", &rest, &jb, &one, A(j, j), &lda, A(j + jb, j), &lda, 1, 1, 1, 1);
-      }
-    }
-  }
-}
-
-}  // namespace
-
-template <class T>
-Status potrf_host(bool upper, int n, T *a, int lda, int *info) {
-  HostProgress progress;
-  const Status s = potrf_host_gpu(upper, n, a, lda, info, &progress);
-  if (s == Status::ok || (progress.columns == 0 && progress.u12_columns == 0)) return s;
-  // Part of the factor is in the caller's array already, so the call can no longer start
-  // over on the CPU: finish it from there on the CPU.
-  char detail[96];
-  std::snprintf(detail, sizeof detail, "after %d of %d columns were written back", progress.columns, n);
-  cudrop::detail::count_partial_fallback(std::is_same_v<T, float> ? "spotrf_" : "dpotrf_", s, detail);
-  potrf_finish_on_cpu(upper, n, a, lda, progress, info);
-  return Status::ok;
-}
-
-template Status potrf_host<float>(bool, int, float *, int, int *);
-template Status potrf_host<double>(bool, int, double *, int, int *);
+template Status potrf_host<float>(bool, int, float *, int, int *, PotrfProgress *);
+template Status potrf_host<double>(bool, int, double *, int, int *, PotrfProgress *);
 
 }  // namespace cudrop::impl

@@ -34,7 +34,7 @@ class CpuNeed {
 
 // How a GPU attempt that stopped after writing part of the caller's output is finished on the
 // CPU. Progress is impl's record of how far the output was written, with
-// `bool written() const` (some of it already holds GPU results) and
+// `bool any_written() const` (some of it already holds GPU results) and
 // `void describe(char *text, size_t size) const` (the log's "after N of M ..."); finish(progress)
 // computes the rest from that state. routine: the name the log line carries.
 template <class Progress, class Finish>
@@ -72,7 +72,7 @@ void count_fallback(const char *routine, Status status);
 void count_partial_fallback(const char *routine, Status status, const char *detail);
 // Progress of a GPU attempt that writes nothing of the caller's before it has succeeded.
 struct NoProgress {
-  bool written() const { return false; }
+  bool any_written() const { return false; }
   void describe(char *, size_t) const {}
 };
 void count_cpu(const char *routine, double seconds);
@@ -115,7 +115,7 @@ void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&g
     status = Status::out_of_memory;
   }
   if (attempted) {
-    if (status != Status::ok && progress.written()) {
+    if (status != Status::ok && progress.any_written()) {
       // Part of the result is in the caller's arrays already, so the call can no longer start
       // over on the CPU: finish it from there.
       char detail[160];
