@@ -173,8 +173,8 @@ Status run_tiles(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p,
 
 // Out of core: A, B and C do not fit the cap together; the plan's tiles do.
 template <class T>
-Status gemm_tiled(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p, size_t cap,
-                  GemmProgress *progress) {
+Status gemm_out_of_core(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p, size_t cap,
+                        GemmProgress *progress) {
   void *dA = nullptr, *dB = nullptr, *dC = nullptr;
   Status s = device_buffers(ctx, {{Slot::a, p.a_bytes * size_t(p.a_buffers), &dA},
                                   {Slot::b, p.b_bytes * size_t(p.b_buffers), &dB},
@@ -271,7 +271,7 @@ Status gemm_host(const GemmArgs<T> &g, GemmProgress *progress) {
       log(1, "%s: not even the smallest tiles fit %.1f MiB of device memory", gemm_name<T>(), cap / 1048576.0);
       return Status::out_of_memory;
     }
-    if (!plan.in_core) return gemm_tiled(ctx, g, plan, cap, progress);
+    if (!plan.in_core) return gemm_out_of_core(ctx, g, plan, cap, progress);
     // Every product below spans at most `panel` columns of C and all of k.
     work_bytes = gemm_device_workspace<T>(g.trans_a, g.trans_b, g.m, std::min(panel, g.n), g.k);
     if (work_bytes > cap - std::min(cap, plan.device_bytes)) work_bytes = 0;
