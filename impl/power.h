@@ -33,8 +33,6 @@ struct PowerResult {
   T lambda = T(0);
   int iterations = 0;  // iterations done (MAXIT out)
   int info = 0;        // 0, 1, 2, 3 as above; -3/-4 for CSR structure errors
-  int launches = 0;    // kernel launches issued (validation and fill included)
-  int host_checks = 0; // times the host waited for the state
   bool sell_copy = false; // CSR: the loop ran on the SELL copy (else the CSR-stream kernel)
   bool sell_near = false; // ... with 16-bit column distances (kernels/sell_power.cuh)
   float loop_ms = 0;   // with PowerOptions::time_loop: GPU time from the first iteration's

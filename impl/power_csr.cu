@@ -13,7 +13,7 @@ namespace {
 // Before either CSR loop: the state reset and the structure check.
 template <class T>
 Status csr_start(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, const int *dcolind, const int *drowptr,
-                 int base, char *work, cudaStream_t stream, const PowerOptions &opt, PowerResult<T> *result) {
+                 int base, char *work, cudaStream_t stream, const PowerOptions &opt) {
   auto *state = reinterpret_cast<PowerState<T> *>(work + p.state);
   int check_wave = 0;
   Status s = one_wave(g, kernels::power_csr_validate<T>, &check_wave);
@@ -21,7 +21,6 @@ Status csr_start(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, cons
   if (s != Status::ok || !opt.validate_csr) return s;
   kernels::power_csr_validate<T><<<grid_for(std::max<long long>(n, nnz), check_wave), kPowerThreads, 0, stream>>>(
       n, nnz, drowptr, dcolind, base, state);
-  ++result->launches;
   return launched("power: csr check");
 }
 
@@ -34,7 +33,7 @@ Status csr_start(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, cons
 // indices). *near: the copy holds 16-bit distances.
 template <class T>
 Status sell_copy(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, const T *dval, const int *dcolind,
-                 const int *drowptr, int base, char *work, cudaStream_t stream, PowerResult<T> *result, bool *made,
+                 const int *drowptr, int base, char *work, cudaStream_t stream, bool *made,
                  bool *near) {
   using kernels::SellStats;
   *made = false;
@@ -57,9 +56,7 @@ Status sell_copy(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, cons
   if constexpr (SellTune<T>::near) {
     kernels::power_sell_reach<<<grid_for(n, reach_wave), kPowerThreads, 0, stream>>>(n, nnz, dcolind, drowptr, base,
                                                                                      stats);
-    ++result->launches;
   }
-  result->launches += 2;
   if ((s = launched("power: sell sort")) != Status::ok) return s;
   auto *seen = static_cast<SellStats *>(g.sell_probe);
   auto *seen_stop = reinterpret_cast<int *>(seen + 1);
@@ -92,7 +89,6 @@ Status sell_copy(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, cons
         reinterpret_cast<int *>(work + p.sell_col));
   kernels::power_sell_partition<<<grid_for(p.sell_blocks + 1LL, 1024), kPowerThreads, 0, stream>>>(
       slices, slice_start, p.sell_blocks, reinterpret_cast<int *>(work + p.sell_part));
-  result->launches += 2;
   if ((s = launched("power: sell copy")) != Status::ok) return s;
   log(2, "power: SELL copy, %lld entries with padding (%lld in CSR), widest row %d, %s column indices", seen->entries,
       nnz, seen->widest, near_columns ? "16-bit" : "32-bit");
@@ -156,7 +152,6 @@ Status csr_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz,
   // Each block's rows, balanced by entries: once per call (a binary search per block).
   kernels::power_csr_partition<<<grid_for(p.blocks + 1LL, check_wave), kPowerThreads, 0, stream>>>(
       n, nnz, drowptr, base, p.blocks, part_rows);
-  ++result->launches;
   if ((s = launched("power: csr partition")) != Status::ok) return s;
   const int scale_grid = kernels::power_scale_blocks(n, scale_wave);
   // 16-byte loads of 4 entries when both arrays allow them (cudaMalloc'd arrays do).
@@ -207,17 +202,17 @@ Status power_csr_device(int n, long long nnz, const T *dval, const int *dcolind,
   }
   auto *work = static_cast<char *>(d_work);
   auto st = static_cast<cudaStream_t>(stream);
-  Status s = csr_start<T>(g, p, n, nnz, dcolind, drowptr, base, work, st, opt, result);
+  Status s = csr_start<T>(g, p, n, nnz, dcolind, drowptr, base, work, st, opt);
   bool sell = false, near = false;
   if (s == Status::ok && work_bytes >= p.sell_bytes && sell_may_pay<T>(n, nnz))
-    s = sell_copy<T>(g, p, n, nnz, dval, dcolind, drowptr, base, work, st, result, &sell, &near);
+    s = sell_copy<T>(g, p, n, nnz, dval, dcolind, drowptr, base, work, st, &sell, &near);
   if (s != Status::ok) return s;
   result->sell_copy = sell;
   result->sell_near = near;
   // The loop runs on the workspace's x, next to y (L2Residency); the caller's comes back at the end.
   T *xw = reinterpret_cast<T *>(work + p.x);
   const size_t vector_bytes = size_t(n) * sizeof(T);
-  s = opt.start_ones ? fill_ones(g, n, xw, st, result)
+  s = opt.start_ones ? fill_ones(g, n, xw, st)
                      : check(cudaMemcpyAsync(xw, dx, vector_bytes, cudaMemcpyDeviceToDevice, st), "power: x in");
   if (s != Status::ok) return s;
   {

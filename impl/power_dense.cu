@@ -23,7 +23,7 @@ Status dense_iterations(PowerDevice &g, const DensePlan<T> &p, int n, const T *d
   Status s = one_wave(g, kernels::power_scale_check<T>, &scale_wave);
   if (s == Status::ok) s = start_state(state, stream);
   if (s == Status::ok) s = check(cudaMemsetAsync(arrivals, 0, size_t(p.tiles) * sizeof(unsigned), stream), "power: counters");
-  if (s == Status::ok && opt.start_ones) s = fill_ones(g, n, dx, stream, result);
+  if (s == Status::ok && opt.start_ones) s = fill_ones(g, n, dx, stream);
   if (s != Status::ok) return s;
   const unsigned grid = unsigned(p.tiles) * unsigned(p.chunks);
   const int scale_grid = kernels::power_scale_blocks(n, scale_wave);

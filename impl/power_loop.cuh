@@ -112,7 +112,6 @@ Status run_iterations(PowerDevice &g, cudaStream_t stream, PowerState<T> *d_stat
     const int k = std::min(batch, maxit - issued);
     for (int j = 0; j < k; ++j) {
       if (Status st = iteration(); st != Status::ok) return st;
-      result->launches += 2;
     }
     issued += k;
     if (!fixed) batch = std::min(2 * batch, PowerTune::max_batch);
@@ -131,7 +130,6 @@ Status run_iterations(PowerDevice &g, cudaStream_t stream, PowerState<T> *d_stat
     const int slot = batches_seen % 2;
     if ((s = check(cudaEventSynchronize(g.batch_done[slot]), "power: wait")) != Status::ok) return s;
     ++batches_seen;
-    ++result->host_checks;
     if (snapshot[slot].stop != kernels::kRunning) break;
   }
   if (opt.time_loop && (s = check(cudaEventRecord(g.loop_end, stream), "power: event")) != Status::ok) return s;
@@ -155,11 +153,10 @@ Status start_state(PowerState<T> *d_state, cudaStream_t stream) {
 }
 
 template <class T>
-Status fill_ones(const PowerDevice &g, int n, T *dx, cudaStream_t stream, PowerResult<T> *result) {
+Status fill_ones(const PowerDevice &g, int n, T *dx, cudaStream_t stream) {
   int wave = 0;
   if (Status s = one_wave(g, kernels::power_fill<T>, &wave); s != Status::ok) return s;
   kernels::power_fill<T><<<grid_for(n, wave), kPowerThreads, 0, stream>>>(n, dx, T(1));
-  ++result->launches;
   return launched("power: fill");
 }
 
