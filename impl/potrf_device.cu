@@ -54,25 +54,14 @@ Status launch_panel(T *dA, size_t ldd, int n, int j0, int *d_info, unsigned *d_f
   const long long chunks = (rows + S::ROWS - 1) / S::ROWS;
   // Enough blocks to cover the panel in about one wave; each factors the diagonal block once.
   const int blocks = static_cast<int>(std::max(1LL, std::min(chunks, 4LL * sm_count())));
-  kernels::potrf_panel<T, S><<<blocks, S::THREADS, 0, stream>>>(dA, ldd, n, j0, d_info, d_finished);
-  return check(cudaGetLastError(), "potrf panel kernel launch");
+  return check(kernels::launch_potrf_panel<T, S>({blocks, stream}, dA, ldd, n, j0, d_info, d_finished),
+               "potrf panel kernel launch");
 }
 
 template <class T>
 Status launch_mirror(bool to_lower, T *dA, size_t ldd, int n, int c0, int c1, cudaStream_t stream) {
-  constexpr long long kTile = 32, kMaxSlab = 65535 * kTile;  // gridDim.y <= 65535
-  for (long long s0 = c0; s0 < c1; s0 += kMaxSlab) {
-    const int s1 = static_cast<int>(std::min<long long>(c1, s0 + kMaxSlab));
-    const dim3 block(32, 8);
-    const dim3 grid(static_cast<unsigned>((n - s0 + kTile - 1) / kTile),
-                    static_cast<unsigned>((s1 - s0 + kTile - 1) / kTile));
-    if (to_lower) kernels::potrf_mirror<T, true><<<grid, block, 0, stream>>>(dA, ldd, n, int(s0), s1);
-    else kernels::potrf_mirror<T, false><<<grid, block, 0, stream>>>(dA, ldd, n, int(s0), s1);
-    if (Status s = check(cudaGetLastError(), "potrf mirror kernel launch"); s != Status::ok) return s;
-  }
-  return Status::ok;
+  return check(kernels::launch_potrf_mirror(to_lower, stream, dA, ldd, n, c0, c1), "potrf mirror kernel launch");
 }
-
 
 template <class T>
 Status run_step(const PotrfStep &step, T *dA, size_t ldd, int n, int *d_info, unsigned *d_finished,

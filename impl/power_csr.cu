@@ -19,9 +19,8 @@ Status csr_start(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, cons
   Status s = one_wave(g, kernels::power_csr_validate<T>, &check_wave);
   if (s == Status::ok) s = start_state(state, stream);
   if (s != Status::ok || !opt.validate_csr) return s;
-  kernels::power_csr_validate<T><<<grid_for(std::max<long long>(n, nnz), check_wave), kPowerThreads, 0, stream>>>(
-      n, nnz, drowptr, dcolind, base, state);
-  return launched("power: csr check");
+  const kernels::PowerLaunch config{unsigned(grid_for(std::max<long long>(n, nnz), check_wave)), stream};
+  return check(kernels::launch_power_csr_validate<T>(config, n, nnz, drowptr, dcolind, base, state), "power: csr check");
 }
 
 // The SELL copy, when the matrix suits it: sorts each window's rows, sizes the slices and
@@ -44,20 +43,16 @@ Status sell_copy(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, cons
   auto *row_word = reinterpret_cast<int *>(work + p.row_word);
   auto *slice_start = reinterpret_cast<long long *>(work + p.slice_start);
   auto *stats = reinterpret_cast<SellStats *>(work + p.sell_stats);
-  const int slices = kernels::sell_slices(n);
-  const long long positions = kernels::sell_positions(n);
   int reach_wave = 0;
   Status s = one_wave(g, kernels::power_sell_reach, &reach_wave);
   if (s == Status::ok) s = check(cudaMemsetAsync(stats, 0, sizeof(SellStats), stream), "power: sell stats");
   if (s != Status::ok) return s;
-  kernels::power_sell_sort<<<unsigned(positions / kernels::kSellWindow), kernels::kSellWindow, 0, stream>>>(
-      n, drowptr, row_of, row_len, row_word);
-  kernels::power_sell_widths<<<1, 1024, 0, stream>>>(slices, row_len, slice_start, stats);
-  if constexpr (SellTune<T>::near) {
-    kernels::power_sell_reach<<<grid_for(n, reach_wave), kPowerThreads, 0, stream>>>(n, nnz, dcolind, drowptr, base,
-                                                                                     stats);
-  }
-  if ((s = launched("power: sell sort")) != Status::ok) return s;
+  // Whether columns are near their rows is looked for only where SellTune says the copy may use it.
+  const unsigned reach_grid = SellTune<T>::near ? unsigned(grid_for(n, reach_wave)) : 0;
+  s = check(kernels::launch_power_sell_describe(stream, reach_grid, n, nnz, drowptr, dcolind, base, row_of, row_len,
+                                                row_word, slice_start, stats),
+            "power: sell sort");
+  if (s != Status::ok) return s;
   auto *seen = static_cast<SellStats *>(g.sell_probe);
   auto *seen_stop = reinterpret_cast<int *>(seen + 1);
   cudaError_t error = cudaMemcpyAsync(seen, stats, sizeof(SellStats), cudaMemcpyDeviceToHost, stream);
@@ -72,24 +67,25 @@ Status sell_copy(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, cons
         SellTune<T>::near ? (seen->far ? ", columns too far for 16 bits" : ", near columns") : "");
     return Status::ok;
   }
-  const unsigned fill_grid = unsigned((positions + kPowerThreads - 1) / kPowerThreads);
   T *sell_val = reinterpret_cast<T *>(work + p.sell_val);
+  auto *part = reinterpret_cast<int *>(work + p.sell_part);
+  const unsigned partition_grid = unsigned(grid_for(p.sell_blocks + 1LL, 1024));
   bool filled_near = false;
+  cudaError_t launch = cudaSuccess;
   if constexpr (SellTune<T>::near) {  // no short-index kernels for a precision that never uses them
     if (near_columns) {
-      kernels::power_sell_fill<T, short><<<fill_grid, kPowerThreads, 0, stream>>>(
-          n, slices, dval, dcolind, drowptr, base, row_of, row_len, slice_start, sell_val,
-          reinterpret_cast<short *>(work + p.sell_col));
+      launch = kernels::launch_power_sell_fill<T, short>(stream, partition_grid, n, dval, dcolind, drowptr, base,
+                                                         row_of, row_len, slice_start, sell_val,
+                                                         reinterpret_cast<short *>(work + p.sell_col),
+                                                         p.sell_blocks, part);
       filled_near = true;
     }
   }
   if (!filled_near)
-    kernels::power_sell_fill<T, int><<<fill_grid, kPowerThreads, 0, stream>>>(
-        n, slices, dval, dcolind, drowptr, base, row_of, row_len, slice_start, sell_val,
-        reinterpret_cast<int *>(work + p.sell_col));
-  kernels::power_sell_partition<<<grid_for(p.sell_blocks + 1LL, 1024), kPowerThreads, 0, stream>>>(
-      slices, slice_start, p.sell_blocks, reinterpret_cast<int *>(work + p.sell_part));
-  if ((s = launched("power: sell copy")) != Status::ok) return s;
+    launch = kernels::launch_power_sell_fill<T, int>(stream, partition_grid, n, dval, dcolind, drowptr, base, row_of,
+                                                     row_len, slice_start, sell_val,
+                                                     reinterpret_cast<int *>(work + p.sell_col), p.sell_blocks, part);
+  if ((s = check(launch, "power: sell copy")) != Status::ok) return s;
   log(2, "power: SELL copy, %lld entries with padding (%lld in CSR), widest row %d, %s column indices", seen->entries,
       nnz, seen->widest, near_columns ? "16-bit" : "32-bit");
   *made = true;
@@ -150,9 +146,10 @@ Status csr_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz,
   if (s == Status::ok) s = one_wave(g, kernels::power_csr_validate<T>, &check_wave);
   if (s != Status::ok) return s;
   // Each block's rows, balanced by entries: once per call (a binary search per block).
-  kernels::power_csr_partition<<<grid_for(p.blocks + 1LL, check_wave), kPowerThreads, 0, stream>>>(
-      n, nnz, drowptr, base, p.blocks, part_rows);
-  if ((s = launched("power: csr partition")) != Status::ok) return s;
+  s = check(kernels::launch_power_csr_partition({unsigned(grid_for(p.blocks + 1LL, check_wave)), stream}, n, nnz,
+                                                 drowptr, base, p.blocks, part_rows),
+            "power: csr partition");
+  if (s != Status::ok) return s;
   const int scale_grid = kernels::power_scale_blocks(n, scale_wave);
   // 16-byte loads of 4 entries when both arrays allow them (cudaMalloc'd arrays do).
   const bool vec = reinterpret_cast<uintptr_t>(dval) % 16 == 0 && reinterpret_cast<uintptr_t>(dcolind) % 16 == 0 &&

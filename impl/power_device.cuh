@@ -112,6 +112,5 @@ inline int info_of(int stop) {
   }
 }
 
-inline Status launched(const char *what) { return check(cudaGetLastError(), what); }
 
 }  // namespace cudrop::impl::power

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "impl/power_device.cuh"
+#include "kernels/power_launch.cuh"
 
 namespace cudrop::impl::power {
 
@@ -25,30 +26,8 @@ struct L2Window {
 template <class... Params, class... Args>
 Status launch_step(const PowerDevice &g, const L2Window &window, void (*kernel)(Params...), unsigned grid,
                    cudaStream_t stream, Args &&...args) {
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(grid);
-  config.blockDim = dim3(kPowerThreads);
-  config.stream = stream;
-  cudaLaunchAttribute attributes[2] = {};
-  unsigned count = 0;
-  if (g.chained) {
-    attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attributes[count].val.programmaticStreamSerializationAllowed = 1;
-    ++count;
-  }
-  if (window.bytes > 0) {
-    cudaAccessPolicyWindow &policy = attributes[count].val.accessPolicyWindow;
-    attributes[count].id = cudaLaunchAttributeAccessPolicyWindow;
-    policy.base_ptr = window.base;
-    policy.num_bytes = window.bytes;
-    policy.hitRatio = window.hit_ratio;
-    policy.hitProp = cudaAccessPropertyPersisting;
-    policy.missProp = cudaAccessPropertyStreaming;
-    ++count;
-  }
-  config.attrs = attributes;
-  config.numAttrs = count;
-  return check(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...), "power: iteration");
+  const kernels::PowerStepLaunch config{grid, stream, g.chained, window.base, window.bytes, window.hit_ratio};
+  return check(kernels::launch_power_step(config, kernel, std::forward<Args>(args)...), "power: iteration");
 }
 
 // Keeps the CSR loop's x and y in L2 while the matrix streams past: part of L2 is set aside
@@ -156,8 +135,7 @@ template <class T>
 Status fill_ones(const PowerDevice &g, int n, T *dx, cudaStream_t stream) {
   int wave = 0;
   if (Status s = one_wave(g, kernels::power_fill<T>, &wave); s != Status::ok) return s;
-  kernels::power_fill<T><<<grid_for(n, wave), kPowerThreads, 0, stream>>>(n, dx, T(1));
-  return launched("power: fill");
+  return check(kernels::launch_power_fill<T>({unsigned(grid_for(n, wave)), stream}, n, dx, T(1)), "power: fill");
 }
 
 }  // namespace cudrop::impl::power
