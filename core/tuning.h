@@ -69,10 +69,6 @@ struct Table {
   int pipeline_a_chunk_k = 1024;
   int pipeline_a_chunks = 8;
   int pipeline_a_chunk_round = 256;
-  // Float A^T B from this m on repacks B as B^T first
-  // (docs/perf/2026-11-25-moved-from-comments.md).
-  int sgemm_repack_min_m = 2048;
-  int sgemm_repack_min_nk = 128;
 
   // ---- out-of-core GEMM model (impl/gemm.h), only to rank plans ----
   // PCIe bandwidth, GEMM rate once the GPU is full (about two 128 x 128 tiles of C per SM),
@@ -84,27 +80,34 @@ struct Table {
   double step_seconds = 30e-6;
   double resident_slack = 1.25;
 
-  // ---- staging and device memory (impl/gpu_context.cu, impl/host_copy.cpp) ----
-  // docs/perf/2026-11-22-h100-session6.md, docs/perf/2026-11-22-h100-session11.md
-  size_t device_margin_min = size_t(256) << 20;  // device memory left free: at least this,
-  size_t device_margin_divisor = 32;             // or the total over this
-  size_t streaming_copy_from = 16384;            // host copies of this many bytes on use streaming stores
-  size_t copy_piece_min = size_t(128) << 10;     // a thread pool copy's pieces, between these
-  size_t copy_piece_max = size_t(1) << 20;
+  // ---- device memory (impl/gpu_context.cu) ----
+  // Left free for the runtime and other users: 1/device_margin_divisor of the device, at
+  // least device_margin_min.
+  size_t device_margin_min = size_t(256) << 20;
+  size_t device_margin_divisor = 32;
 };
 
 // The sm_90 (H100) figures, measured; the other generations take them until measured.
-constexpr Table kTables[kGenerations] = {Table{}, Table{}, Table{}, Table{}};
+inline constexpr Table kTables[kGenerations] = {Table{}, Table{}, Table{}, Table{}};
 
 constexpr const Table &table(Generation g) { return kTables[static_cast<int>(g)]; }
 
 // Host-side defaults that do not depend on the GPU generation.
 // Pinned staging buffers of each direction (CUDROP_STAGING_MB's default), MiB.
 constexpr int kStagingMiB = 32;
+// Pageable <-> pinned host copies (impl/host_copy.cpp; docs/perf/2026-11-22-h100-session6.md,
+// docs/perf/2026-11-22-h100-session11.md): streaming stores from this many bytes on; a copy
+// cut in one piece per thread, pieces between these sizes.
+constexpr size_t kStreamingCopyFrom = 16384;
+constexpr size_t kCopyPieceMin = size_t(128) << 10, kCopyPieceMax = size_t(1) << 20;
 // Auto mode's GEMM and GETRF crossovers (defaults of CUDROP_GEMM_MIN_FLOPS,
 // CUDROP_GEMM_MIN_INTENSITY, CUDROP_GETRF_MIN_N), host->host against a 16-core OpenBLAS host
 // (docs/perf/2026-11-21-h100-session2.md, docs/perf/2026-11-22-h100-session10.md): each starts
 // at a size where the GPU won every time.
+// Float A^T B repacks B as B^T first from this m on, n and k at least kSgemmRepackMinNK
+// (docs/perf/2026-11-25-moved-from-comments.md). A rule of gemm_device_workspace, which
+// callers ask without a device: one value for every generation.
+constexpr int kSgemmRepackMinM = 2048, kSgemmRepackMinNK = 128;
 constexpr double kGemmMinFlops = 2.0 * 512 * 512 * 512;
 constexpr double kGemmMinIntensity = 16;
 constexpr int kGetrfMinN = 2048;
