@@ -183,6 +183,27 @@ GpuLease::GpuLease() {
   context_ = &g.context;
 }
 
+Status device_context(GpuContext **out) {
+  if (!gpu_usable()) return Status::no_device;
+  *out = &gpu().context;
+  return Status::ok;
+}
+
+Status priority_lane(GpuContext &ctx) {
+  static std::mutex creating;
+  std::lock_guard<std::mutex> lock(creating);
+  GpuContext::PriorityLane &lane = ctx.priority;
+  int low = 0, high = 0;
+  cudaError_t error = cudaSuccess;
+  if (lane.stream == nullptr) {
+    error = cudaDeviceGetStreamPriorityRange(&low, &high);
+    if (error == cudaSuccess) error = cudaStreamCreateWithPriority(&lane.stream, cudaStreamNonBlocking, high);
+  }
+  for (cudaEvent_t *event : {&lane.start, &lane.panel_done, &lane.next_ready})
+    if (error == cudaSuccess && *event == nullptr) error = cudaEventCreateWithFlags(event, cudaEventDisableTiming);
+  return check(error, "priority stream");
+}
+
 Status check(cudaError_t error, const char *what) {
   if (error == cudaSuccess) return Status::ok;
   if (error == cudaErrorMemoryAllocation) {
