@@ -5,6 +5,8 @@
 #include <cstddef>
 
 #include "core/env.h"
+#include "core/layout.h"
+#include "core/tuning.h"
 #include "impl/gemm.h"
 #include "impl/gpu_context.cuh"
 #include "impl/potrf_plan.h"
@@ -16,16 +18,6 @@ using PanelShape = kernels::PotrfPanelShape<float>;
 static_assert(PanelShape::NB == kPotrfNb, "the panel kernel's block is the reference's NB");
 static_assert(kernels::PotrfPanelShape<double>::NB == kPotrfNb, "the panel kernel's block is the reference's NB");
 
-// Device copies are packed with columns padded to 128 bytes (as impl/gemm.cu does).
-inline size_t padded_ld(size_t rows, size_t element_size) {
-  const size_t per_line = 128 / element_size;
-  return (rows + per_line - 1) / per_line * per_line;
-}
-
-// Below this order the whole matrix is sent before the factorization starts (the transfer
-// is too short to be worth overlapping); from it on, the first columns (host_blocking) are
-// factored left-looking while the rest arrives (CUDROP_POTRF_LEFT_COLS overrides the count).
-constexpr int kStreamMinN = 4096;
 // Host-side copy granularity of the triangle's diagonal part (serial memcpy per column).
 constexpr int kTriangleCopyCols = 256;
 // Outer panels whose INFO may still be unknown while the host issues more work.
@@ -50,7 +42,7 @@ inline PotrfBlocking host_blocking(int n, size_t elem_size) {
   // The left-looking phase runs while the rest of the matrix arrives, so it spans more columns
   // where the upload takes longer: a quarter in float, half in double. In float the width
   // hardly matters; in double n/2 hides more of the upload (docs/perf/2026-11-22-h100-session10.md).
-  else b.left_cols = n >= kStreamMinN ? static_cast<int>(size_t(n) * elem_size / 16) : 0;
+  else b.left_cols = n >= tuning::kPotrfStreamMinN ? static_cast<int>(size_t(n) * elem_size / 16) : 0;
   return b;
 }
 

@@ -9,13 +9,18 @@
 #include "core/log.h"
 #include "impl/gpu_context.cuh"
 #include "impl/power.h"
-#include "impl/power_tune.h"
+#include "core/tuning.h"
 #include "kernels/power.cuh"
 
 namespace cudrop::impl::power {
 
 using kernels::PowerState;
 using kernels::kPowerThreads;
+using tuning::PowerTune;
+using tuning::kSellCapacityPercent;
+using tuning::kSellMinAverageRow;
+using tuning::kSellNearMinAverageRow;
+using tuning::compiled::SellTune;
 
 constexpr size_t kAlign = 256;
 inline size_t align_up(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }

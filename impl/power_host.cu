@@ -5,6 +5,7 @@
 #include <new>
 #include <vector>
 
+#include "core/layout.h"
 #include "impl/gpu_context.cuh"
 #include "impl/power.h"
 #include "impl/power_device.cuh"
@@ -14,12 +15,6 @@ namespace {
 
 using power::align_up;
 
-// Same padding as the GEMM path: every column of the device copy starts on a 128-byte line,
-// so the vector loads of the dense kernel are aligned whatever the caller's LDA.
-size_t padded_ld(size_t rows, size_t element_size) {
-  const size_t per_line = 128 / element_size;
-  return (rows + per_line - 1) / per_line * per_line;
-}
 
 // ---- host <-> device vectors through the staging buffers ------------------------------------
 constexpr size_t kVectorColumn = size_t(1) << 20;  // a long vector is staged as 1 MiB columns
