@@ -3,24 +3,10 @@
 // trailing-update GEMMs (impl::gemm_device, lower part only) on two lanes.
 #include "impl/potrf_device.cuh"
 
+#include "impl/device_info.h"
+
 namespace cudrop::impl {
 namespace potrf {
-namespace {
-
-int sm_count() {
-  static const int count = [] {
-    int device = 0, value = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-      cudaGetLastError();
-      return 132;
-    }
-    return value;
-  }();
-  return count;
-}
-
-}  // namespace
 
 Status poll_resources(PollResources **out) {
   static PollResources r;
@@ -52,8 +38,10 @@ Status launch_panel(T *dA, size_t ldd, int n, int j0, int *d_info, unsigned *d_f
   using S = kernels::PotrfPanelShape<T>;
   const long long rows = (long long)n - j0 - std::min(S::NB, n - j0);
   const long long chunks = (rows + S::ROWS - 1) / S::ROWS;
+  const DeviceInfo *device = nullptr;
+  if (Status s = check(current_device_info(&device), "potrf device"); s != Status::ok) return s;
   // Enough blocks to cover the panel in about one wave; each factors the diagonal block once.
-  const int blocks = static_cast<int>(std::max(1LL, std::min(chunks, 4LL * sm_count())));
+  const int blocks = static_cast<int>(std::max(1LL, std::min(chunks, 4LL * device->sms)));
   return check(kernels::launch_potrf_panel<T, S>({blocks, stream}, dA, ldd, n, j0, d_info, d_finished),
                "potrf panel kernel launch");
 }
