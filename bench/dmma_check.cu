@@ -18,6 +18,8 @@
 #include <cstring>
 #include <vector>
 
+#include "core/env.h"
+#include "impl/gemm_config.h"
 #include "kernels/gemm_dmma.cuh"
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
@@ -95,9 +97,29 @@ static double *dA, *dB, *dC, *dC0, *dR, *dBound;
 static unsigned long long *dStats;
 static const size_t kA = 1100000, kB = 17000000, kC = 8500000;  // doubles per buffer
 
+// The block tile impl::gemm_device would choose for this shape on the current device
+// (CUDROP_DMMA_TILE honoured), then that tile's launch.
+static cudaError_t launch_gemm_dmma_chosen(bool ta, bool tb, int m, int n, int k, double alpha, const double *A,
+                                           size_t lda, const double *B, size_t ldb, double beta, double *C,
+                                           size_t ldc, cudaStream_t stream, bool lower_only) {
+  static int sms = 0, optin = 0, major = 0, minor = 0;
+  if (sms == 0) {
+    int device = 0;
+    CK(cudaGetDevice(&device));
+    CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    CK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    CK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  }
+  const cudrop::tuning::Table &tuned = cudrop::tuning::table(cudrop::tuning::generation_of(major, minor));
+  const DmmaTile tile =
+      cudrop::impl::choose_dmma_tile(m, n, k, sms, size_t(optin), cudrop::env::environment().dmma_tile, tuned);
+  return launch_gemm_dmma(tile, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
+}
+
 using Launcher = cudaError_t (*)(bool, bool, int, int, int, double, const double *, size_t, const double *, size_t,
                                  double, double *, size_t, cudaStream_t, bool);
-static Launcher g_launch = launch_gemm_dmma;  // the configuration under check
+static Launcher g_launch = launch_gemm_dmma_chosen;  // the configuration under check
 
 // One case; returns true on pass.
 static bool run_case(bool ta, bool tb, int m, int n, int k, size_t lda, size_t ldb, size_t ldc, size_t off,
@@ -168,7 +190,7 @@ static int check(bool quiet) {
   failures += !run_case(false, false, 1, wide, 2, 1, 2, 1, 1, 0.3, -0.5, 7u, quiet); ++cases;
   failures += !run_case(false, true, 1, wide, 2, 1, size_t(wide), 1, 0, 1.0, 0.0, 8u, quiet); ++cases;
   }
-  g_launch = launch_gemm_dmma;
+  g_launch = launch_gemm_dmma_chosen;
   std::printf("dmma_check: %d cases, %d failures\n", cases, failures);
   cudaFree(dA); cudaFree(dB); cudaFree(dC); cudaFree(dC0); cudaFree(dR); cudaFree(dBound); cudaFree(dStats);
   return failures;
@@ -210,7 +232,7 @@ static void bench() {
     const int n = r.n;
     const bool ta = r.op & 2, tb = r.op & 1;
     const double flops = 2.0 * n * double(n) * n;
-    const double t_mine = time_ms([&] { CK(launch_gemm_dmma(ta, tb, n, n, n, alpha, A, n, B, n, beta, C, n, 0)); });
+    const double t_mine = time_ms([&] { CK(launch_gemm_dmma_chosen(ta, tb, n, n, n, alpha, A, n, B, n, beta, C, n, 0, false)); });
     const double t_cublas = time_ms([&] {
       CKB(cublasDgemm(handle, ta ? CUBLAS_OP_T : CUBLAS_OP_N, tb ? CUBLAS_OP_T : CUBLAS_OP_N, n, n, n, &alpha, A, n,
                       B, n, &beta, Cref, n));
@@ -243,7 +265,7 @@ static void bench() {
                 "auto=%.2f cublas=%.2f\n",
                 sh.m, sh.n, sh.k, tflops(launch_gemm_dmma_cfg<DmmaConfig128x128>), tflops(launch_gemm_dmma_cfg<DmmaConfig128x64>),
                 tflops(launch_gemm_dmma_cfg<DmmaConfig64x64>),
-                tflops(launch_gemm_dmma), flops / t_cublas * 1e-9);
+                tflops(launch_gemm_dmma_chosen), flops / t_cublas * 1e-9);
   }
   // Kernel variants, NN: block tile and pipeline depth.
   for (int n : {4096, 8192}) {

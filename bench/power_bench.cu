@@ -50,6 +50,7 @@
 #include "bench/bench_common.cuh"
 #include "cudrop.h"
 #include "impl/power.h"
+#include "shim/power_cpu.h"
 #include "kernels/csr_power.cuh"
 
 #define CHECK_CUBLAS(x) do { cublasStatus_t s_ = (x); if (s_ != CUBLAS_STATUS_SUCCESS) { \
@@ -66,6 +67,8 @@ using bench::fill_random;
 using bench::median;
 using bench::now;
 using namespace cudrop::impl;
+using cudrop::power_csr_cpu;
+using cudrop::power_dense_cpu;
 
 constexpr int kRuns = 5;  // timed runs (median) after one warm-up
 

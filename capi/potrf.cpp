@@ -9,6 +9,7 @@
 #include "core/routines.h"
 #include "impl/potrf.h"
 #include "shim/dispatch.h"
+#include "shim/finish_on_cpu.h"
 
 namespace cudrop::capi {
 namespace {
@@ -45,9 +46,12 @@ void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info, size
     std::snprintf(label, sizeof label, "%s(%c,n=%d)", name, u, *n);
     name = label;
   }
-  auto on_cpu = [&] { cpu::potrf<T>()(uplo, n, a, lda, info, 1); };
   route(name, *n >= settings().potrf_min_n, names.cpu,
-        [&] { return impl::potrf_host<T>(u == 'U', *n, a, *lda, info); }, on_cpu);
+        [&](impl::PotrfProgress *progress) { return impl::potrf_host<T>(u == 'U', *n, a, *lda, info, progress); },
+        [&] { cpu::potrf<T>()(uplo, n, a, lda, info, 1); },
+        finish_on_cpu<impl::PotrfProgress>(names.symbol, [&](const impl::PotrfProgress &progress) {
+          potrf_finish_on_cpu<T>(u == 'U', *n, a, *lda, progress, info);
+        }));
 }
 template decltype(potrf<float>) potrf<float>;
 template decltype(potrf<double>) potrf<double>;

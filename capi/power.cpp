@@ -12,14 +12,11 @@
 #include "core/routines.h"
 #include "impl/power.h"
 #include "shim/dispatch.h"
+#include "shim/power_cpu.h"
 
 namespace cudrop::capi {
 namespace {
 
-// The CPU path needs nothing underneath; this only decides, as for every routine, that auto
-// mode sends small calls to the GPU when no CPU BLAS exists at all.
-template <class T>
-constexpr cpu::Routine kPowerStandIn = routine_names<Family::gemm, T>.cpu;
 
 // Reports argument `k` through the handler the process has (capi/report.h; no CPU library has
 // these routines, and the caller's own dependencies are not searched), with the routine's
@@ -68,9 +65,9 @@ void power(const int *n, const T *a, const int *lda, T *lambda, T *x, const int 
   }
   const bool ones = *init == 1;
   const double bytes = double(*n) * double(*n) * sizeof(T);
-  route(name, power_worth_gpu(bytes, *maxit), kPowerStandIn<T>,
+  route(name, power_worth_gpu(bytes, *maxit), CpuNeed::nothing(),
         [&] { return impl::power_dense_host<T>(*n, a, *lda, lambda, x, ones, *tol, maxit, info); },
-        [&] { impl::power_dense_cpu<T>(*n, a, *lda, lambda, x, ones, *tol, maxit, info); });
+        [&] { power_dense_cpu<T>(*n, a, *lda, lambda, x, ones, *tol, maxit, info); });
 }
 
 template decltype(power<float>) power<float>;
@@ -100,7 +97,7 @@ void csrpower(const int *n, const T *val, const int *colind, const int *rowptr, 
   // The structure, before anything else of the matrix is read: row pointers here (INFO = -4,
   // no XERBLA: a data error, returned to the caller), column indices on the path that runs
   // (INFO = -3).
-  if (!impl::power_csr_rowptr_valid(*n, rowptr, *base)) {
+  if (!power_csr_rowptr_valid(*n, rowptr, *base)) {
     *info = -4;
     return;
   }
@@ -114,9 +111,9 @@ void csrpower(const int *n, const T *val, const int *colind, const int *rowptr, 
   }
   const bool ones = *init == 1;
   const double bytes = double(nnz) * double(sizeof(T) + sizeof(int)) + (double(*n) + 1) * sizeof(int);
-  route(name, power_worth_gpu(bytes, *maxit), kPowerStandIn<T>,
+  route(name, power_worth_gpu(bytes, *maxit), CpuNeed::nothing(),
         [&] { return impl::power_csr_host<T>(*n, val, colind, rowptr, *base, lambda, x, ones, *tol, maxit, info); },
-        [&] { impl::power_csr_cpu<T>(*n, val, colind, rowptr, *base, lambda, x, ones, *tol, maxit, info); });
+        [&] { power_csr_cpu<T>(*n, val, colind, rowptr, *base, lambda, x, ones, *tol, maxit, info); });
 }
 template decltype(csrpower<float>) csrpower<float>;
 template decltype(csrpower<double>) csrpower<double>;

@@ -228,7 +228,7 @@ Environment read_environment() {
   e.cpu_lapack = value_of("CUDROP_CPU_LAPACK");
   e.no_cpu_search = flag("CUDROP_NO_CPU_SEARCH", false);
   e.device = static_cast<int>(whole_number("CUDROP_DEVICE", -1, 0, INT_MAX, "the MPI launcher's local rank, else 0"));
-  e.staging_bytes = size_t(whole_number("CUDROP_STAGING_MB", 32, 1, 1 << 16)) << 20;
+  e.staging_bytes = size_t(whole_number("CUDROP_STAGING_MB", tuning::kStagingMiB, 1, 1 << 16)) << 20;
   e.copy_threads = static_cast<int>(whole_number("CUDROP_COPY_THREADS", 0, 1, 1024, "one per core, at most 16"));
   e.potrf_outer = static_cast<int>(whole_number("CUDROP_POTRF_OUTER", 0, 64, 4096, "512", 64));
   e.potrf_left_cols = static_cast<int>(whole_number("CUDROP_POTRF_LEFT_COLS", -1, 0, INT_MAX, "columns by size"));

@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdlib>
 
+#include "core/tuning.h"
+
 namespace cudrop {
 
 enum class Mode { Auto, Gpu, Cpu };
@@ -22,20 +24,17 @@ struct Environment {
   // Users' settings (README).
   Mode mode = Mode::Auto;                                // CUDROP_MODE
   int verbose = 0;                                       // CUDROP_VERBOSE
-  // Auto mode's crossovers, host->host through the public calls against a 16-core OpenBLAS
-  // host (docs/perf/2026-11-21-h100-session2.md, docs/perf/2026-11-22-h100-session10.md).
-  // Near each threshold the winner changes from run to run; auto mode must never be much
-  // slower than the CPU, so each starts at a size where the GPU won every time.
-  double gemm_min_flops = 2.0 * 512 * 512 * 512;         // CUDROP_GEMM_MIN_FLOPS
-  double gemm_min_intensity = 16;                        // CUDROP_GEMM_MIN_INTENSITY
-  int getrf_min_n = 2048;                                // CUDROP_GETRF_MIN_N
+  // Auto mode's crossovers (their defaults and provenance: core/tuning.h).
+  double gemm_min_flops = tuning::kGemmMinFlops;         // CUDROP_GEMM_MIN_FLOPS
+  double gemm_min_intensity = tuning::kGemmMinIntensity; // CUDROP_GEMM_MIN_INTENSITY
+  int getrf_min_n = tuning::kGetrfMinN;                  // CUDROP_GETRF_MIN_N
   int potrf_min_n = 512;                                 // CUDROP_POTRF_MIN_N
   double power_min_bytes = 4.0 * 1024 * 1024;            // CUDROP_POWER_MIN_BYTES
   size_t gpu_mem_limit = 0;                              // CUDROP_GPU_MEM_LIMIT (0: none)
   const char *cpu_blas = nullptr, *cpu_lapack = nullptr;  // CUDROP_CPU_BLAS / _LAPACK (paths)
   bool no_cpu_search = false;                            // CUDROP_NO_CPU_SEARCH
   int device = -1;  // CUDROP_DEVICE (-1: unset; core/device_choice.h decides)
-  size_t staging_bytes = size_t(32) << 20;               // CUDROP_STAGING_MB
+  size_t staging_bytes = size_t(tuning::kStagingMiB) << 20;  // CUDROP_STAGING_MB
   int copy_threads = 0;                                  // CUDROP_COPY_THREADS (0: by core count)
   // Tuning knobs.
   int potrf_outer = 0;        // CUDROP_POTRF_OUTER (0: the plan's own)

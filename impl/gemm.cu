@@ -1,59 +1,34 @@
 #include "impl/gemm.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
-#include <new>
-#include <string>
 #include <type_traits>
 #include <vector>
 
+#include "core/env.h"
+#include "core/layout.h"
+#include "core/log.h"
+#include "core/trace.h"
+#include "impl/device_info.h"
+#include "impl/gemm_config.h"
 #include "impl/gpu_context.cuh"
 #include "impl/panel_sender.h"
 #include "kernels/gemm_tiled.cuh"
 #include "kernels/transpose.cuh"
-#include "shim/cpu_backend.h"
-#include "shim/dispatch.h"
 
 namespace cudrop::impl {
 namespace {
 
-size_t padded_ld(size_t rows, size_t element_size) { return gemm_padded_ld(rows, element_size); }
-
-// Column-panel width of the transfer/compute pipeline: about eight panels, each at least a
-// few kernel tiles wide; a call too small to gain from overlap gets one panel (= no pipeline).
-int pipeline_panel_cols(int m, int n, int k, size_t element_size) {
+// Column-panel width of the transfer/compute pipeline: about tuned.pipeline_panels panels,
+// each at least a few kernel tiles wide; a call too small to gain from overlap gets one panel
+// (= no pipeline).
+int pipeline_panel_cols(int m, int n, int k, size_t element_size, const tuning::Table &tuned) {
   const double bytes = (double(m) * k + double(k) * n + double(m) * n) * element_size;
-  if (bytes < 48e6 || n < 1024) return n;
-  const long long eighth = (n + 7LL) / 8;
-  return int(std::max(256LL, (eighth + 127) / 128 * 128));  // <= n: n >= 1024
+  if (bytes < tuned.pipeline_min_bytes || n < tuned.pipeline_min_n) return n;
+  const long long part = ceil_div(n, tuned.pipeline_panels);
+  return int(std::max<long long>(tuned.pipeline_min_panel, round_up(part, 128)));  // <= n: n >= pipeline_min_n
 }
-
-
-// CUDROP_GEMM_TRACE=1: one line per pipelined host call on stderr with the host-side time
-// (ms from the call's start) at which each transfer step ended: where an end-to-end time goes.
-struct TransferTrace {
-  const bool on = env::environment().gemm_trace;
-  const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  std::mutex mutex;  // the sender thread marks too
-  std::string line;
-  void mark(const char *what) {
-    if (!on) return;
-    std::lock_guard<std::mutex> lock(mutex);
-    char text[48];
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    std::snprintf(text, sizeof text, " %s=%.2f", what, ms);
-    try {  // the sender thread marks too, after columns of C went out: a trace never throws
-      line += text;
-    } catch (const std::bad_alloc &) {
-    }
-  }
-  void report(const char *name, int m, int n, int k) {
-    if (on) std::fprintf(stderr, "cudrop: %s trace m=%d n=%d k=%d%s\n", name, m, n, k, line.c_str());
-  }
-};
 
 template <class T>
 const char *gemm_name() { return std::is_same_v<T, float> ? "sgemm_" : "dgemm_"; }
@@ -171,28 +146,10 @@ Status run_tiles(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p,
   return Status::ok;
 }
 
-// After a GPU failure, the columns of C that the GPU did not write back, on the CPU BLAS:
-// each is still the caller's original, and so are A and B.
-template <class T>
-void finish_on_cpu(const GemmArgs<T> &g, const std::vector<GemmBlock> &blocks,
-                   const std::vector<int> &written) {
-  const cpu::gemm_fn<T> gemm = cpu::gemm<T>();
-  const char ta = g.trans_a ? 'T' : 'N', tb = g.trans_b ? 'T' : 'N';
-  for (size_t b = 0; b < blocks.size(); ++b) {
-    const GemmBlock &blk = blocks[b];
-    if (written[b] >= blk.cols) continue;
-    const int j0 = blk.j0 + written[b];
-    const int rows = blk.rows, cols = blk.cols - written[b], k = g.k;
-    const T *a = g.trans_a ? g.a + size_t(blk.i0) * size_t(g.lda) : g.a + size_t(blk.i0);
-    const T *bp = g.trans_b ? g.b + size_t(j0) : g.b + size_t(j0) * size_t(g.ldb);
-    T *c = g.c + size_t(blk.i0) + size_t(j0) * size_t(g.ldc);
-    gemm(&ta, &tb, &rows, &cols, &k, &g.alpha, a, &g.lda, bp, &g.ldb, &g.beta, c, &g.ldc, 1, 1);
-  }
-}
-
 // Out of core: A, B and C do not fit the cap together; the plan's tiles do.
 template <class T>
-Status gemm_tiled(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p, size_t cap) {
+Status gemm_out_of_core(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p, size_t cap,
+                        GemmProgress *progress) {
   void *dA = nullptr, *dB = nullptr, *dC = nullptr;
   Status s = device_buffers(ctx, {{Slot::a, p.a_bytes * size_t(p.a_buffers), &dA},
                                   {Slot::b, p.b_bytes * size_t(p.b_buffers), &dB},
@@ -202,29 +159,17 @@ Status gemm_tiled(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePlan &p, 
       "%.1f of %.1f MiB",
       gemm_name<T>(), p.mblocks, p.nblocks, p.mb, p.nb, p.c_resident ? "C resident" : "C rotating",
       p.kchunks, p.kb, p.rows_outer ? "rows" : "columns", p.device_bytes / 1048576.0, cap / 1048576.0);
-  const std::vector<GemmBlock> blocks = gemm_tile_blocks(p, g.m, g.n);
-  std::vector<int> written(blocks.size(), 0);
-  s = run_tiles(ctx, g, p, blocks, static_cast<char *>(dA), static_cast<char *>(dB), static_cast<char *>(dC),
-                written);
+  progress->blocks = gemm_tile_blocks(p, g.m, g.n);
+  progress->written.assign(progress->blocks.size(), 0);
+  s = run_tiles(ctx, g, p, progress->blocks, static_cast<char *>(dA), static_cast<char *>(dB),
+                static_cast<char *>(dC), progress->written);
   if (s == Status::ok) return s;
   // Let queued transfers and math drain (they only touch device and pinned buffers), so
   // that nothing of this call is still running when the next one reuses the buffers.
   cudaStreamSynchronize(ctx.compute);
   cudaStreamSynchronize(ctx.stream);
   cudaGetLastError();
-  size_t blocks_written = 0, columns_written = 0;
-  for (size_t b = 0; b < blocks.size(); ++b) {
-    blocks_written += written[b] == blocks[b].cols;
-    columns_written += size_t(written[b]);
-  }
-  // Nothing of C written yet: the caller's C is intact, the whole call can go to the CPU.
-  if (columns_written == 0) return s;
-  char detail[160];
-  std::snprintf(detail, sizeof detail, "after %zu of %zu blocks of C were written back", blocks_written,
-                blocks.size());
-  cudrop::detail::count_partial_fallback(gemm_name<T>(), s, detail);
-  finish_on_cpu(g, blocks, written);
-  return Status::ok;
+  return s;
 }
 
 }  // namespace
@@ -238,8 +183,10 @@ size_t gemm_device_workspace(bool trans_a, bool trans_b, int m, int n, int k) {
   // bandwidth) is a small fraction of the product's 2 m n k flops
   // (docs/perf/2026-11-25-moved-from-comments.md).
   // The double kernel takes every layout through the same tensor-core loads: no repacking.
-  if (!std::is_same_v<T, float> || !trans_a || trans_b || m < 2048 || n < 128 || k < 128) return 0;
-  return padded_ld(size_t(n), sizeof(T)) * size_t(k) * sizeof(T);
+  if (!std::is_same_v<T, float> || !trans_a || trans_b || m < tuning::kSgemmRepackMinM ||
+      n < tuning::kSgemmRepackMinNK || k < tuning::kSgemmRepackMinNK)
+    return 0;
+  return gemm_padded_ld(size_t(n), sizeof(T)) * size_t(k) * sizeof(T);
 }
 
 template <class T>
@@ -253,18 +200,31 @@ Status gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha, con
     log(1, "a CUDA error was pending before a GEMM launch: %s", cudaGetErrorString(stale));
   const auto cuda_stream = static_cast<cudaStream_t>(stream);
   cudaError_t error = cudaSuccess;
+  // The kernel configuration from the device's facts, its tuning column and the tuning
+  // override; an empty C launches nothing and needs none.
+  kernels::GemmKernelConfig config;
+  if (m > 0 && n > 0) {
+    const DeviceInfo *info = nullptr;
+    error = current_device_info(&info);
+    if (error == cudaSuccess)
+      config = gemm_kernel_config<T>(m, n, k, info->sms, info->smem_optin, info->smem_per_sm, info->smem_reserved,
+                                     settings().dmma_tile, info->tuned());
+  }
   const size_t wanted = gemm_device_workspace<T>(trans_a, trans_b, m, n, k);
-  if (wanted > 0 && workspace != nullptr && workspace_bytes >= wanted) {
+  if (error != cudaSuccess) {
+    // the device's facts could not be read: reported below as the launch's failure
+  } else if (wanted > 0 && workspace != nullptr && workspace_bytes >= wanted) {
     // B (k x n) becomes B^T (n x k) in the workspace; the product then reads it as op(B) = (B^T)^T.
     // The kernel's sums run over k in the same order for every layout: the same bits as A^T B.
     T *packed = static_cast<T *>(workspace);
-    const size_t ld_packed = padded_ld(size_t(n), sizeof(T));
+    const size_t ld_packed = gemm_padded_ld(size_t(n), sizeof(T));
     error = kernels::launch_transpose(k, n, dB, lddb, packed, ld_packed, cuda_stream);
     if (error == cudaSuccess)
-      error = kernels::launch_gemm_tiled(true, true, m, n, k, alpha, dA, ldda, static_cast<const T *>(packed),
-                                         ld_packed, beta, dC, lddc, cuda_stream, lower_only);
+      error = kernels::launch_gemm_tiled(config, true, true, m, n, k, alpha, dA, ldda,
+                                         static_cast<const T *>(packed), ld_packed, beta, dC, lddc, cuda_stream,
+                                         lower_only);
   } else {
-    error = kernels::launch_gemm_tiled(trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc,
+    error = kernels::launch_gemm_tiled(config, trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc,
                                        cuda_stream, lower_only);
   }
   if (error == cudaSuccess) return Status::ok;
@@ -275,7 +235,7 @@ Status gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha, con
 }
 
 template <class T>
-Status gemm_host(const GemmArgs<T> &g) {
+Status gemm_host(const GemmArgs<T> &g, GemmProgress *progress) {
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
@@ -284,10 +244,13 @@ Status gemm_host(const GemmArgs<T> &g) {
   const bool uses_ab = g.alpha != T(0) && g.k > 0;
   const size_t rows_a = g.trans_a ? g.k : g.m, cols_a = g.trans_a ? g.m : g.k;
   const size_t rows_b = g.trans_b ? g.n : g.k, cols_b = g.trans_b ? g.k : g.n;
-  const size_t ldda = padded_ld(rows_a, es), lddb = padded_ld(rows_b, es), lddc = padded_ld(g.m, es);
+  const size_t ldda = gemm_padded_ld(rows_a, es), lddb = gemm_padded_ld(rows_b, es), lddc = gemm_padded_ld(g.m, es);
 
-  Status s = Status::ok;
-  const int panel = pipeline_panel_cols(g.m, g.n, g.k, es);
+  const DeviceInfo *info = nullptr;
+  Status s = check(device_info(ctx.device, &info), "device facts");
+  if (s != Status::ok) return s;
+  const tuning::Table &tuned = info->tuned();
+  const int panel = pipeline_panel_cols(g.m, g.n, g.k, es, tuned);
   // Workspace for a faster layout of each product (gemm_device_workspace), when it fits too.
   size_t work_bytes = 0;
   if (uses_ab) {
@@ -301,7 +264,7 @@ Status gemm_host(const GemmArgs<T> &g) {
       log(1, "%s: not even the smallest tiles fit %.1f MiB of device memory", gemm_name<T>(), cap / 1048576.0);
       return Status::out_of_memory;
     }
-    if (!plan.in_core) return gemm_tiled(ctx, g, plan, cap);
+    if (!plan.in_core) return gemm_out_of_core(ctx, g, plan, cap, progress);
     // Every product below spans at most `panel` columns of C and all of k.
     work_bytes = gemm_device_workspace<T>(g.trans_a, g.trans_b, g.m, std::min(panel, g.n), g.k);
     if (work_bytes > cap - std::min(cap, plan.device_bytes)) work_bytes = 0;
@@ -348,7 +311,9 @@ Status gemm_host(const GemmArgs<T> &g) {
   // so both directions of host copying and PCIe run at once. With beta != 0 the caller's C
   // is the input of a CPU fallback, so it is only written once every panel has succeeded.
   const bool early_download = g.beta == T(0);
-  TransferTrace trace;
+  // CUDROP_GEMM_TRACE=1: one line per pipelined call on stderr with the host-side time (ms from
+  // the call's start) at which each transfer step ended: where an end-to-end time goes.
+  CallTrace trace(settings().gemm_trace ? 1 : 0);
   if (early_download && (s = return_lane(ctx)) != Status::ok) return s;
   // One end-of-math event per panel: the sender makes its stream wait on a panel's event
   // later than the calling thread records it, and by then a shared event could already
@@ -359,7 +324,7 @@ Status gemm_host(const GemmArgs<T> &g) {
       for (cudaEvent_t e : events) cudaEventDestroy(e);
     }
   } panel_end;
-  const long long panels = (g.n + (panel - 1LL)) / panel;
+  const long long panels = ceil_div(g.n, panel);
   for (long long i = 0; i < panels; ++i) {
     cudaEvent_t e = nullptr;
     if ((s = check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "gemm pipeline")) != Status::ok) return s;
@@ -382,8 +347,8 @@ Status gemm_host(const GemmArgs<T> &g) {
   // A goes up in k-chunks, and the first panel of C is accumulated chunk by chunk as they
   // arrive, so the math starts after a fraction of A instead of all of it (a large A takes
   // tens of milliseconds to upload). Chunks of at least 1024 k keep those GEMMs efficient.
-  const int a_chunks = std::clamp(g.k / 1024, 1, 8);
-  const long long kc = ((g.k + (a_chunks - 1LL)) / a_chunks + 255) / 256 * 256;
+  const int a_chunks = std::clamp(g.k / tuned.pipeline_a_chunk_k, 1, tuned.pipeline_a_chunks);
+  const long long kc = round_up(ceil_div(g.k, a_chunks), tuned.pipeline_a_chunk_round);
   // first, l0: 64-bit, as the step past the last panel or chunk can pass INT_MAX.
   for (long long first = 0, index = 0; first < g.n; first += panel, ++index) {
     const int cols = int(std::min<long long>(panel, g.n - first));
@@ -429,12 +394,12 @@ Status gemm_host(const GemmArgs<T> &g) {
   if ((s = sender.finish(&ignored)) != Status::ok) return s;
   if (!early_download) s = download_matrix(ctx, dC, lddc * es, g.m * es, g.n, g.c, g.ldc * es);
   trace.mark("end");
-  trace.report(gemm_name<T>(), g.m, g.n, g.k);
+  trace.report("%s trace m=%d n=%d k=%d", gemm_name<T>(), g.m, g.n, g.k);
   return s;
 }
 
-template Status gemm_host<float>(const GemmArgs<float> &);
-template Status gemm_host<double>(const GemmArgs<double> &);
+template Status gemm_host<float>(const GemmArgs<float> &, GemmProgress *);
+template Status gemm_host<double>(const GemmArgs<double> &, GemmProgress *);
 template Status gemm_device<float>(bool, bool, int, int, int, float, const float *, size_t,
                                    const float *, size_t, float, float *, size_t, void *, bool, void *, size_t);
 template Status gemm_device<double>(bool, bool, int, int, int, double, const double *, size_t,

@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
+#include "core/layout.h"
+#include "core/tuning.h"
 #include "impl/gpu.h"
 
 namespace cudrop {
@@ -35,11 +38,12 @@ namespace impl {
 // the whole call can go to the CPU) as long as no block of C has been written back: always
 // when C stays whole on the device and is read (beta != 0), since it is then written back
 // only once all the math has succeeded. When C's blocks go through the device in turn, each
-// is written back as it finishes; a failure after the first write-back makes gemm_host
-// compute every column of every block not yet written back on the CPU BLAS (A, B and those
-// columns of C are still the caller's originals), count a partial fallback and return ok.
+// is written back as it finishes; a failure after the first write-back returns the failure
+// with *progress saying which columns of C hold their results (A, B and the other columns of
+// C are still the caller's originals), for the dispatch layer to finish on the CPU.
+struct GemmProgress;
 template <class T>
-Status gemm_host(const GemmArgs<T> &args);
+Status gemm_host(const GemmArgs<T> &args, GemmProgress *progress);
 
 // Device arrays (column-major, leading dimensions in elements), on the given stream
 // (a cudaStream_t; nullptr = the legacy default stream). Asynchronous. lower_only: only C's
@@ -60,15 +64,9 @@ size_t gemm_device_workspace(bool trans_a, bool trans_b, int m, int n, int k);
 
 // ---- out-of-core tiling plan (pure host code, unit-tested without a GPU) ----
 
-// Device copies are packed with columns padded to 128 bytes, so that every column starts
-// on a coalescing boundary whatever the caller's LD or alignment was. A column shorter than
-// that is packed tight: padding would multiply its memory and transfers by up to 32 (a 1 x n
-// operand would take 128 bytes per element), and tight columns are one contiguous copy.
-inline size_t gemm_padded_ld(size_t rows, size_t element_size) {
-  const size_t per_line = 128 / element_size;
-  if (rows < per_line) return rows;
-  return (rows + per_line - 1) / per_line * per_line;
-}
+// Device copies of GEMM operands: columns padded to 128-byte lines, a column shorter than
+// one line packed tight (core/layout.h).
+inline size_t gemm_padded_ld(size_t rows, size_t element_size) { return padded_ld(rows, element_size, true); }
 
 // Byte counts of the plan saturate at SIZE_MAX instead of wrapping: at dimensions near
 // INT_MAX a product like ld * cols * 8 can pass 2^64, and a wrapped count could look small
@@ -131,9 +129,28 @@ inline std::vector<GemmBlock> gemm_tile_blocks(const GemmTilePlan &p, int m, int
   return blocks;
 }
 
+// How far a GEMM that failed on the GPU had written the caller's C: written[b] leading columns
+// of blocks[b] hold their final values, every other column of C is the caller's original.
+// Empty unless the call ran out of core.
+struct GemmProgress {
+  std::vector<GemmBlock> blocks;
+  std::vector<int> written;
+  bool any_written() const {
+    for (int columns : written)
+      if (columns > 0) return true;
+    return false;
+  }
+  // For the log: "after N of M blocks of C were written back".
+  void describe(char *text, size_t size) const {
+    size_t whole = 0;
+    for (size_t b = 0; b < blocks.size(); ++b) whole += written[b] == blocks[b].cols;
+    std::snprintf(text, size, "after %zu of %zu blocks of C were written back", whole, blocks.size());
+  }
+};
+
 namespace tiling {
 
-inline long round_up_128(long x) { return (x + 127) / 128 * 128; }
+inline long round_up_128(long x) { return long(round_up(x, 128)); }
 
 // Block sizes worth trying along a dimension d: d itself (when at most `limit`), then
 // balanced multiples of 128 for 2, 3, ... blocks, geometrically sparser, down to 128.
@@ -142,19 +159,20 @@ inline std::vector<int> block_sizes(int d, long limit) {
   const long cap = std::max(128L, limit / 128 * 128);
   if (d <= limit) sizes.push_back(d);
   for (long parts = 2;; parts = parts < 16 ? parts + 1 : parts + parts / 4) {
-    const long size = std::min(round_up_128((long(d) + parts - 1) / parts), cap);
+    const long size = std::min(round_up_128(long(ceil_div(d, parts))), cap);
     if (size < d && (sizes.empty() || size < sizes.back())) sizes.push_back(int(size));
     if (size <= 128) break;
   }
   return sizes;
 }
 
-// Rough H100-class figures, only to rank plans: PCIe bandwidth, GEMM rate once the GPU is
-// full (about two 128 x 128 tiles of C per SM), cost of one tile step (launch, events).
-constexpr double kLinkBytesPerSecond = 20e9;
-constexpr double kFlopsPerSecond = 40e12;
-constexpr double kFullTiles = 264;
-constexpr double kStepSeconds = 30e-6;
+// The model's figures (core/tuning.h): rough H100-class rates, only to rank plans. The plan
+// is pure host code, so it takes the sm_90 column whatever the device.
+inline constexpr const tuning::Table &kModel = tuning::table(tuning::Generation::sm90);
+constexpr double kLinkBytesPerSecond = kModel.link_bytes_per_second;
+constexpr double kFlopsPerSecond = kModel.flops_per_second;
+constexpr double kFullTiles = kModel.full_tiles;
+constexpr double kStepSeconds = kModel.step_seconds;
 
 // The plan for given block sizes and order, with the largest k chunk that fits (k whole if
 // possible). fits == false when nothing does.
@@ -165,8 +183,8 @@ inline GemmTilePlan evaluate(bool trans_a, bool trans_b, int m, int n, int k, si
   p.mb = mb;
   p.nb = nb;
   p.rows_outer = rows_outer;
-  p.mblocks = (m + (mb - 1LL)) / mb;
-  p.nblocks = (n + (nb - 1LL)) / nb;
+  p.mblocks = ceil_div(m, mb);
+  p.nblocks = ceil_div(n, nb);
   const bool single = p.mblocks == 1 && p.nblocks == 1;
   p.c_resident = resident || single;
   if (p.c_resident) {
@@ -182,7 +200,7 @@ inline GemmTilePlan evaluate(bool trans_a, bool trans_b, int m, int n, int k, si
   if (c_total >= cap) return p;
   auto size_chunks = [&](int kb) {
     p.kb = kb;
-    p.kchunks = (k + (kb - 1LL)) / kb;
+    p.kchunks = ceil_div(k, kb);
     const size_t rows_a = trans_a ? size_t(kb) : size_t(mb), cols_a = trans_a ? size_t(mb) : size_t(kb);
     const size_t rows_b = trans_b ? size_t(nb) : size_t(kb), cols_b = trans_b ? size_t(kb) : size_t(nb);
     p.ld_a = gemm_padded_ld(rows_a, es);
@@ -203,8 +221,8 @@ inline GemmTilePlan evaluate(bool trans_a, bool trans_b, int m, int n, int k, si
                                     (trans_b ? gemm_padded_ld(nb, es) : size_t(nb)));
     const long kb_max = long((cap - c_total) / per_kb) / 128 * 128;
     if (kb_max < 128) return p;
-    const long chunks = std::max(2L, (long(k) + kb_max - 1) / kb_max);
-    const long kb = std::min(kb_max, round_up_128((long(k) + chunks - 1) / chunks));
+    const long chunks = std::max(2L, long(ceil_div(k, kb_max)));
+    const long kb = std::min(kb_max, round_up_128(long(ceil_div(k, chunks))));
     if (kb >= k || !size_chunks(int(kb))) return p;
   }
   // Transfers: A and B once each when they stay put, else once per block column / row they
@@ -222,7 +240,7 @@ inline GemmTilePlan evaluate(bool trans_a, bool trans_b, int m, int n, int k, si
     b_traffic = b_total * p.mblocks;
   }
   p.traffic_bytes = a_traffic + b_traffic + c_total_bytes * (reads_c ? 2 : 1);
-  const double tiles = double((mb + 127LL) / 128) * double((nb + 127LL) / 128);
+  const double tiles = double(ceil_div(mb, 128)) * double(ceil_div(nb, 128));
   const double use = std::min(1.0, tiles / kFullTiles);
   const double compute = 2.0 * m * n * double(k) / (kFlopsPerSecond * use);
   const double steps = double(p.mblocks) * p.nblocks * p.kchunks;
@@ -275,7 +293,7 @@ inline GemmTilePlan plan_gemm_tiles(bool trans_a, bool trans_b, int m, int n, in
           if (!best.fits || p.seconds < best.seconds) best = p;
           if (p.c_resident && (!best_resident.fits || p.seconds < best_resident.seconds)) best_resident = p;
         }
-  if (reads_c && best_resident.fits && best_resident.seconds <= 1.25 * best.seconds) return best_resident;
+  if (reads_c && best_resident.fits && best_resident.seconds <= tiling::kModel.resident_slack * best.seconds) return best_resident;
   return best;
 }
 

@@ -3,7 +3,7 @@
 // sgetrf_/dgetrf_ use: host matrix in, factors and pivots out) over the device interface
 // (matrix already on the GPU; what benchmarks use).
 //
-// Algorithm: right-looking blocked LU, panel width nb (GetrfTune), with one panel of
+// Algorithm: right-looking blocked LU, panel width nb (core/tuning.h), with one panel of
 // look-ahead. For each panel: the panel is factored by one kernel (pivot search,
 // interchange, scaling and rank-1 updates inside the panel; kernels/getrf_panel.cuh) on a
 // high-priority stream; the panel's interchanges are applied to the columns on both sides

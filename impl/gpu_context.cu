@@ -15,6 +15,8 @@
 #include "core/device_choice.h"
 #include "core/env.h"
 #include "core/log.h"
+#include "impl/device_info.h"
+#include "impl/device_info.h"
 
 namespace cudrop::impl {
 namespace {
@@ -154,10 +156,10 @@ void start(Gpu &g) {
     cudaGetLastError();
     return;
   }
-  cudaDeviceProp prop{};
-  cudaGetDeviceProperties(&prop, ctx.device);
-  log(1, "GPU %d (%s): %s, %d SMs, %.1f GiB", ctx.device, choice.rule.c_str(), prop.name, prop.multiProcessorCount,
-      prop.totalGlobalMem / double(1 << 30));
+  const DeviceInfo *info = nullptr;
+  if (device_info(ctx.device, &info) == cudaSuccess)
+    log(1, "GPU %d (%s): %s, %d SMs, %.1f GiB", ctx.device, choice.rule.c_str(), info->name, info->sms,
+        info->global_bytes / double(1 << 30));
   g.usable.store(true);
 }
 
@@ -179,6 +181,27 @@ GpuLease::GpuLease() {
   // The current device is per host thread: each caller's thread must select ours.
   if (cudaSetDevice(g.context.device) != cudaSuccess) return;
   context_ = &g.context;
+}
+
+Status device_context(GpuContext **out) {
+  if (!gpu_usable()) return Status::no_device;
+  *out = &gpu().context;
+  return Status::ok;
+}
+
+Status priority_lane(GpuContext &ctx) {
+  static std::mutex creating;
+  std::lock_guard<std::mutex> lock(creating);
+  GpuContext::PriorityLane &lane = ctx.priority;
+  int low = 0, high = 0;
+  cudaError_t error = cudaSuccess;
+  if (lane.stream == nullptr) {
+    error = cudaDeviceGetStreamPriorityRange(&low, &high);
+    if (error == cudaSuccess) error = cudaStreamCreateWithPriority(&lane.stream, cudaStreamNonBlocking, high);
+  }
+  for (cudaEvent_t *event : {&lane.start, &lane.panel_done, &lane.next_ready})
+    if (error == cudaSuccess && *event == nullptr) error = cudaEventCreateWithFlags(event, cudaEventDisableTiming);
+  return check(error, "priority stream");
 }
 
 Status check(cudaError_t error, const char *what) {
@@ -266,7 +289,10 @@ size_t held_device_bytes(const GpuContext &ctx) {
 Status device_memory_cap(GpuContext &ctx, size_t *cap) {
   size_t free_bytes = 0, total_bytes = 0;
   if (Status s = check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo"); s != Status::ok) return s;
-  const size_t margin = std::max<size_t>(size_t(256) << 20, total_bytes / 32);
+  const DeviceInfo *info = nullptr;
+  if (Status s = check(device_info(ctx.device, &info), "device facts"); s != Status::ok) return s;
+  const tuning::Table &tuned = info->tuned();
+  const size_t margin = std::max<size_t>(tuned.device_margin_min, total_bytes / tuned.device_margin_divisor);
   const size_t usable = free_bytes + held_device_bytes(ctx);
   *cap = usable > margin ? usable - margin : 0;
   const size_t limit = settings().gpu_mem_limit;

@@ -35,6 +35,13 @@ struct GpuContext {
   cudaStream_t return_stream = nullptr;
   void *return_staging[kStaging] = {};
   cudaEvent_t return_free[kStaging] = {};
+  // The one high-priority stream: panels of the look-ahead factorizations run on it, so that
+  // their blocks are scheduled ahead of the trailing update's queued ones; with the events
+  // that link it to the update's stream (created on first use, priority_lane()).
+  struct PriorityLane {
+    cudaStream_t stream = nullptr;
+    cudaEvent_t start = nullptr, panel_done = nullptr, next_ready = nullptr;
+  } priority;
   void *slot[static_cast<int>(Slot::count)] = {};
   size_t slot_bytes[static_cast<int>(Slot::count)] = {};
 };
@@ -50,6 +57,14 @@ class GpuLease {
   std::unique_lock<std::mutex> lock_;
   GpuContext *context_ = nullptr;
 };
+
+// The context for device interfaces (impl::*_device) called without a lease, e.g. by the
+// benchmarks: started if need be; Status::no_device when the GPU cannot be used. Its
+// per-call buffers are the lease holder's; what such a caller may use is the priority lane.
+Status device_context(GpuContext **out);
+
+// Creates ctx.priority on first use (safe without the lease: serialized here).
+Status priority_lane(GpuContext &ctx);
 
 // Turns a CUDA result into a Status; a real failure (not an allocation failure) stops
 // the process from using the GPU again, since the context may be unusable.

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/tuning.h"
+
 #if defined(__x86_64__) || defined(_M_X64)
 #include <emmintrin.h>
 #define CUDROP_STREAMING_STORES 1
@@ -133,8 +135,7 @@ namespace {
 // byte instead of 3, which makes the pool's copies markedly faster in both directions
 // (docs/perf/2026-11-22-h100-session6.md).
 void copy_bytes(char *dst, const char *src, size_t bytes) {
-  constexpr size_t kStreamingFrom = 16384;
-  if (bytes >= kStreamingFrom) copy_streaming(dst, src, bytes);
+  if (bytes >= tuning::kStreamingCopyFrom) copy_streaming(dst, src, bytes);
   else std::memcpy(dst, src, bytes);
 }
 
@@ -149,7 +150,7 @@ void copy_columns(CopyPool *pool, void *dst, size_t dst_ld, const void *src, siz
   // threads idle on copies of a few MiB); pieces stay between 128 KiB and 1 MiB, small
   // enough to balance, large enough to amortize the hand-off.
   const size_t total = row_bytes * cols;
-  const size_t piece = std::clamp(total / size_t(pool->threads()), size_t(128) << 10, size_t(1) << 20);
+  const size_t piece = std::clamp(total / size_t(pool->threads()), tuning::kCopyPieceMin, tuning::kCopyPieceMax);
   if (dst_ld == row_bytes && src_ld == row_bytes) {
     const size_t pieces = (total + piece - 1) / piece;
     pool->run(pieces, [&](size_t p) {

@@ -2,19 +2,35 @@
 // Cholesky factorization on the GPU: the host interface (what spotrf_/dpotrf_ use) over the
 // device interface (a matrix already on the GPU, what the benchmark compares with cuSOLVER).
 #include <cstddef>
+#include <cstdio>
 
 #include "impl/gpu.h"
 
 namespace cudrop::impl {
 
+// What the caller's array already holds of the factor when a GPU attempt stops: the triangle's
+// columns 0..columns-1, and ('U') rows 0..columns-1 of the next u12_columns columns too.
+struct PotrfProgress {
+  int n = 0;
+  int columns = 0;
+  int u12_columns = 0;
+  bool any_written() const { return columns != 0 || u12_columns != 0; }
+  // For the log: "after N of M columns were written back".
+  void describe(char *text, size_t size) const {
+    std::snprintf(text, size, "after %d of %d columns were written back", columns, n);
+  }
+};
+
 // Host array, LAPACK xPOTRF semantics (arguments already checked, n >= 1): factors the
 // `upper` or lower triangle of the n x n matrix at `a` (leading dimension lda) and sets
 // *info: 0, or k when the leading minor of order k is not positive definite, with A left as
 // reference LAPACK leaves it (impl/potrf_plan.h). Only that triangle is written back; the
-// other one is never written. On any Status other than ok, neither `a` nor *info has been
-// touched, so the call can be repeated on the CPU.
+// other one is never written. On any Status other than ok, *info has not been touched and `a`
+// holds GPU results only as far as *progress says: when !progress->any_written() it is the
+// caller's original, so the call can be repeated on the CPU; otherwise the dispatch layer
+// finishes it on the CPU from there.
 template <class T>
-Status potrf_host(bool upper, int n, T *a, int lda, int *info);
+Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *progress);
 
 // Device array, lower triangle only: A = L L^T in place on `stream` (a cudaStream_t;
 // nullptr = the legacy default stream), asynchronous. The strictly upper triangle within

@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/tuning.h"
+
 namespace cudrop::impl {
 
 // Reference LAPACK's block size for xPOTRF (ILAENV returns 64): the GPU's diagonal blocks
@@ -30,13 +32,8 @@ namespace cudrop::impl {
 constexpr int kPotrfNb = 64;
 
 struct PotrfBlocking {
-  // Columns per outer panel (multiple of kPotrfNb): the k of the big GEMMs. 512 is the fastest
-  // of 256, 384 and 512 in both precisions (docs/perf/2026-11-25-moved-from-comments.md).
-  int outer = 512;
-  // Columns per GEMM of the left-looking catch-up (the upper halves of its tiles are skipped):
-  // narrower starts as soon as fewer columns have arrived, wider keeps more SMs busy; 2048
-  // beats both 512 and the whole width (docs/perf/2026-11-25-moved-from-comments.md).
-  int strip = 2048;
+  int outer = tuning::kPotrfOuter;  // columns per outer panel (multiple of kPotrfNb)
+  int strip = tuning::kPotrfStrip;  // columns per GEMM of the left-looking catch-up
   int left_cols = 0;    // columns factored left-looking before the switch (rounded to `outer`)
   // Columns per trailing-update GEMM of the right-looking phase. The GPU skips the tiles above
   // the diagonal (launch_gemm_tiled's lower_only), so one GEMM over the whole trailing matrix

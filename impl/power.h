@@ -1,11 +1,10 @@
 #pragma once
 // The power method (cudrop_spower_/dpower_/scsrpower_/dcsrpower_): dominant eigenvalue and
-// eigenvector of a dense (column-major) or CSR matrix. Three layers, as for GEMM:
+// eigenvector of a dense (column-major) or CSR matrix. Two layers, as for GEMM:
 //  * host interface (*_host): host arrays in and out; the matrix crosses PCIe once, the whole
 //    iteration runs on the GPU, x comes back once. What the entry points route to the GPU.
 //  * device interface (*_device): arrays already on the GPU; what a benchmark times.
-//  * CPU path (*_cpu): the same iteration with plain loops, on the calling thread (the dense
-//    mat-vec column by column, an axpy each; the CSR mat-vec row by row). No CPU BLAS.
+// The CPU path, the same iteration with plain loops, is shim/power_cpu.h.
 //
 // The iteration, identical on every path (docs/power.md):
 //   x_0 = X (INIT = 0) or ones (INIT = 1); for k = 1 .. MAXIT:
@@ -34,8 +33,6 @@ struct PowerResult {
   T lambda = T(0);
   int iterations = 0;  // iterations done (MAXIT out)
   int info = 0;        // 0, 1, 2, 3 as above; -3/-4 for CSR structure errors
-  int launches = 0;    // kernel launches issued (validation and fill included)
-  int host_checks = 0; // times the host waited for the state
   bool sell_copy = false; // CSR: the loop ran on the SELL copy (else the CSR-stream kernel)
   bool sell_near = false; // ... with 16-bit column distances (kernels/sell_power.cuh)
   float loop_ms = 0;   // with PowerOptions::time_loop: GPU time from the first iteration's
@@ -62,18 +59,6 @@ Status power_dense_host(int n, const T *a, int lda, T *lambda, T *x, bool start_
 template <class T>
 Status power_csr_host(int n, const T *val, const int *colind, const int *rowptr, int base,
                       T *lambda, T *x, bool start_ones, T tol, int *maxit, int *info);
-
-// ---- CPU path (same contract; never fails) ----
-template <class T>
-void power_dense_cpu(int n, const T *a, int lda, T *lambda, T *x, bool start_ones, T tol,
-                     int *maxit, int *info);
-template <class T>
-void power_csr_cpu(int n, const T *val, const int *colind, const int *rowptr, int base,
-                   T *lambda, T *x, bool start_ones, T tol, int *maxit, int *info);
-
-// rowptr[0] == base and rowptr non-decreasing (reads rowptr[0..n]); what the entry points
-// check before anything else of a CSR matrix is read (false -> INFO = -4).
-bool power_csr_rowptr_valid(int n, const int *rowptr, int base);
 
 // ---- device interface ----
 // Workspace (bytes, 256-byte aligned pointer) the device calls need for this n (and nnz):

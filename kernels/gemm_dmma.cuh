@@ -3,7 +3,7 @@
 // C = alpha*op(A)*op(B) + beta*C, column-major, any size, leading dimension and alignment
 // (8-byte aligned doubles are enough); beta == 0 never reads C.
 //
-// Block tiles (DmmaShape, DmmaConfig, chosen per shape by choose_dmma_tile): 128x128 with 8
+// Block tiles (DmmaShape, DmmaConfig; impl chooses one per shape, launch_gemm_dmma takes it): 128x128 with 8
 // warps, 128x64 with 4, both of 64x32 warp tiles (4 x 4 accumulator tiles of 16x8, 64 doubles
 // per lane); or 64x64 with 4 warps of 32x32. k is walked in slices of 16, one slice per
 // pipeline stage, STAGES stages in flight. Tiles of op(A) and op(B)
@@ -31,11 +31,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 
+#include "core/tuning.h"
 #include "kernels/cp_async.cuh"
 #include "kernels/gemm_part.cuh"
-#include "core/env.h"
 
 namespace cudrop::kernels {
 
@@ -48,11 +47,11 @@ struct DmmaShape {
   static constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N;  // warp tile
   static constexpr int MI = WM / 16, NI = WN / 8;             // 16x8 accumulator tiles per warp
   static constexpr int sub_doubles = (BM + BN) * BK;          // one 16-deep k slice of both operands
-  // Block rasterization: row tiles per group. The 128x128 tile (long k, many waves: square
-  // products) takes 8, faster than 16 or 32 on large square products
-  // (docs/perf/2026-11-22-h100-session13.md). The short-k tiles of the LU and Cholesky
-  // updates keep the 16 they were tuned with.
-  static constexpr int group_m = BM_ == 128 && BN_ == 128 ? 8 : 16;
+  // Block rasterization: row tiles per group (core/tuning.h): the 128x128 tile (long k, many
+  // waves: square products) has its own; the short-k tiles of the LU and Cholesky updates
+  // another.
+  static constexpr int group_m =
+      BM_ == 128 && BN_ == 128 ? tuning::compiled::kDmma128x128Group : tuning::compiled::kDmmaShortGroup;
   static_assert(BK == 16, "the swizzle and the fragment code assume 16 doubles per tile row");
   static_assert(WM % 16 == 0 && WN % 16 == 0, "warp tiles start at multiples of 16 (the fragment swizzle table)");
 };
@@ -66,23 +65,25 @@ struct DmmaConfig {
   static constexpr size_t smem_bytes = size_t(STAGES) * Shape::sub_doubles * sizeof(double);
   static_assert(STAGES >= 3, "the fragment double buffering reads slice t+1 while slice t-1 is refilled");
 };
+namespace tuned = tuning::compiled;
 // 128x128 tiles of 8 warps (64x32 each), 4 stages (128 KiB), one block per SM: the least
 // operand traffic per multiply, the fastest for long k on grids of many waves.
-using DmmaConfig128x128 = DmmaConfig<DmmaShape<128, 128, 2, 4>, 4, 1>;
+using DmmaConfig128x128 =
+    DmmaConfig<DmmaShape<128, 128, 2, 4>, tuned::kDmma128x128Stages, tuned::kDmma128x128Blocks>;
 // 128x64 tiles of 4 warps (64x32 each), 3 stages (72 KiB; two blocks fit per SM on sm_80 and
 // sm_90, one on sm_86/89): while one block waits at its barrier or writes C the other keeps the
 // tensor cores fed, which is what counts at short k (LU's and Cholesky's trailing updates).
-// 3 stages beat 4 stages with __launch_bounds__ for two blocks
-// (docs/perf/2026-11-25-moved-from-comments.md).
-using DmmaConfig128x64 = DmmaConfig<DmmaShape<128, 64, 2, 2>, 3, 1>;
+// 3 stages beat 4 stages with __launch_bounds__ for two blocks.
+using DmmaConfig128x64 = DmmaConfig<DmmaShape<128, 64, 2, 2>, tuned::kDmma128x64Stages, tuned::kDmma128x64Blocks>;
 // 64x64 tiles of 4 warps (32x32 each), 4 stages (64 KiB), 3 blocks per SM (fits every sm_80+
 // part): more blocks for grids too small to fill the GPU with the larger tiles.
-using DmmaConfig64x64 = DmmaConfig<DmmaShape<64, 64, 2, 2>, 4, 3>;
-// 128x64 tiles up to this k, and on grids of fewer waves (of two 128x64 blocks per SM) than
-// kDmma128x128MinWaves; 128x128 beyond, where its lower operand traffic wins
-// (docs/perf/2026-11-22-h100-session9.md).
-constexpr int kDmma128x64MaxK = 1024;
-constexpr long long kDmma128x128MinWaves = 6;
+using DmmaConfig64x64 = DmmaConfig<DmmaShape<64, 64, 2, 2>, tuned::kDmma64x64Stages, tuned::kDmma64x64Blocks>;
+static_assert(DmmaConfig128x128::smem_bytes == 128 * 1024 && DmmaConfig128x64::smem_bytes == 72 * 1024 &&
+                  DmmaConfig64x64::smem_bytes == 64 * 1024,
+              "the shared memory the comments above state");
+
+// The block tiles launch_gemm_dmma can run (impl/gemm_config.h chooses).
+enum class DmmaTile { t128x128, t128x64, t64x64 };
 
 namespace dmma_detail {
 
@@ -413,35 +414,16 @@ cudaError_t launch_gemm_dmma_cfg(bool trans_a, bool trans_b, int m, int n, int k
   return launch_gemm_dmma_t<true, true, CFG>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
 }
 
-enum class DmmaTile { t128x128, t128x64, t64x64 };
-
-// Which block tile a shape gets (tuned with dmma_check's dmma_tiles rows:
-// docs/perf/2026-11-22-h100-session9.md).
-// CUDROP_DMMA_TILE=128x128, 128x64 or 64x64 forces one (tuning runs).
-inline DmmaTile choose_dmma_tile(int m, int n, int k, int sms) {
-  constexpr DmmaTile kForced[] = {DmmaTile::t128x128, DmmaTile::t128x64, DmmaTile::t64x64};
-  if (const int forced = env::environment().dmma_tile; forced >= 0) return kForced[forced];
-  const long long tiles128x64 = ((m + 127LL) / 128) * ((n + 63LL) / 64);
-  if (tiles128x64 < 2LL * sms) return DmmaTile::t64x64;  // less than one wave of 128x64 blocks
-  if (k <= kDmma128x64MaxK || tiles128x64 < kDmma128x128MinWaves * 2LL * sms) return DmmaTile::t128x64;
-  return DmmaTile::t128x128;
-}
-
-// C = alpha*op(A)*op(B) + beta*C on `stream`; the semantics of launch_gemm_tiled<double>.
-// The configuration follows the shape and the current device's opt-in shared memory per block.
-inline cudaError_t launch_gemm_dmma(bool trans_a, bool trans_b, int m, int n, int k, double alpha,
+// C = alpha*op(A)*op(B) + beta*C on `stream` with block tile `tile`; the semantics of
+// launch_gemm_tiled<double>. t128x128 needs DmmaConfig128x128::smem_bytes of opt-in shared
+// memory per block (the caller chose it knowing the device).
+inline cudaError_t launch_gemm_dmma(DmmaTile tile, bool trans_a, bool trans_b, int m, int n, int k, double alpha,
                                     const double *A, size_t lda, const double *B, size_t ldb, double beta,
                                     double *C, size_t ldc, cudaStream_t stream, bool lower_only = false) {
   if (m <= 0 || n <= 0) return cudaSuccess;
-  int device = 0, optin = 0, sms = 0;
-  cudaError_t error = cudaGetDevice(&device);
-  if (error == cudaSuccess) error = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-  if (error == cudaSuccess) error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (error != cudaSuccess) return error;
-  const DmmaTile tile = choose_dmma_tile(m, n, k, sms);
   if (tile == DmmaTile::t64x64)
     return launch_gemm_dmma_cfg<DmmaConfig64x64>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
-  if (tile == DmmaTile::t128x128 && size_t(optin) >= DmmaConfig128x128::smem_bytes)
+  if (tile == DmmaTile::t128x128)
     return launch_gemm_dmma_cfg<DmmaConfig128x128>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
   return launch_gemm_dmma_cfg<DmmaConfig128x64>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
 }

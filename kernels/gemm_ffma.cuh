@@ -17,11 +17,11 @@
 // instructions non-FFMA than in cuBLAS's kernel (docs/perf/2026-11-22-h100-session12.md).
 #include <cuda_runtime.h>
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
+#include "core/tuning.h"
 #include "kernels/cp_async.cuh"
 #include "kernels/gemm_part.cuh"
 
@@ -46,8 +46,15 @@ struct FfmaShapeT {
 // k steps of 32 in 3 stages halve the barriers and the per-tile work of k 16 and are faster
 // for every transpose (docs/perf/2026-11-22-h100-session12.md), but two such blocks need
 // 2 x 99 KB of shared memory per SM: only sm_90 has it. Other GPUs run k 16 in 4 stages (66 KB).
-using FfmaShapeDeep = FfmaShapeT<32, 3>;
-using FfmaShape = FfmaShapeT<16, 4>;
+// The caller knows the device: it says which shape (ffma_deep_fits).
+using FfmaShapeDeep = FfmaShapeT<tuning::compiled::kFfmaDeepBK, tuning::compiled::kFfmaDeepStages>;
+using FfmaShape = FfmaShapeT<tuning::compiled::kFfmaBK, tuning::compiled::kFfmaStages>;
+
+// Whether a device holds two blocks of the deep shape per SM, from its opt-in shared memory
+// per block, shared memory per SM and the system's reservation per block.
+constexpr bool ffma_deep_fits(size_t per_block_optin, size_t per_sm, size_t reserved_per_block) {
+  return per_block_optin >= FfmaShapeDeep::smem_bytes && per_sm >= 2 * (FfmaShapeDeep::smem_bytes + reserved_per_block);
+}
 
 using async_copy::commit;
 using async_copy::wait;
@@ -266,10 +273,6 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
 
 // Enables the dynamic shared memory the pipeline needs (more than the 48 KB default) once
 // per instantiation; cudaFuncSetAttribute is per function and per device context.
-// Block order (see gemm_ffma): groups of 8 tile rows, for L2 reuse. Only the largest
-// products gain; groups of 16 rows are no better (docs/perf/2026-11-22-h100-session12.md).
-constexpr int kFfmaRasterGroup = 8;
-
 template <bool TRANS_A, bool TRANS_B, bool VEC_A, bool VEC_B, class S>
 cudaError_t prepare_gemm_ffma() {
   static const cudaError_t status = cudaFuncSetAttribute(
@@ -284,28 +287,8 @@ cudaError_t launch_gemm_ffma_t(dim3 grid, int m, int n, int k, float alpha, cons
   const cudaError_t prepared = prepare_gemm_ffma<TRANS_A, TRANS_B, VEC_A, VEC_B, S>();
   if (prepared != cudaSuccess) return prepared;
   gemm_ffma<TRANS_A, TRANS_B, VEC_A, VEC_B, S><<<grid, S::threads, S::smem_bytes, stream>>>(
-      m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, part, kFfmaRasterGroup);
+      m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, part, tuning::compiled::kFfmaRasterGroup);
   return cudaGetLastError();
-}
-
-// Whether the current device holds two blocks of the deep shape per SM (sm_90: 227 KB).
-// Asked once per device: the answer cannot change while the process runs.
-inline bool ffma_deep_shape_fits() {
-  constexpr int kMaxDevices = 64;
-  static std::atomic<signed char> known[kMaxDevices] = {};  // 0 unknown, 1 no, 2 yes
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= kMaxDevices) return false;
-  const signed char cached = known[device].load(std::memory_order_relaxed);
-  if (cached != 0) return cached == 2;
-  int per_sm = 0, per_block = 0, reserved = 0;
-  const bool asked =
-      cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) == cudaSuccess &&
-      cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess &&
-      cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device) == cudaSuccess;
-  const int need = int(FfmaShapeDeep::smem_bytes);
-  const bool fits = asked && per_block >= need && per_sm >= 2 * (need + reserved);
-  known[device].store(fits ? 2 : 1, std::memory_order_relaxed);
-  return fits;
 }
 
 // 16-byte copies need every column (or row) of the operand to start on a 16-byte boundary.
@@ -346,11 +329,12 @@ cudaError_t launch_gemm_ffma_shape(bool trans_a, bool trans_b, int m, int n, int
   });
 }
 
-inline cudaError_t launch_gemm_ffma(bool trans_a, bool trans_b, int m, int n, int k, float alpha,
+// deep: FfmaShapeDeep (the device holds two blocks of it per SM: ffma_deep_fits), else FfmaShape.
+inline cudaError_t launch_gemm_ffma(bool deep, bool trans_a, bool trans_b, int m, int n, int k, float alpha,
                                     const float *A, size_t lda, const float *B, size_t ldb, float beta,
                                     float *C, size_t ldc, cudaStream_t stream, bool lower_only = false) {
   if (m <= 0 || n <= 0) return cudaSuccess;  // nothing to compute (and no empty grid to launch)
-  if (ffma_deep_shape_fits())
+  if (deep)
     return launch_gemm_ffma_shape<FfmaShapeDeep>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
                                                  stream, lower_only);
   return launch_gemm_ffma_shape<FfmaShape>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream,

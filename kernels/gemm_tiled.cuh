@@ -17,17 +17,26 @@
 
 namespace cudrop::kernels {
 
+// The kernel configuration of one launch, chosen by the caller (impl/gemm_config.h) from the
+// shape, the device and the tuning table.
+struct GemmKernelConfig {
+  DmmaTile dmma_tile = DmmaTile::t128x64;  // double: the block tile
+  bool ffma_deep = false;                  // float: FfmaShapeDeep (else FfmaShape)
+};
+
 // Launches on `stream`. lower_only: C is only needed on and below its diagonal, so tiles
 // entirely above it may be skipped (kernels/gemm_part.cuh).
 template <class T>
-cudaError_t launch_gemm_tiled(bool trans_a, bool trans_b, int m, int n, int k, T alpha,
-                              const T *A, size_t lda, const T *B, size_t ldb, T beta, T *C,
-                              size_t ldc, cudaStream_t stream, bool lower_only = false) {
+cudaError_t launch_gemm_tiled(const GemmKernelConfig &config, bool trans_a, bool trans_b, int m, int n, int k,
+                              T alpha, const T *A, size_t lda, const T *B, size_t ldb, T beta, T *C, size_t ldc,
+                              cudaStream_t stream, bool lower_only = false) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "float or double");
   if constexpr (std::is_same_v<T, float>)
-    return launch_gemm_ffma(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
+    return launch_gemm_ffma(config.ffma_deep, trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream,
+                            lower_only);
   else
-    return launch_gemm_dmma(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
+    return launch_gemm_dmma(config.dmma_tile, trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream,
+                            lower_only);
 }
 
 }  // namespace cudrop::kernels

@@ -297,4 +297,50 @@ getrf_panel(PanelArgs<T> p) {
   }
 }
 
+// ---- launchers ----
+
+// One instantiation of the panel kernel: its entry point, threads per block, and the dynamic
+// shared memory a block of it may have.
+struct PanelKernel {
+  const void *entry = nullptr;
+  int threads = 0;
+  size_t dynamic_max = 0;
+};
+
+// Raises getrf_panel<T, NT>'s dynamic shared memory limit to all that a block may opt in to
+// (smem_optin, bytes per block, less the kernel's static shared memory) and describes it.
+// Per function and per device context: done once per process, at the first call.
+template <class T, int NT>
+cudaError_t prepare_getrf_panel(size_t smem_optin, PanelKernel *kernel) {
+  static PanelKernel prepared;
+  static const cudaError_t status = [&] {
+    cudaFuncAttributes attributes{};
+    cudaError_t error = cudaFuncGetAttributes(&attributes, getrf_panel<T, NT>);
+    if (error != cudaSuccess) return error;
+    const size_t dynamic_max = smem_optin > attributes.sharedSizeBytes ? smem_optin - attributes.sharedSizeBytes : 0;
+    error = cudaFuncSetAttribute(getrf_panel<T, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(dynamic_max));
+    prepared = PanelKernel{reinterpret_cast<const void *>(getrf_panel<T, NT>), NT, dynamic_max};
+    return error;
+  }();
+  *kernel = prepared;
+  return status;
+}
+
+// How one panel is spread over thread blocks: `threads` per block (kPanelThreads or TALL_NT,
+// an instantiation prepared by prepare_getrf_panel), `smem` bytes of dynamic shared memory.
+struct PanelLaunch {
+  int blocks = 0, threads = 0;
+  size_t smem = 0;
+};
+
+template <class T, int TALL_NT>
+cudaError_t launch_getrf_panel(const PanelLaunch &launch, const PanelArgs<T> &args, cudaStream_t stream) {
+  if (launch.threads == kPanelThreads)
+    getrf_panel<T, kPanelThreads><<<launch.blocks, launch.threads, launch.smem, stream>>>(args);
+  else
+    getrf_panel<T, TALL_NT><<<launch.blocks, launch.threads, launch.smem, stream>>>(args);
+  return cudaGetLastError();
+}
+
 }  // namespace cudrop::kernels

@@ -9,6 +9,8 @@
 
 #include <cstddef>
 
+#include "core/layout.h"
+
 namespace cudrop::kernels {
 
 constexpr int kSwapThreads = 128;
@@ -117,6 +119,34 @@ getrf_trsm(const T *__restrict__ L, size_t ldl, T *__restrict__ B, size_t ldb, i
     const int i = e % NB, cc = e / NB;
     if (cc < nc && i < jb) B[size_t(i) + size_t(col0 + cc) * ldb] = Bs[cc * S::ldb + i];
   }
+}
+
+// ---- launchers: launch on `stream`, return the launch's error ----
+
+// getrf_swap_rows over `ncols` columns from A: interchanges k1..k2-1 of ipiv.
+template <class T>
+cudaError_t launch_getrf_swap_rows(T *A, size_t lda, int ncols, const int *ipiv, int k1, int k2,
+                                   cudaStream_t stream) {
+  const unsigned blocks = unsigned(ceil_div(ncols, kSwapThreads));
+  getrf_swap_rows<T><<<blocks, kSwapThreads, 0, stream>>>(A, lda, ncols, ipiv, k1, k2);
+  return cudaGetLastError();
+}
+
+// Raises getrf_trsm's dynamic shared memory limit (more than the 48 KB default); per function
+// and per device context, so once per process.
+template <class T>
+cudaError_t prepare_getrf_trsm() {
+  static const cudaError_t status = cudaFuncSetAttribute(getrf_trsm<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                         static_cast<int>(TrsmShape<T>::smem_bytes()));
+  return status;
+}
+
+// getrf_trsm over `ncols` columns of B (prepare_getrf_trsm first).
+template <class T>
+cudaError_t launch_getrf_trsm(const T *L, size_t ldl, T *B, size_t ldb, int jb, int ncols, cudaStream_t stream) {
+  using S = TrsmShape<T>;
+  getrf_trsm<T><<<unsigned(ceil_div(ncols, S::NC)), S::threads, S::smem_bytes(), stream>>>(L, ldl, B, ldb, jb, ncols);
+  return cudaGetLastError();
 }
 
 }  // namespace cudrop::kernels

@@ -13,6 +13,7 @@
 // launches see *info != 0 and return at once.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 
 namespace cudrop::kernels {
@@ -260,6 +261,37 @@ potrf_mirror(T *__restrict__ A, size_t lda, int n, int c0, int c1) {
       if (i < n && j < c1 && i > j) A[size_t(j) + size_t(i) * lda] = tile[tx][a];
     }
   }
+}
+
+// ---- launchers (no policy: the caller sizes the panel grid) ---------------------------------
+
+// The panel kernel of the diagonal block at j0 on `blocks` blocks of S::THREADS.
+struct PotrfPanelLaunch {
+  int blocks;
+  cudaStream_t stream;
+};
+
+template <class T, class S = PotrfPanelShape<T>>
+cudaError_t launch_potrf_panel(const PotrfPanelLaunch &c, T *A, size_t lda, int n, int j0, int *info,
+                               unsigned *finished) {
+  potrf_panel<T, S><<<c.blocks, S::THREADS, 0, c.stream>>>(A, lda, n, j0, info, finished);
+  return cudaGetLastError();
+}
+
+// potrf_mirror over columns c0..c1-1, in slabs that keep gridDim.y within its limit.
+template <class T>
+cudaError_t launch_potrf_mirror(bool to_lower, cudaStream_t stream, T *A, size_t lda, int n, int c0, int c1) {
+  constexpr long long kTile = 32, kMaxSlab = 65535 * kTile;  // gridDim.y <= 65535
+  for (long long s0 = c0; s0 < c1; s0 += kMaxSlab) {
+    const int s1 = static_cast<int>(std::min<long long>(c1, s0 + kMaxSlab));
+    const dim3 block(32, 8);
+    const dim3 grid(static_cast<unsigned>((n - s0 + kTile - 1) / kTile),
+                    static_cast<unsigned>((s1 - s0 + kTile - 1) / kTile));
+    if (to_lower) potrf_mirror<T, true><<<grid, block, 0, stream>>>(A, lda, n, int(s0), s1);
+    else potrf_mirror<T, false><<<grid, block, 0, stream>>>(A, lda, n, int(s0), s1);
+    if (const cudaError_t error = cudaGetLastError(); error != cudaSuccess) return error;
+  }
+  return cudaSuccess;
 }
 
 }  // namespace cudrop::kernels

@@ -1,7 +1,8 @@
 #pragma once
 // The power method on the GPU, the parts the dense and CSR paths share:
 //  * PowerState: the iteration's state on the device, and its stop codes;
-//  * the rule choosing lambda (first index of the largest magnitude), for host and device;
+//  * the rule choosing lambda (first index of the largest magnitude): kernels/power_rule.h,
+//    shared with the CPU loop;
 //  * power_publish_max: the fused second stage of the max-reduction (the last block of the
 //    mat-vec kernel to finish reduces every block's candidate and records lambda);
 //  * power_scale_check: the second launch of an iteration: x = y / lambda, the convergence
@@ -21,6 +22,8 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+
+#include "kernels/power_rule.h"
 
 namespace cudrop::kernels {
 
@@ -47,36 +50,6 @@ struct PowerState {
   unsigned arrivals;         // mat-vec kernel: blocks (row tiles) whose candidate is in
   unsigned scale_arrivals;   // power_scale_check: blocks done
 };
-
-// ---- the rule for lambda ------------------------------------------------------------------
-// lambda = y_p, p = the first index with the largest |y_i|. Magnitudes are compared as the bit
-// patterns of |y_i| (sign bit cleared) read as unsigned integers: for non-negative IEEE
-// numbers that is their order, and it extends it to a total order with NaN above Inf, so the
-// result does not depend on the order of a parallel reduction, and a NaN anywhere in y makes
-// lambda a NaN (-> kNonFinite), as it does on the CPU path (the same function).
-template <class T> struct PowerBits;
-template <> struct PowerBits<float> { using type = uint32_t; };
-template <> struct PowerBits<double> { using type = uint64_t; };
-
-template <class T>
-__host__ __device__ inline typename PowerBits<T>::type power_magnitude_bits(T v) {
-  using U = typename PowerBits<T>::type;
-  U u;
-#ifdef __CUDA_ARCH__
-  if constexpr (sizeof(T) == 4) u = __float_as_uint(v);
-  else u = static_cast<U>(__double_as_longlong(v));
-#else
-  std::memcpy(&u, &v, sizeof u);
-#endif
-  return u & ~(U(1) << (8 * sizeof(U) - 1));
-}
-
-// True when candidate (va, ia) is chosen over (vb, ib).
-template <class T>
-__host__ __device__ inline bool power_better(T va, int ia, T vb, int ib) {
-  const auto ma = power_magnitude_bits(va), mb = power_magnitude_bits(vb);
-  return ma > mb || (ma == mb && ia < ib);
-}
 
 // The empty candidate: loses to every real one (magnitude 0, index after every row).
 constexpr int kNoIndex = INT_MAX;

@@ -119,10 +119,10 @@ double now_seconds() {
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
-bool gpu_wanted(const char *routine, bool worth_gpu, cpu::Routine cpu_routine) {
+bool gpu_wanted(const char *routine, bool worth_gpu, const CpuNeed &cpu_need) {
   const Mode mode = settings().mode;
   if (mode == Mode::Cpu) return false;
-  const bool cpu_present = cpu::find(cpu_routine) != nullptr;
+  const bool cpu_present = cpu_need.present();
   if (mode == Mode::Auto && worth_gpu == false && cpu_present) return false;
   if (impl::gpu_usable()) return true;
   static std::once_flag told;

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdlib>
 #include <exception>
+#include <type_traits>
+#include <utility>
 
 #include "core/env.h"
 #include "core/log.h"
@@ -13,37 +15,79 @@
 
 namespace cudrop {
 
+// What a call's CPU run needs underneath: a routine of the CPU library, or nothing at all (a
+// loop of cudrop's own, as the power method's). With no CPU library but a GPU, a call whose CPU
+// run needs a routine goes to the GPU rather than aborting.
+class CpuNeed {
+ public:
+  constexpr CpuNeed(cpu::Routine routine) : routine_(routine), needs_routine_(true) {}  // NOLINT: implicit
+  static constexpr CpuNeed nothing() { return CpuNeed(); }
+  // Whether the CPU run can go ahead (find_cached: the hot path's lock-free lookup).
+  bool present() const { return !needs_routine_ || cpu::find(routine_) != nullptr; }
+  bool present_cached() const { return !needs_routine_ || cpu::find_cached(routine_) != nullptr; }
+
+ private:
+  constexpr CpuNeed() : routine_(cpu::Routine::count), needs_routine_(false) {}
+  cpu::Routine routine_;
+  bool needs_routine_;
+};
+
+// How a GPU attempt that stopped after writing part of the caller's output is finished on the
+// CPU. Progress is impl's record of how far the output was written, with
+// `bool any_written() const` (some of it already holds GPU results) and
+// `void describe(char *text, size_t size) const` (the log's "after N of M ..."); finish(progress)
+// computes the rest from that state. routine: the name the log line carries.
+template <class Progress, class Finish>
+struct FinishOnCpu {
+  const char *routine;
+  Finish finish;
+};
+template <class Progress, class Finish>
+FinishOnCpu<Progress, std::decay_t<Finish>> finish_on_cpu(const char *routine, Finish &&finish) {
+  return {routine, std::forward<Finish>(finish)};
+}
+
 // Runs one call: on the GPU when the mode and size say so and a GPU is usable, else (or
 // when the GPU attempt fails) on the CPU. worth_gpu is the size test for auto mode.
-// gpu_attempt() -> Status; cpu_run() -> void; both must compute the whole call.
-// cpu_routine is what cpu_run() needs underneath: with no CPU library but a GPU, every
-// call goes to the GPU rather than aborting.
+// gpu_attempt(Progress *) -> Status; cpu_run() -> void; both must compute the whole call.
+// A GPU attempt that fails after part of its result has reached the caller's arrays (as its
+// Progress says) is finished by finish_on_cpu from there, counted as a fallback and as a GPU
+// call (so that forced-GPU runs notice); one that fails before is run whole by cpu_run().
+// This is the only place that counts calls, logs fallbacks and completes half-written calls.
+template <class Progress, class Finish, class GpuAttempt, class CpuRun>
+void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run,
+           const FinishOnCpu<Progress, Finish> &finish_on_cpu);
+
+// The same for a call whose GPU attempt writes nothing of the caller's before it has
+// succeeded: gpu_attempt() -> Status.
 template <class GpuAttempt, class CpuRun>
-void route(const char *routine, bool worth_gpu, cpu::Routine cpu_routine,
-           GpuAttempt &&gpu_attempt, CpuRun &&cpu_run);
+void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run);
 
 namespace detail {
-bool gpu_wanted(const char *routine, bool worth_gpu, cpu::Routine cpu_routine);
+bool gpu_wanted(const char *routine, bool worth_gpu, const CpuNeed &cpu_need);
 void count_gpu(const char *routine, double seconds);
 void count_fallback(const char *routine, Status status);
 // A GPU attempt that failed after part of its result had reached the caller, and whose rest
-// was computed on the CPU by the GPU path itself (it then returns ok, so route() counts the
-// call as a GPU call): counted as a fallback too, so that forced-GPU runs notice.
+// finish_on_cpu computed: counted as a fallback (route() then counts it as a GPU call too).
 void count_partial_fallback(const char *routine, Status status, const char *detail);
+// Progress of a GPU attempt that writes nothing of the caller's before it has succeeded.
+struct NoProgress {
+  bool any_written() const { return false; }
+  void describe(char *, size_t) const {}
+};
 void count_cpu(const char *routine, double seconds);
 double now_seconds();
 // One more call that ran on the CPU, counted in this thread's own slot (shim/dispatch.cpp).
 void count_cpu_call();
 }  // namespace detail
 
-template <class GpuAttempt, class CpuRun>
-void route(const char *routine, bool worth_gpu, cpu::Routine cpu_routine,
-           GpuAttempt &&gpu_attempt, CpuRun &&cpu_run) {
+template <class Progress, class Finish, class GpuAttempt, class CpuRun>
+void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run,
+           const FinishOnCpu<Progress, Finish> &finish_on_cpu) {
   // A call that stays on the CPU goes the shortest way (no clock, no out-of-line checks):
   // a small CPU GEMM is a few hundred nanoseconds or less, and auto mode may add at most 5%.
   const env::Environment &s = settings();
-  const bool cpu_only = s.mode == Mode::Cpu ||
-                        (s.mode == Mode::Auto && !worth_gpu && cpu::find_cached(cpu_routine) != nullptr);
+  const bool cpu_only = s.mode == Mode::Cpu || (s.mode == Mode::Auto && !worth_gpu && cpu_need.present_cached());
   if (cpu_only && s.verbose < 2) {
     cpu_run();
     detail::count_cpu_call();
@@ -57,10 +101,11 @@ void route(const char *routine, bool worth_gpu, cpu::Routine cpu_routine,
   // starts from the caller's inputs.
   bool attempted = false;
   Status status = Status::no_device;
+  Progress progress;
   try {
-    if (detail::gpu_wanted(routine, worth_gpu, cpu_routine)) {
+    if (detail::gpu_wanted(routine, worth_gpu, cpu_need)) {
       attempted = true;
-      status = gpu_attempt();
+      status = gpu_attempt(&progress);
     }
   } catch (const std::exception &e) {
     log(1, "%s: exception on the GPU path: %s", routine, e.what());
@@ -70,6 +115,15 @@ void route(const char *routine, bool worth_gpu, cpu::Routine cpu_routine,
     status = Status::out_of_memory;
   }
   if (attempted) {
+    if (status != Status::ok && progress.any_written()) {
+      // Part of the result is in the caller's arrays already, so the call can no longer start
+      // over on the CPU: finish it from there.
+      char detail[160];
+      progress.describe(detail, sizeof detail);
+      detail::count_partial_fallback(finish_on_cpu.routine, status, detail);
+      finish_on_cpu.finish(progress);
+      status = Status::ok;
+    }
     if (status == Status::ok) {
       detail::count_gpu(routine, detail::now_seconds() - start);
       return;
@@ -78,6 +132,12 @@ void route(const char *routine, bool worth_gpu, cpu::Routine cpu_routine,
   }
   cpu_run();
   detail::count_cpu(routine, detail::now_seconds() - start);
+}
+
+template <class GpuAttempt, class CpuRun>
+void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run) {
+  route(routine, worth_gpu, cpu_need, [&](detail::NoProgress *) { return gpu_attempt(); }, cpu_run,
+        finish_on_cpu<detail::NoProgress>(routine, [](const detail::NoProgress &) {}));
 }
 
 }  // namespace cudrop

@@ -1,0 +1,78 @@
+#include "shim/finish_on_cpu.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "impl/potrf_plan.h"
+#include "shim/cpu_backend.h"
+
+namespace cudrop {
+
+template <class T>
+void gemm_finish_on_cpu(const GemmArgs<T> &g, const impl::GemmProgress &progress) {
+  const std::vector<impl::GemmBlock> &blocks = progress.blocks;
+  const std::vector<int> &written = progress.written;
+  const cpu::gemm_fn<T> gemm = cpu::gemm<T>();
+  const char ta = g.trans_a ? 'T' : 'N', tb = g.trans_b ? 'T' : 'N';
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    const impl::GemmBlock &blk = blocks[b];
+    if (written[b] >= blk.cols) continue;
+    const int j0 = blk.j0 + written[b];
+    const int rows = blk.rows, cols = blk.cols - written[b], k = g.k;
+    const T *a = g.trans_a ? g.a + size_t(blk.i0) * size_t(g.lda) : g.a + size_t(blk.i0);
+    const T *bp = g.trans_b ? g.b + size_t(j0) : g.b + size_t(j0) * size_t(g.ldb);
+    T *c = g.c + size_t(blk.i0) + size_t(j0) * size_t(g.ldc);
+    gemm(&ta, &tb, &rows, &cols, &k, &g.alpha, a, &g.lda, bp, &g.ldb, &g.beta, c, &g.ldc, 1, 1);
+  }
+}
+
+template <class T>
+void potrf_finish_on_cpu(bool upper, int n, T *a, int lda, const impl::PotrfProgress &progress, int *info) {
+  const auto syrk = cpu::syrk<T>();
+  const auto trsm = cpu::trsm<T>();
+  const auto gemm = cpu::gemm<T>();
+  const auto potrf = cpu::potrf<T>();
+  const T one = T(1), minus_one = T(-1);
+  auto A = [&](int i, int j) { return a + size_t(i) + size_t(j) * size_t(lda); };
+  const int d = progress.columns;
+  if (upper && d > 0 && d + progress.u12_columns < n) {
+    const int cols = n - d - progress.u12_columns;
+    trsm("L", "U", "T", "N", &d, &cols, &one, a, &lda, A(0, d + progress.u12_columns), &lda, 1, 1, 1, 1);
+  }
+  *info = 0;
+  for (int j = d; j < n; j += impl::kPotrfNb) {
+    const int jb = std::min(impl::kPotrfNb, n - j), rest = n - j - jb;
+    int block_info = 0;
+    if (upper) {
+      syrk("U", "T", &jb, &j, &minus_one, A(0, j), &lda, &one, A(j, j), &lda, 1, 1);
+      potrf("U", &jb, A(j, j), &lda, &block_info, 1);
+      if (block_info != 0) {
+        *info = j + block_info;
+        return;
+      }
+      if (rest > 0) {
+        gemm("T", "N", &jb, &rest, &j, &minus_one, A(0, j), &lda, A(0, j + jb), &lda, &one, A(j, j + jb), &lda, 1, 1);
+        trsm("L", "U", "T", "N", &jb, &rest, &one, A(j, j), &lda, A(j, j + jb), &lda, 1, 1, 1, 1);
+      }
+    } else {
+      syrk("L", "N", &jb, &j, &minus_one, A(j, 0), &lda, &one, A(j, j), &lda, 1, 1);
+      potrf("L", &jb, A(j, j), &lda, &block_info, 1);
+      if (block_info != 0) {
+        *info = j + block_info;
+        return;
+      }
+      if (rest > 0) {
+        gemm("N", "T", &rest, &jb, &j, &minus_one, A(j + jb, 0), &lda, A(j, 0), &lda, &one, A(j + jb, j), &lda, 1, 1);
+        trsm("R", "L", "T", "N", &rest, &jb, &one, A(j, j), &lda, A(j + jb, j), &lda, 1, 1, 1, 1);
+      }
+    }
+  }
+}
+
+template void gemm_finish_on_cpu<float>(const GemmArgs<float> &, const impl::GemmProgress &);
+template void gemm_finish_on_cpu<double>(const GemmArgs<double> &, const impl::GemmProgress &);
+template void potrf_finish_on_cpu<float>(bool, int, float *, int, const impl::PotrfProgress &, int *);
+template void potrf_finish_on_cpu<double>(bool, int, double *, int, const impl::PotrfProgress &, int *);
+
+}  // namespace cudrop
