@@ -9,6 +9,7 @@
 #include "core/env.h"
 #include "core/layout.h"
 #include "core/log.h"
+#include "core/routines.h"
 #include "core/trace.h"
 #include "impl/device_info.h"
 #include "impl/gemm_config.h"
@@ -30,8 +31,6 @@ int pipeline_panel_cols(int m, int n, int k, size_t element_size, const tuning::
   return int(std::max<long long>(tuned.pipeline_min_panel, round_up(part, 128)));  // <= n: n >= pipeline_min_n
 }
 
-template <class T>
-const char *gemm_name() { return std::is_same_v<T, float> ? "sgemm_" : "dgemm_"; }
 
 // Which device copy of an operand chunk to use: one already holding it, else the copy used
 // least recently (to be refilled once the math that last read it is done).
@@ -157,7 +156,7 @@ Status gemm_out_of_core(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePla
   if (s != Status::ok) return s;
   log(2, "%s out of core: C in %lld x %lld blocks of %d x %d (%s), k in %lld chunk(s) of %d, %s outer, "
       "%.1f of %.1f MiB",
-      gemm_name<T>(), p.mblocks, p.nblocks, p.mb, p.nb, p.c_resident ? "C resident" : "C rotating",
+      routine_names<Family::gemm, T>.symbol, p.mblocks, p.nblocks, p.mb, p.nb, p.c_resident ? "C resident" : "C rotating",
       p.kchunks, p.kb, p.rows_outer ? "rows" : "columns", p.device_bytes / 1048576.0, cap / 1048576.0);
   progress->blocks = gemm_tile_blocks(p, g.m, g.n);
   progress->written.assign(progress->blocks.size(), 0);
@@ -261,7 +260,7 @@ Status gemm_host(const GemmArgs<T> &g, GemmProgress *progress) {
     const GemmTilePlan plan = plan_gemm_tiles(g.trans_a, g.trans_b, g.m, g.n, g.k, es, g.beta != T(0), cap,
                                               max_block_rows);
     if (!plan.fits) {
-      log(1, "%s: not even the smallest tiles fit %.1f MiB of device memory", gemm_name<T>(), cap / 1048576.0);
+      log(1, "%s: not even the smallest tiles fit %.1f MiB of device memory", routine_names<Family::gemm, T>.symbol, cap / 1048576.0);
       return Status::out_of_memory;
     }
     if (!plan.in_core) return gemm_out_of_core(ctx, g, plan, cap, progress);
@@ -394,7 +393,7 @@ Status gemm_host(const GemmArgs<T> &g, GemmProgress *progress) {
   if ((s = sender.finish(&ignored)) != Status::ok) return s;
   if (!early_download) s = download_matrix(ctx, dC, lddc * es, g.m * es, g.n, g.c, g.ldc * es);
   trace.mark("end");
-  trace.report("%s trace m=%d n=%d k=%d", gemm_name<T>(), g.m, g.n, g.k);
+  trace.report("%s trace m=%d n=%d k=%d", routine_names<Family::gemm, T>.symbol, g.m, g.n, g.k);
   return s;
 }
 
