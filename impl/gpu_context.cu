@@ -15,8 +15,9 @@
 #include "core/device_choice.h"
 #include "core/env.h"
 #include "core/log.h"
+#include "core/layout.h"
 #include "impl/device_info.h"
-#include "impl/device_info.h"
+#include "impl/staging.h"
 
 namespace cudrop::impl {
 namespace {
@@ -342,33 +343,31 @@ Status upload_matrix(GpuContext &ctx, const void *host, size_t ld_bytes, size_t 
                                    cudaMemcpyHostToDevice, ctx.stream), "upload");
   }
   // Chunks of at most a staging buffer, and at least two, so that the DMA of the first
-  // overlaps the host copy of the second; the buffers alternate across calls too, so a
-  // series of small uploads (the panels of a pipeline) overlaps the same way.
+  // overlaps the host copy of the second.
   const size_t fitting = ctx.staging_bytes / row_bytes;
   const size_t chunk_cols = cols > 1 && cols <= fitting ? (cols + 1) / 2 : fitting;
   for (size_t col = 0; col < cols; col += chunk_cols) {
     const size_t n = cols - col < chunk_cols ? cols - col : chunk_cols;
-    const int buffer = ctx.staging_turn;
-    ctx.staging_turn ^= 1;
-    // The DMA that last read this staging buffer must be finished before we refill it.
-    if (Status s = check(cudaEventSynchronize(ctx.staging_free[buffer]), "upload"); s != Status::ok) return s;
-    auto *stage = static_cast<char *>(ctx.staging[buffer]);
-    copy_columns(ctx.copier, stage, row_bytes, src + col * ld_bytes, ld_bytes, row_bytes, n);
-    cudaError_t error = cudaMemcpy2DAsync(dst + col * ldd_bytes, ldd_bytes, stage, row_bytes,
-                                          row_bytes, n, cudaMemcpyHostToDevice, ctx.stream);
-    if (error == cudaSuccess) error = cudaEventRecord(ctx.staging_free[buffer], ctx.stream);
-    if (Status s = check(error, "upload"); s != Status::ok) return s;
+    Status s = upload_staged_piece(
+        ctx, ctx.stream, "upload",
+        [&](void *stage, StagingClock::time_point) {
+          copy_columns(ctx.copier, stage, row_bytes, src + col * ld_bytes, ld_bytes, row_bytes, n);
+        },
+        [&](const void *stage) {
+          return cudaMemcpy2DAsync(dst + col * ldd_bytes, ldd_bytes, stage, row_bytes, row_bytes, n,
+                                   cudaMemcpyHostToDevice, ctx.stream);
+        });
+    if (s != Status::ok) return s;
   }
   return Status::ok;
 }
 
 namespace {
 
-// Device -> pinned DMA of one chunk into a staging buffer while the host copies the previous
-// chunk out of the other one.
-Status download_through(GpuContext &ctx, cudaStream_t stream, void *const staging[2], cudaEvent_t const free[2],
-                        const void *dev, size_t ldd_bytes, size_t row_bytes, size_t cols, void *host,
-                        size_t ld_bytes, size_t *cols_done) {
+// Device -> caller's array in chunks through a staging pair on `stream`. *cols_done: columns
+// 0..*cols_done-1 are in the caller's array, also after a failure part way.
+Status download_through(GpuContext &ctx, cudaStream_t stream, StagingPair pair, const void *dev, size_t ldd_bytes,
+                        size_t row_bytes, size_t cols, void *host, size_t ld_bytes, size_t *cols_done) {
   const auto *src = static_cast<const char *>(dev);
   auto *dst = static_cast<char *>(host);
   *cols_done = 0;
@@ -383,30 +382,19 @@ Status download_through(GpuContext &ctx, cudaStream_t stream, void *const stagin
   // the first overlaps the DMA of the second.
   const size_t fitting = ctx.staging_bytes / row_bytes;
   const size_t chunk_cols = cols > 1 && cols <= fitting ? (cols + 1) / 2 : fitting;
-  const size_t chunks = (cols + chunk_cols - 1) / chunk_cols;
-  auto issue = [&](size_t chunk) {
-    const size_t col = chunk * chunk_cols;
-    const size_t n = cols - col < chunk_cols ? cols - col : chunk_cols;
-    const int buffer = static_cast<int>(chunk % 2);
-    cudaError_t error = cudaMemcpy2DAsync(staging[buffer], row_bytes, src + col * ldd_bytes,
-                                          ldd_bytes, row_bytes, n, cudaMemcpyDeviceToHost, stream);
-    if (error == cudaSuccess) error = cudaEventRecord(free[buffer], stream);
-    return check(error, "download");
-  };
-  if (Status s = issue(0); s != Status::ok) return s;
-  for (size_t chunk = 0; chunk < chunks; ++chunk) {
-    // Start the next chunk's DMA into the other buffer, then copy this one out on the host.
-    if (chunk + 1 < chunks) {
-      if (Status s = issue(chunk + 1); s != Status::ok) return s;
-    }
-    const int buffer = static_cast<int>(chunk % 2);
-    if (Status s = check(cudaEventSynchronize(free[buffer]), "download"); s != Status::ok) return s;
-    const size_t col = chunk * chunk_cols;
-    const size_t n = cols - col < chunk_cols ? cols - col : chunk_cols;
-    copy_columns(ctx.copier, dst + col * ld_bytes, ld_bytes, staging[buffer], row_bytes, row_bytes, n);
-    *cols_done = col + n;
-  }
-  return Status::ok;
+  auto first_col = [&](size_t chunk) { return chunk * chunk_cols; };
+  auto chunk_width = [&](size_t chunk) { return std::min(chunk_cols, cols - first_col(chunk)); };
+  return download_staged(
+      stream, pair, ceil_div(cols, chunk_cols), "download",
+      [&](size_t chunk, void *stage) {
+        return cudaMemcpy2DAsync(stage, row_bytes, src + first_col(chunk) * ldd_bytes, ldd_bytes, row_bytes,
+                                 chunk_width(chunk), cudaMemcpyDeviceToHost, stream);
+      },
+      [&](size_t chunk, const void *stage, StagingClock::time_point) {
+        copy_columns(ctx.copier, dst + first_col(chunk) * ld_bytes, ld_bytes, stage, row_bytes, row_bytes,
+                     chunk_width(chunk));
+        *cols_done = first_col(chunk) + chunk_width(chunk);
+      });
 }
 
 }  // namespace
@@ -414,7 +402,7 @@ Status download_through(GpuContext &ctx, cudaStream_t stream, void *const stagin
 Status download_matrix(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_t row_bytes,
                        size_t cols, void *host, size_t ld_bytes, size_t *cols_done) {
   size_t done_here = 0;
-  return download_through(ctx, ctx.stream, ctx.staging, ctx.staging_free, dev, ldd_bytes, row_bytes, cols, host,
+  return download_through(ctx, ctx.stream, calling_thread_staging(ctx), dev, ldd_bytes, row_bytes, cols, host,
                           ld_bytes, cols_done != nullptr ? cols_done : &done_here);
 }
 
@@ -435,7 +423,7 @@ Status download_matrix_returning(GpuContext &ctx, const void *dev, size_t ldd_by
                                  size_t cols, void *host, size_t ld_bytes) {
   if (Status s = return_lane(ctx); s != Status::ok) return s;
   size_t done = 0;
-  return download_through(ctx, ctx.return_stream, ctx.return_staging, ctx.return_free, dev, ldd_bytes, row_bytes,
+  return download_through(ctx, ctx.return_stream, return_lane_staging(ctx), dev, ldd_bytes, row_bytes,
                           cols, host, ld_bytes, &done);
 }
 
