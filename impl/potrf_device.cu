@@ -37,7 +37,7 @@ Status launch_panel(T *dA, size_t ldd, int n, int j0, int *d_info, unsigned *d_f
                     cudaStream_t stream) {
   using S = kernels::PotrfPanelShape<T>;
   const long long rows = (long long)n - j0 - std::min(S::NB, n - j0);
-  const long long chunks = (rows + S::ROWS - 1) / S::ROWS;
+  const long long chunks = ceil_div(rows, S::ROWS);
   const DeviceInfo *device = nullptr;
   if (Status s = check(current_device_info(&device), "potrf device"); s != Status::ok) return s;
   // Enough blocks to cover the panel in about one wave; each factors the diagonal block once.

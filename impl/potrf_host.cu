@@ -174,7 +174,7 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   if ((s = poll_resources(&poll)) != Status::ok) return s;
   // One allocation: the matrix, then INFO and the panel kernel's counter. (A second slot
   // could be freed again by device_buffer's release-everything retry of the first.)
-  const size_t matrix_bytes = (ldd * size_t(n) * es + 255) / 256 * 256;
+  const size_t matrix_bytes = size_t(round_up(ldd * size_t(n) * es, 256));
   if ((s = device_buffer(ctx, Slot::a, matrix_bytes + 256, &d_matrix)) != Status::ok) return s;
   T *dA = static_cast<T *>(d_matrix);
   int *d_info = reinterpret_cast<int *>(static_cast<char *>(d_matrix) + matrix_bytes);
