@@ -5,13 +5,13 @@
 // and its INFO is known to be 0 (while the GPU factors the columns to its right), the rest
 // once the GPU has finished.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <new>
 #include <type_traits>
 #include <vector>
 
+#include "core/trace.h"
 #include "impl/panel_sender.h"
 #include "impl/potrf.h"
 #include "impl/potrf_transfer.cuh"
@@ -49,12 +49,11 @@ Status poll_info(PollResources &r, int recorded, bool blocking, int *failed) {
 // how many columns went back before the GPU finished: where an end-to-end time goes.
 // CUDROP_POTRF_TRACE=2 adds the GPU timeline: per outer panel, when its last step was issued
 // and when it finished on the GPU, and the GPU time of panel kernels and GEMMs in it (events
-// after every step; the events themselves cost a little). CUDROP_POTRF_TRACE=3 adds a line on
-// the upload's host side (UploadStats).
+// after every step; the events themselves cost a little). CUDROP_POTRF_TRACE=3 adds lines on
+// the transfers' host side (TransferStats). The host side is core/trace.h's CallTrace; the GPU
+// timeline (CUDA events) is this trace's own.
 struct PhaseTrace {
-  const int level = env::environment().potrf_trace;
-  const bool on = level > 0;
-  const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  CallTrace call{env::environment().potrf_trace};
   double upload_ms = -1, issued_ms = -1, gpu_ms = -1;
   struct Mark {
     cudaEvent_t done;
@@ -64,11 +63,9 @@ struct PhaseTrace {
   };
   cudaEvent_t origin = nullptr;
   std::vector<Mark> marks;
-  double now_ms() const {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  }
+  double now_ms() const { return call.now_ms(); }
   void begin(cudaStream_t stream) {
-    if (level < 2 || cudaEventCreate(&origin) != cudaSuccess) return;
+    if (call.level() < 2 || cudaEventCreate(&origin) != cudaSuccess) return;
     cudaEventRecord(origin, stream);
   }
   void step_issued(const PotrfStep &step, cudaStream_t stream, int arrived) {
@@ -87,11 +84,10 @@ struct PhaseTrace {
     if (origin != nullptr) cudaEventDestroy(origin);
   }
   void report(int n, bool upper, int early_cols) const {
-    if (!on) return;
-    std::fprintf(stderr,
-                 "cudrop: potrf trace n=%d uplo=%c upload_done_ms=%.2f issued_ms=%.2f gpu_done_ms=%.2f "
-                 "total_ms=%.2f early_cols=%d\n",
-                 n, upper ? 'U' : 'L', upload_ms, issued_ms, gpu_ms, now_ms(), early_cols);
+    if (!call.on()) return;
+    call.report("potrf trace n=%d uplo=%c upload_done_ms=%.2f issued_ms=%.2f gpu_done_ms=%.2f total_ms=%.2f "
+                "early_cols=%d",
+                n, upper ? 'U' : 'L', upload_ms, issued_ms, gpu_ms, now_ms(), early_cols);
     if (origin == nullptr) return;
     // Per group of steps ending at a group_end: its GPU end time, and the time of its panel
     // kernels and GEMMs, each step counted as its end minus the previous end on its lane (so
@@ -265,7 +261,7 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
       }
     }
     trace.issued_ms = trace.now_ms();
-    if (trace.level >= 3) upload.stats().print("upload", trace.start);
+    if (trace.call.level() >= 3) upload.stats().print("upload", trace.call.start());
     // Everything is issued: the last outer panels go back one by one as the GPU finishes them,
     // so that only the last one is left to copy when the GPU is done; sent all at the end, they
     // would be a copy on the critical path (docs/perf/2026-11-22-h100-session11.md).
@@ -304,9 +300,9 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
     s = download_factored(ctx, ctx.stream, upper, n, downloaded, n, dA, ldd, a, size_t(lda), &progress->columns,
                           &tail_stats);
     if (s != Status::ok) return s;
-    if (trace.level >= 3) {
-      sent_stats.print("download-early", trace.start);
-      tail_stats.print("download-tail", trace.start);
+    if (trace.call.level() >= 3) {
+      sent_stats.print("download-early", trace.call.start());
+      tail_stats.print("download-tail", trace.call.start());
     }
     *info = 0;
     trace.report(n, upper, downloaded);
