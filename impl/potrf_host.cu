@@ -26,7 +26,7 @@ namespace {
 // until at most kPollLag outer panels are still running (the host must not run further
 // ahead while it has nothing else to do, or a failure early on would be noticed only after
 // every later panel's GEMMs had run on garbage).
-Status poll_info(PollResources &r, int recorded, bool blocking, int *failed) {
+Status poll_info(const GpuContext::PotrfPoll &r, int recorded, bool blocking, int *failed) {
   if (blocking && recorded > kPollLag) {
     const int slot = (recorded - 1 - kPollLag) % kPollRing;
     if (Status s = check(cudaEventSynchronize(r.done[slot]), "potrf poll"); s != Status::ok) return s;
@@ -127,7 +127,7 @@ struct PhaseTrace {
 // How far the factorization is known to be finished and sound: the end column of the newest
 // outer panel (of the last kPollRing recorded) whose INFO word has arrived as 0 (INFO is
 // sticky, so it vouches for every earlier panel too); 0 and group -1 when none has.
-Status finished_columns(PollResources &r, const std::vector<int> &group_end_col, int *columns, int *group) {
+Status finished_columns(const GpuContext::PotrfPoll &r, const std::vector<int> &group_end_col, int *columns, int *group) {
   *columns = 0;
   *group = -1;
   const int recorded = static_cast<int>(group_end_col.size());
@@ -147,6 +147,23 @@ Status finished_columns(PollResources &r, const std::vector<int> &group_end_col,
   return Status::ok;
 }
 
+// Creates ctx.potrf_poll on first use; the lease serializes it.
+Status potrf_poll(GpuContext &ctx) {
+  GpuContext::PotrfPoll &r = ctx.potrf_poll;
+  cudaError_t error = cudaSuccess;
+  if (r.words == nullptr) {
+    void *words = nullptr;
+    error = cudaHostAlloc(&words, (kPollRing + 1) * sizeof(int), cudaHostAllocDefault);
+    if (error == cudaSuccess) r.words = static_cast<int *>(words);
+  }
+  for (cudaEvent_t &event : r.done)
+    if (error == cudaSuccess && event == nullptr) error = cudaEventCreateWithFlags(&event, cudaEventDisableTiming);
+  if (error == cudaSuccess && r.download_lane == nullptr)
+    error = cudaStreamCreateWithFlags(&r.download_lane, cudaStreamNonBlocking);
+  if (error == cudaSuccess && r.uploaded == nullptr) error = cudaEventCreateWithFlags(&r.uploaded, cudaEventDisableTiming);
+  return check(error, "potrf setup");
+}
+
 // Test hook: CUDROP_FAULT_INJECT=potrf-step:N makes the N-th step (1-based) of every GPU
 // Cholesky fail, after earlier panels may have gone back: the CPU must finish the call.
 bool inject_step_fault(size_t index) {
@@ -164,10 +181,11 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
   const size_t es = sizeof(T), ldd = padded_ld(size_t(n), es);
-  PollResources *poll = nullptr;
   void *d_matrix = nullptr;
   Status s = Status::ok;
-  if ((s = poll_resources(&poll)) != Status::ok) return s;
+  if ((s = priority_lane(ctx)) != Status::ok) return s;
+  if ((s = potrf_poll(ctx)) != Status::ok) return s;
+  GpuContext::PotrfPoll *poll = &ctx.potrf_poll;
   // One allocation: the matrix, then INFO and the panel kernel's counter. (A second slot
   // could be freed again by device_buffer's release-everything retry of the first.)
   const size_t matrix_bytes = size_t(round_up(ldd * size_t(n) * es, 256));
@@ -178,7 +196,7 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   for (int i = 0; i <= kPollRing; ++i) poll->words[i] = 0;  // nothing of ours is in flight
   if ((s = check(cudaMemsetAsync(d_info, 0, 2 * sizeof(int), ctx.compute), "potrf")) != Status::ok) return s;
 
-  const Lanes lanes{{ctx.compute, poll->panel_lane}, {poll->lane_tail[0], poll->lane_tail[1]}};
+  const Lanes lanes = lanes_beside(ctx.compute, ctx.priority);
   PhaseTrace trace;
   // On a failure, what is queued on the GPU drains before the lease is given up (it only
   // touches device and pinned memory, but the next call reuses both). Declared before the
@@ -186,13 +204,13 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   struct DrainOnFailure {
     const Status &status;
     GpuContext &ctx;
-    PollResources &poll;
     ~DrainOnFailure() {
       if (status == Status::ok) return;
-      for (cudaStream_t stream : {ctx.compute, ctx.stream, poll.panel_lane, poll.download_lane}) cudaStreamSynchronize(stream);
+      for (cudaStream_t stream : {ctx.compute, ctx.stream, ctx.priority.stream, ctx.potrf_poll.download_lane})
+        cudaStreamSynchronize(stream);
       cudaGetLastError();
     }
-  } drain{s, ctx, *poll};
+  } drain{s, ctx};
   // Finished outer panels go back while the GPU works on the columns to their right (once the
   // upload is over: the sender uses the staging buffers). 'U': the mirror runs beside the
   // trailing updates; it writes upper rows c0..c1-1 (of every column right of them), which no
