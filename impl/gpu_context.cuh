@@ -42,6 +42,17 @@ struct GpuContext {
     cudaStream_t stream = nullptr;
     cudaEvent_t start = nullptr, panel_done = nullptr, next_ready = nullptr;
   } priority;
+  // The Cholesky host driver's (impl/potrf_host.cu, created on first use under the lease):
+  // pinned words the host polls INFO through (a ring of kRing slots and one for the final
+  // read) with an event per slot, the stream finished panels go back on from the sender
+  // thread, and the event that starts that stream after the upload's last DMA.
+  struct PotrfPoll {
+    static constexpr int kRing = 4;
+    int *words = nullptr;
+    cudaEvent_t done[kRing] = {};
+    cudaStream_t download_lane = nullptr;
+    cudaEvent_t uploaded = nullptr;
+  } potrf_poll;
   void *slot[static_cast<int>(Slot::count)] = {};
   size_t slot_bytes[static_cast<int>(Slot::count)] = {};
 };

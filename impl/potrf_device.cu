@@ -8,28 +8,6 @@
 namespace cudrop::impl {
 namespace potrf {
 
-Status poll_resources(PollResources **out) {
-  static PollResources r;
-  static bool ready = false;
-  if (!ready) {
-    cudaError_t error = cudaHostAlloc(reinterpret_cast<void **>(&r.words), (kPollRing + 1) * sizeof(int),
-                                      cudaHostAllocDefault);
-    for (int i = 0; i < kPollRing && error == cudaSuccess; ++i)
-      error = cudaEventCreateWithFlags(&r.done[i], cudaEventDisableTiming);
-    for (int i = 0; i < 2 && error == cudaSuccess; ++i)
-      error = cudaEventCreateWithFlags(&r.lane_tail[i], cudaEventDisableTiming);
-    int least = 0, greatest = 0;
-    if (error == cudaSuccess) error = cudaDeviceGetStreamPriorityRange(&least, &greatest);
-    if (error == cudaSuccess) error = cudaStreamCreateWithPriority(&r.panel_lane, cudaStreamNonBlocking, greatest);
-    if (error == cudaSuccess) error = cudaStreamCreateWithFlags(&r.download_lane, cudaStreamNonBlocking);
-    if (error == cudaSuccess) error = cudaEventCreateWithFlags(&r.uploaded, cudaEventDisableTiming);
-    if (Status s = check(error, "potrf setup"); s != Status::ok) return s;
-    ready = true;
-  }
-  *out = &r;
-  return Status::ok;
-}
-
 // ---- device steps -----------------------------------------------------------------------
 
 template <class T>
@@ -37,7 +15,7 @@ Status launch_panel(T *dA, size_t ldd, int n, int j0, int *d_info, unsigned *d_f
                     cudaStream_t stream) {
   using S = kernels::PotrfPanelShape<T>;
   const long long rows = (long long)n - j0 - std::min(S::NB, n - j0);
-  const long long chunks = (rows + S::ROWS - 1) / S::ROWS;
+  const long long chunks = ceil_div(rows, S::ROWS);
   const DeviceInfo *device = nullptr;
   if (Status s = check(current_device_info(&device), "potrf device"); s != Status::ok) return s;
   // Enough blocks to cover the panel in about one wave; each factors the diagonal block once.
@@ -92,9 +70,10 @@ Status potrf_device(int n, T *dA, size_t ldda, int *d_work, void *stream_ptr) {
   auto stream = static_cast<cudaStream_t>(stream_ptr);
   if (Status s = check(cudaMemsetAsync(d_work, 0, 2 * sizeof(int), stream), "potrf"); s != Status::ok) return s;
   auto *finished = reinterpret_cast<unsigned *>(d_work + 1);
-  PollResources *r = nullptr;
-  if (Status s = poll_resources(&r); s != Status::ok) return s;
-  const Lanes lanes{{stream, r->panel_lane}, {r->lane_tail[0], r->lane_tail[1]}};
+  GpuContext *ctx = nullptr;
+  if (Status s = device_context(&ctx); s != Status::ok) return s;
+  if (Status s = priority_lane(*ctx); s != Status::ok) return s;
+  const Lanes lanes = lanes_beside(stream, ctx->priority);
   for (const PotrfStep &step : potrf_schedule(n, base_blocking())) {
     if (Status s = issue_step(step, lanes, dA, ldda, n, d_work, finished); s != Status::ok) return s;
   }

@@ -1,6 +1,6 @@
 #pragma once
-// What the Cholesky files share (internal to impl/potrf_*): the blocking, the resources the host
-// polls INFO through, the two lanes and the device steps of potrf_schedule.
+// What the Cholesky files share (internal to impl/potrf_*): the blocking, the two lanes and the
+// device steps of potrf_schedule.
 #include <algorithm>
 #include <cstddef>
 
@@ -21,7 +21,7 @@ static_assert(kernels::PotrfPanelShape<double>::NB == kPotrfNb, "the panel kerne
 // Host-side copy granularity of the triangle's diagonal part (serial memcpy per column).
 constexpr int kTriangleCopyCols = 256;
 // Outer panels whose INFO may still be unknown while the host issues more work.
-constexpr int kPollLag = 2, kPollRing = 4;
+constexpr int kPollLag = 2, kPollRing = GpuContext::PotrfPoll::kRing;
 
 // Blocking shared by the device and host interfaces. Tuning runs: CUDROP_POTRF_OUTER sets the
 // outer panel width (the k of the big trailing GEMMs), CUDROP_POTRF_LOOKAHEAD=0 turns the
@@ -45,21 +45,6 @@ inline PotrfBlocking host_blocking(int n, size_t elem_size) {
   else b.left_cols = n >= tuning::kPotrfStreamMinN ? static_cast<int>(size_t(n) * elem_size / 16) : 0;
   return b;
 }
-
-// Pinned words the host polls INFO through, and their events; the panel lane (a stream of
-// the highest priority, so that its small kernels get SMs ahead of the big update's queued
-// blocks) and an event per lane for cross-lane waits. Made once, used under the lease.
-struct PollResources {
-  int *words = nullptr;  // kPollRing ring slots + one for the final read
-  cudaEvent_t done[kPollRing] = {};
-  cudaStream_t panel_lane = nullptr;
-  cudaEvent_t lane_tail[2] = {};
-  cudaStream_t download_lane = nullptr;  // finished panels going back, from the sender thread
-  cudaEvent_t uploaded = nullptr;        // the last upload DMA has read its staging buffer
-};
-
-// The PollResources of the process, made on first use (impl/potrf_device.cu).
-Status poll_resources(PollResources **out);
 
 template <class T>
 T *at(T *a, size_t ld, long long row, long long col) {
@@ -85,6 +70,12 @@ struct Lanes {
     return check(error, "potrf lanes");
   }
 };
+
+// The update lane on `update`; the panel lane on the context's high-priority stream (so that
+// its small kernels get SMs ahead of the big update's queued blocks), whose events link the two.
+inline Lanes lanes_beside(cudaStream_t update, const GpuContext::PriorityLane &priority) {
+  return {{update, priority.stream}, {priority.start, priority.panel_done}};
+}
 
 // Issues a step on its lane, after the other lane's work so far when the step says so.
 template <class T>

@@ -5,13 +5,13 @@
 // and its INFO is known to be 0 (while the GPU factors the columns to its right), the rest
 // once the GPU has finished.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <new>
 #include <type_traits>
 #include <vector>
 
+#include "core/trace.h"
 #include "impl/panel_sender.h"
 #include "impl/potrf.h"
 #include "impl/potrf_transfer.cuh"
@@ -26,7 +26,7 @@ namespace {
 // until at most kPollLag outer panels are still running (the host must not run further
 // ahead while it has nothing else to do, or a failure early on would be noticed only after
 // every later panel's GEMMs had run on garbage).
-Status poll_info(PollResources &r, int recorded, bool blocking, int *failed) {
+Status poll_info(const GpuContext::PotrfPoll &r, int recorded, bool blocking, int *failed) {
   if (blocking && recorded > kPollLag) {
     const int slot = (recorded - 1 - kPollLag) % kPollRing;
     if (Status s = check(cudaEventSynchronize(r.done[slot]), "potrf poll"); s != Status::ok) return s;
@@ -49,12 +49,11 @@ Status poll_info(PollResources &r, int recorded, bool blocking, int *failed) {
 // how many columns went back before the GPU finished: where an end-to-end time goes.
 // CUDROP_POTRF_TRACE=2 adds the GPU timeline: per outer panel, when its last step was issued
 // and when it finished on the GPU, and the GPU time of panel kernels and GEMMs in it (events
-// after every step; the events themselves cost a little). CUDROP_POTRF_TRACE=3 adds a line on
-// the upload's host side (UploadStats).
+// after every step; the events themselves cost a little). CUDROP_POTRF_TRACE=3 adds lines on
+// the transfers' host side (TransferStats). The host side is core/trace.h's CallTrace; the GPU
+// timeline (CUDA events) is this trace's own.
 struct PhaseTrace {
-  const int level = env::environment().potrf_trace;
-  const bool on = level > 0;
-  const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  CallTrace call{env::environment().potrf_trace};
   double upload_ms = -1, issued_ms = -1, gpu_ms = -1;
   struct Mark {
     cudaEvent_t done;
@@ -64,11 +63,9 @@ struct PhaseTrace {
   };
   cudaEvent_t origin = nullptr;
   std::vector<Mark> marks;
-  double now_ms() const {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  }
+  double now_ms() const { return call.now_ms(); }
   void begin(cudaStream_t stream) {
-    if (level < 2 || cudaEventCreate(&origin) != cudaSuccess) return;
+    if (call.level() < 2 || cudaEventCreate(&origin) != cudaSuccess) return;
     cudaEventRecord(origin, stream);
   }
   void step_issued(const PotrfStep &step, cudaStream_t stream, int arrived) {
@@ -87,11 +84,10 @@ struct PhaseTrace {
     if (origin != nullptr) cudaEventDestroy(origin);
   }
   void report(int n, bool upper, int early_cols) const {
-    if (!on) return;
-    std::fprintf(stderr,
-                 "cudrop: potrf trace n=%d uplo=%c upload_done_ms=%.2f issued_ms=%.2f gpu_done_ms=%.2f "
-                 "total_ms=%.2f early_cols=%d\n",
-                 n, upper ? 'U' : 'L', upload_ms, issued_ms, gpu_ms, now_ms(), early_cols);
+    if (!call.on()) return;
+    call.report("potrf trace n=%d uplo=%c upload_done_ms=%.2f issued_ms=%.2f gpu_done_ms=%.2f total_ms=%.2f "
+                "early_cols=%d",
+                n, upper ? 'U' : 'L', upload_ms, issued_ms, gpu_ms, now_ms(), early_cols);
     if (origin == nullptr) return;
     // Per group of steps ending at a group_end: its GPU end time, and the time of its panel
     // kernels and GEMMs, each step counted as its end minus the previous end on its lane (so
@@ -131,7 +127,7 @@ struct PhaseTrace {
 // How far the factorization is known to be finished and sound: the end column of the newest
 // outer panel (of the last kPollRing recorded) whose INFO word has arrived as 0 (INFO is
 // sticky, so it vouches for every earlier panel too); 0 and group -1 when none has.
-Status finished_columns(PollResources &r, const std::vector<int> &group_end_col, int *columns, int *group) {
+Status finished_columns(const GpuContext::PotrfPoll &r, const std::vector<int> &group_end_col, int *columns, int *group) {
   *columns = 0;
   *group = -1;
   const int recorded = static_cast<int>(group_end_col.size());
@@ -151,6 +147,23 @@ Status finished_columns(PollResources &r, const std::vector<int> &group_end_col,
   return Status::ok;
 }
 
+// Creates ctx.potrf_poll on first use; the lease serializes it.
+Status potrf_poll(GpuContext &ctx) {
+  GpuContext::PotrfPoll &r = ctx.potrf_poll;
+  cudaError_t error = cudaSuccess;
+  if (r.words == nullptr) {
+    void *words = nullptr;
+    error = cudaHostAlloc(&words, (kPollRing + 1) * sizeof(int), cudaHostAllocDefault);
+    if (error == cudaSuccess) r.words = static_cast<int *>(words);
+  }
+  for (cudaEvent_t &event : r.done)
+    if (error == cudaSuccess && event == nullptr) error = cudaEventCreateWithFlags(&event, cudaEventDisableTiming);
+  if (error == cudaSuccess && r.download_lane == nullptr)
+    error = cudaStreamCreateWithFlags(&r.download_lane, cudaStreamNonBlocking);
+  if (error == cudaSuccess && r.uploaded == nullptr) error = cudaEventCreateWithFlags(&r.uploaded, cudaEventDisableTiming);
+  return check(error, "potrf setup");
+}
+
 // Test hook: CUDROP_FAULT_INJECT=potrf-step:N makes the N-th step (1-based) of every GPU
 // Cholesky fail, after earlier panels may have gone back: the CPU must finish the call.
 bool inject_step_fault(size_t index) {
@@ -168,13 +181,14 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
   const size_t es = sizeof(T), ldd = padded_ld(size_t(n), es);
-  PollResources *poll = nullptr;
   void *d_matrix = nullptr;
   Status s = Status::ok;
-  if ((s = poll_resources(&poll)) != Status::ok) return s;
+  if ((s = priority_lane(ctx)) != Status::ok) return s;
+  if ((s = potrf_poll(ctx)) != Status::ok) return s;
+  GpuContext::PotrfPoll *poll = &ctx.potrf_poll;
   // One allocation: the matrix, then INFO and the panel kernel's counter. (A second slot
   // could be freed again by device_buffer's release-everything retry of the first.)
-  const size_t matrix_bytes = (ldd * size_t(n) * es + 255) / 256 * 256;
+  const size_t matrix_bytes = size_t(round_up(ldd * size_t(n) * es, 256));
   if ((s = device_buffer(ctx, Slot::a, matrix_bytes + 256, &d_matrix)) != Status::ok) return s;
   T *dA = static_cast<T *>(d_matrix);
   int *d_info = reinterpret_cast<int *>(static_cast<char *>(d_matrix) + matrix_bytes);
@@ -182,7 +196,7 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   for (int i = 0; i <= kPollRing; ++i) poll->words[i] = 0;  // nothing of ours is in flight
   if ((s = check(cudaMemsetAsync(d_info, 0, 2 * sizeof(int), ctx.compute), "potrf")) != Status::ok) return s;
 
-  const Lanes lanes{{ctx.compute, poll->panel_lane}, {poll->lane_tail[0], poll->lane_tail[1]}};
+  const Lanes lanes = lanes_beside(ctx.compute, ctx.priority);
   PhaseTrace trace;
   // On a failure, what is queued on the GPU drains before the lease is given up (it only
   // touches device and pinned memory, but the next call reuses both). Declared before the
@@ -190,13 +204,13 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   struct DrainOnFailure {
     const Status &status;
     GpuContext &ctx;
-    PollResources &poll;
     ~DrainOnFailure() {
       if (status == Status::ok) return;
-      for (cudaStream_t stream : {ctx.compute, ctx.stream, poll.panel_lane, poll.download_lane}) cudaStreamSynchronize(stream);
+      for (cudaStream_t stream : {ctx.compute, ctx.stream, ctx.priority.stream, ctx.potrf_poll.download_lane})
+        cudaStreamSynchronize(stream);
       cudaGetLastError();
     }
-  } drain{s, ctx, *poll};
+  } drain{s, ctx};
   // Finished outer panels go back while the GPU works on the columns to their right (once the
   // upload is over: the sender uses the staging buffers). 'U': the mirror runs beside the
   // trailing updates; it writes upper rows c0..c1-1 (of every column right of them), which no
@@ -265,7 +279,7 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
       }
     }
     trace.issued_ms = trace.now_ms();
-    if (trace.level >= 3) upload.stats().print("upload", trace.start);
+    if (trace.call.level() >= 3) upload.stats().print("upload", trace.call.start());
     // Everything is issued: the last outer panels go back one by one as the GPU finishes them,
     // so that only the last one is left to copy when the GPU is done; sent all at the end, they
     // would be a copy on the critical path (docs/perf/2026-11-22-h100-session11.md).
@@ -304,9 +318,9 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
     s = download_factored(ctx, ctx.stream, upper, n, downloaded, n, dA, ldd, a, size_t(lda), &progress->columns,
                           &tail_stats);
     if (s != Status::ok) return s;
-    if (trace.level >= 3) {
-      sent_stats.print("download-early", trace.start);
-      tail_stats.print("download-tail", trace.start);
+    if (trace.call.level() >= 3) {
+      sent_stats.print("download-early", trace.call.start());
+      tail_stats.print("download-tail", trace.call.start());
     }
     *info = 0;
     trace.report(n, upper, downloaded);

@@ -35,11 +35,6 @@ struct PotrfBlocking {
   int outer = tuning::kPotrfOuter;  // columns per outer panel (multiple of kPotrfNb)
   int strip = tuning::kPotrfStrip;  // columns per GEMM of the left-looking catch-up
   int left_cols = 0;    // columns factored left-looking before the switch (rounded to `outer`)
-  // Columns per trailing-update GEMM of the right-looking phase. The GPU skips the tiles above
-  // the diagonal (launch_gemm_tiled's lower_only), so one GEMM over the whole trailing matrix
-  // wastes nothing and saves a launch per strip; `strip` still cuts the left-looking catch-up,
-  // which can then start on the columns that have arrived.
-  int right_strip = 1 << 30;
   // Look-ahead in the right-looking phase: the next outer panel is updated and factored on a
   // second lane beside the trailing update (potrf_schedule has the order).
   bool lookahead = true;
@@ -76,7 +71,8 @@ inline std::vector<PotrfStep> potrf_schedule(int n, const PotrfBlocking &b) {
     // The group's last step is its last Panel or the Update right after it.
     steps.back().group_end = true;
   };
-  // Columns from..until-1 (until = n by default) updated by columns k0..k1-1, in strips.
+  // Columns from..until-1 (until = n by default) updated by columns k0..k1-1, in strips: the
+  // left-looking catch-up, which can then start on the columns that have arrived.
   auto trailing = [&](int from, int k0, int k1, int width, int until = -1) {
     if (until < 0) until = n;
     for (int c0 = from; c0 < until; c0 += width)
@@ -92,7 +88,9 @@ inline std::vector<PotrfStep> potrf_schedule(int n, const PotrfBlocking &b) {
     for (int p0 = left; p0 < n; p0 += outer) {
       const int p1 = std::min(n, p0 + outer);
       factor_group(p0, p1);
-      trailing(p1, p0, p1, std::max(1, b.right_strip));
+      // The whole trailing matrix in one GEMM: the GPU skips the tiles above the diagonal
+      // (launch_gemm_tiled's lower_only), so strips of it would save no work and add launches.
+      update(p1, n, p0, p1);
     }
     return steps;
   }
@@ -138,7 +136,7 @@ inline std::vector<PotrfStep> potrf_schedule(int n, const PotrfBlocking &b) {
     if (r + 2 < m) panel_update(r + 2, r + 1, true);  // U(r+1)
     if (r + 3 < m) {                                  // B(r)
       const size_t first = steps.size();
-      trailing(panels[r + 3].first, panels[r].first, panels[r].second, std::max(1, b.right_strip));
+      update(panels[r + 3].first, n, panels[r].first, panels[r].second);  // one GEMM, as above
       on_lane(first, 0, false);
     }
   }

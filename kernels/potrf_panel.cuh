@@ -16,6 +16,8 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "core/layout.h"
+
 namespace cudrop::kernels {
 
 template <class T>
@@ -285,8 +287,7 @@ cudaError_t launch_potrf_mirror(bool to_lower, cudaStream_t stream, T *A, size_t
   for (long long s0 = c0; s0 < c1; s0 += kMaxSlab) {
     const int s1 = static_cast<int>(std::min<long long>(c1, s0 + kMaxSlab));
     const dim3 block(32, 8);
-    const dim3 grid(static_cast<unsigned>((n - s0 + kTile - 1) / kTile),
-                    static_cast<unsigned>((s1 - s0 + kTile - 1) / kTile));
+    const dim3 grid(static_cast<unsigned>(ceil_div(n - s0, kTile)), static_cast<unsigned>(ceil_div(s1 - s0, kTile)));
     if (to_lower) potrf_mirror<T, true><<<grid, block, 0, stream>>>(A, lda, n, int(s0), s1);
     else potrf_mirror<T, false><<<grid, block, 0, stream>>>(A, lda, n, int(s0), s1);
     if (const cudaError_t error = cudaGetLastError(); error != cudaSuccess) return error;
