@@ -109,15 +109,11 @@ Status sell_iterations(PowerCall &g, const CsrPlan<T> &p, int n, T *dx, T tol, i
   int scale_wave = 0;
   if (Status s = one_wave(g, kernels::power_scale_check<T>, &scale_wave); s != Status::ok) return s;
   const int scale_grid = kernels::power_scale_blocks(n, scale_wave);
-  const auto matvec = sell_kernel<T, Col>();
-  auto iteration = [&]() -> Status {
-    Status st = launch_step(g, window, matvec, p.sell_blocks, stream, n, sell_val, sell_col, row_word, slice_start,
-                            part, dx, y, slot_v, slot_i, state);
-    if (st != Status::ok) return st;
-    return launch_step(g, window, kernels::power_scale_check<T>, scale_grid, stream, n, y, dx, tol, maxit,
-                       state);
+  auto matvec = [&] {
+    return launch_step(g, window, sell_kernel<T, Col>(), p.sell_blocks, stream, n, sell_val, sell_col, row_word,
+                       slice_start, part, dx, y, slot_v, slot_i, state);
   };
-  return run_iterations(g, stream, state, maxit, opt, iteration, result);
+  return iterate(g, window, stream, scale_grid, n, y, dx, tol, maxit, state, opt, matvec, result);
 }
 
 // The loop on the SELL copy, by its column index type (short only where SellTune<T>::near:
@@ -154,14 +150,11 @@ Status csr_iterations(PowerCall &g, const CsrPlan<T> &p, int n, long long nnz, c
   // 16-byte loads of 4 entries when both arrays allow them (cudaMalloc'd arrays do).
   const bool vec = reinterpret_cast<uintptr_t>(dval) % 16 == 0 && reinterpret_cast<uintptr_t>(dcolind) % 16 == 0 &&
                    !csr_elementwise_forced();
-  auto iteration = [&]() -> Status {
-    Status st = launch_step(g, window, kernels::power_csr_max<T, TPR>, p.blocks, stream, n, nnz, dval, dcolind,
-                            drowptr, base, vec, part_rows, dx, y, slot_v, slot_i, state);
-    if (st != Status::ok) return st;
-    return launch_step(g, window, kernels::power_scale_check<T>, scale_grid, stream, n, y, dx, tol, maxit,
-                       state);
+  auto matvec = [&] {
+    return launch_step(g, window, kernels::power_csr_max<T, TPR>, p.blocks, stream, n, nnz, dval, dcolind,
+                       drowptr, base, vec, part_rows, dx, y, slot_v, slot_i, state);
   };
-  return run_iterations(g, stream, state, maxit, opt, iteration, result);
+  return iterate(g, window, stream, scale_grid, n, y, dx, tol, maxit, state, opt, matvec, result);
 }
 
 }  // namespace

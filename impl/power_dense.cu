@@ -27,14 +27,11 @@ Status dense_iterations(PowerCall &g, const DensePlan<T> &p, int n, const T *dA,
   if (s != Status::ok) return s;
   const unsigned grid = unsigned(p.tiles) * unsigned(p.chunks);
   const int scale_grid = kernels::power_scale_blocks(n, scale_wave);
-  auto iteration = [&]() -> Status {
-    Status st = launch_step(g, L2Window{}, kernels::power_gemv_max<T, V>, grid, stream, n, dA, ldda, dx, y, partial,
-                            p.chunks, p.chunk_cols, slot_v, slot_i, arrivals, state);
-    if (st != Status::ok) return st;
-    return launch_step(g, L2Window{}, kernels::power_scale_check<T>, scale_grid, stream, n, y, dx, tol, maxit,
-                       state);
+  auto matvec = [&] {
+    return launch_step(g, L2Window{}, kernels::power_gemv_max<T, V>, grid, stream, n, dA, ldda, dx, y, partial,
+                       p.chunks, p.chunk_cols, slot_v, slot_i, arrivals, state);
   };
-  return run_iterations(g, stream, state, maxit, opt, iteration, result);
+  return iterate(g, L2Window{}, stream, scale_grid, n, y, dx, tol, maxit, state, opt, matvec, result);
 }
 
 }  // namespace

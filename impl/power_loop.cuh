@@ -126,6 +126,18 @@ Status run_iterations(PowerCall &g, cudaStream_t stream, PowerState<T> *d_state,
   return Status::ok;
 }
 
+// The loop of every format: each iteration the format's mat-vec (`matvec()` queues it), then
+// the scale and convergence check.
+template <class T, class MatVec>
+Status iterate(PowerCall &g, const L2Window &window, cudaStream_t stream, int scale_grid, int n, T *y, T *dx, T tol,
+               int maxit, PowerState<T> *state, const PowerOptions &opt, MatVec &&matvec, PowerResult<T> *result) {
+  auto iteration = [&]() -> Status {
+    if (Status st = matvec(); st != Status::ok) return st;
+    return launch_step(g, window, kernels::power_scale_check<T>, scale_grid, stream, n, y, dx, tol, maxit, state);
+  };
+  return run_iterations(g, stream, state, maxit, opt, iteration, result);
+}
+
 template <class T>
 Status start_state(PowerState<T> *d_state, cudaStream_t stream) {
   return check(cudaMemsetAsync(d_state, 0, sizeof(PowerState<T>), stream), "power: state");
