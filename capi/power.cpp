@@ -17,11 +17,26 @@
 namespace cudrop::capi {
 namespace {
 
-
 // Reports argument `k` through the handler the process has (capi/report.h; no CPU library has
 // these routines, and the caller's own dependencies are not searched), with the routine's
 // whole name (longer than the reference's six characters).
 void report(const RoutineNames &names, int k) { report_illegal_argument(names, k, nullptr); }
+
+// The end of the argument checks, shared by both entries: an illegal argument is reported;
+// N = 0 returns at once. True when the call is over.
+template <class T>
+bool checked_and_done(const RoutineNames &names, int n, int info, T *lambda, int *maxit) {
+  if (info != 0) {
+    report(names, -info);
+    return true;
+  }
+  if (n == 0) {
+    *lambda = T(0);
+    *maxit = 0;
+    return true;
+  }
+  return false;
+}
 
 // Auto mode: the GPU pays once one upload plus the iterations at GPU bandwidth beat the
 // iterations at CPU bandwidth. The CPU path streams the matrix at a few GB/s per iteration,
@@ -47,15 +62,7 @@ void power(const int *n, const T *a, const int *lda, T *lambda, T *x, const int 
   else if (*init != 0 && *init != 1) *info = -6;
   else if (!(*tol >= T(0))) *info = -7;  // negative or NaN
   else if (*maxit < 0) *info = -8;
-  if (*info != 0) {
-    report(names, -*info);
-    return;
-  }
-  if (*n == 0) {
-    *lambda = T(0);
-    *maxit = 0;
-    return;
-  }
+  if (checked_and_done(names, *n, *info, lambda, maxit)) return;
 
   char label[96];
   const char *name = names.symbol;
@@ -85,15 +92,7 @@ void csrpower(const int *n, const T *val, const int *colind, const int *rowptr, 
   else if (*init != 0 && *init != 1) *info = -8;
   else if (!(*tol >= T(0))) *info = -9;  // negative or NaN
   else if (*maxit < 0) *info = -10;
-  if (*info != 0) {
-    report(names, -*info);
-    return;
-  }
-  if (*n == 0) {
-    *lambda = T(0);
-    *maxit = 0;
-    return;
-  }
+  if (checked_and_done(names, *n, *info, lambda, maxit)) return;
   // The structure, before anything else of the matrix is read: row pointers here (INFO = -4,
   // no XERBLA: a data error, returned to the caller), column indices on the path that runs
   // (INFO = -3).

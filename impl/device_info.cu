@@ -1,5 +1,6 @@
 #include "impl/device_info.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -36,6 +37,8 @@ cudaError_t device_info(int device, const DeviceInfo **out) {
   info->smem_per_sm = prop.sharedMemPerMultiprocessor;
   info->smem_reserved = prop.reservedSharedMemPerBlock;
   info->l2_bytes = size_t(prop.l2CacheSize);
+  info->l2_persist_max = size_t(std::max(0, prop.persistingL2CacheMaxSize));
+  info->l2_window_max = size_t(std::max(0, prop.accessPolicyMaxWindowSize));
   info->global_bytes = prop.totalGlobalMem;
   std::strncpy(info->name, prop.name, sizeof info->name - 1);
   info->generation = tuning::generation_of(prop.major, prop.minor);

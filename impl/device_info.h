@@ -18,6 +18,8 @@ struct DeviceInfo {
   size_t smem_per_sm = 0;        // shared memory of one multiprocessor
   size_t smem_reserved = 0;      // shared memory the system reserves per block
   size_t l2_bytes = 0;
+  size_t l2_persist_max = 0;     // L2 that may be set aside for persisting lines (0: none)
+  size_t l2_window_max = 0;      // largest access-policy window (0: none)
   size_t global_bytes = 0;
   char name[256] = {};
   tuning::Generation generation = tuning::Generation::sm90;

@@ -53,6 +53,19 @@ struct GpuContext {
     cudaStream_t download_lane = nullptr;
     cudaEvent_t uploaded = nullptr;
   } potrf_poll;
+  // The power method's pinned snapshots of its state and its events, for the device they were
+  // made on (the device interface runs on the caller's current device, which a benchmark may
+  // switch); made on first use by power::begin_call (impl/power_device.cu). `busy`: one power
+  // call at a time, leased or not, since the snapshots are shared.
+  struct PowerLane {
+    std::mutex busy;
+    int device = -1;             // -1: not made (or not complete)
+    void *snapshots = nullptr;   // 3 x sizeof(PowerState<double>), pinned
+    void *sell_probe = nullptr;  // SellStats + a stop code, pinned: whether the SELL copy is made
+    cudaEvent_t batch_done[2] = {};
+    cudaEvent_t loop_start = nullptr, loop_end = nullptr;
+    bool chained = false;  // step kernels launched programmatically (impl/power_loop.cuh)
+  } power;
   void *slot[static_cast<int>(Slot::count)] = {};
   size_t slot_bytes[static_cast<int>(Slot::count)] = {};
 };

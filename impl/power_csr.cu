@@ -12,7 +12,7 @@ namespace {
 
 // Before either CSR loop: the state reset and the structure check.
 template <class T>
-Status csr_start(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, const int *dcolind, const int *drowptr,
+Status csr_start(PowerCall &g, const CsrPlan<T> &p, int n, long long nnz, const int *dcolind, const int *drowptr,
                  int base, char *work, cudaStream_t stream, const PowerOptions &opt) {
   auto *state = reinterpret_cast<PowerState<T> *>(work + p.state);
   int check_wave = 0;
@@ -31,7 +31,7 @@ Status csr_start(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, cons
 // entries per row on average, or a structure the check rejected (the copy would follow its
 // indices). *near: the copy holds 16-bit distances.
 template <class T>
-Status sell_copy(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, const T *dval, const int *dcolind,
+Status sell_copy(PowerCall &g, const CsrPlan<T> &p, int n, long long nnz, const T *dval, const int *dcolind,
                  const int *drowptr, int base, char *work, cudaStream_t stream, bool *made,
                  bool *near) {
   using kernels::SellStats;
@@ -53,7 +53,7 @@ Status sell_copy(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, cons
                                                 row_word, slice_start, stats),
             "power: sell sort");
   if (s != Status::ok) return s;
-  auto *seen = static_cast<SellStats *>(g.sell_probe);
+  auto *seen = static_cast<SellStats *>(g.lane->sell_probe);
   auto *seen_stop = reinterpret_cast<int *>(seen + 1);
   cudaError_t error = cudaMemcpyAsync(seen, stats, sizeof(SellStats), cudaMemcpyDeviceToHost, stream);
   if (error == cudaSuccess) error = cudaMemcpyAsync(seen_stop, &state->stop, sizeof(int), cudaMemcpyDeviceToHost, stream);
@@ -94,7 +94,7 @@ Status sell_copy(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, cons
 }
 
 template <class T, class Col>
-Status sell_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, T *dx, T tol, int maxit, char *work,
+Status sell_iterations(PowerCall &g, const CsrPlan<T> &p, int n, T *dx, T tol, int maxit, char *work,
                        cudaStream_t stream, const L2Window &window, const PowerOptions &opt,
                        PowerResult<T> *result) {
   T *y = reinterpret_cast<T *>(work + p.y);
@@ -109,21 +109,17 @@ Status sell_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, T *dx, T tol,
   int scale_wave = 0;
   if (Status s = one_wave(g, kernels::power_scale_check<T>, &scale_wave); s != Status::ok) return s;
   const int scale_grid = kernels::power_scale_blocks(n, scale_wave);
-  const auto matvec = sell_kernel<T, Col>();
-  auto iteration = [&]() -> Status {
-    Status st = launch_step(g, window, matvec, p.sell_blocks, stream, n, sell_val, sell_col, row_word, slice_start,
-                            part, dx, y, slot_v, slot_i, state);
-    if (st != Status::ok) return st;
-    return launch_step(g, window, kernels::power_scale_check<T>, scale_grid, stream, n, y, dx, tol, maxit,
-                       state);
+  auto matvec = [&] {
+    return launch_step(g, window, sell_kernel<T, Col>(), p.sell_blocks, stream, n, sell_val, sell_col, row_word,
+                       slice_start, part, dx, y, slot_v, slot_i, state);
   };
-  return run_iterations(g, stream, state, maxit, opt, iteration, result);
+  return iterate(g, window, stream, scale_grid, n, y, dx, tol, maxit, state, opt, matvec, result);
 }
 
 // The loop on the SELL copy, by its column index type (short only where SellTune<T>::near:
 // no such kernels are made for the other precision).
 template <class T>
-Status sell_loop(bool near, PowerDevice &g, const CsrPlan<T> &p, int n, T *dx, T tol, int maxit, char *work,
+Status sell_loop(bool near, PowerCall &g, const CsrPlan<T> &p, int n, T *dx, T tol, int maxit, char *work,
                  cudaStream_t stream, const L2Window &window, const PowerOptions &opt, PowerResult<T> *result) {
   if constexpr (SellTune<T>::near) {
     if (near) return sell_iterations<T, short>(g, p, n, dx, tol, maxit, work, stream, window, opt, result);
@@ -132,7 +128,7 @@ Status sell_loop(bool near, PowerDevice &g, const CsrPlan<T> &p, int n, T *dx, T
 }
 
 template <class T, int TPR>
-Status csr_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz, const T *dval,
+Status csr_iterations(PowerCall &g, const CsrPlan<T> &p, int n, long long nnz, const T *dval,
                       const int *dcolind, const int *drowptr, int base, T *dx, T tol, int maxit,
                       char *work, cudaStream_t stream, const L2Window &window, const PowerOptions &opt,
                       PowerResult<T> *result) {
@@ -154,14 +150,11 @@ Status csr_iterations(PowerDevice &g, const CsrPlan<T> &p, int n, long long nnz,
   // 16-byte loads of 4 entries when both arrays allow them (cudaMalloc'd arrays do).
   const bool vec = reinterpret_cast<uintptr_t>(dval) % 16 == 0 && reinterpret_cast<uintptr_t>(dcolind) % 16 == 0 &&
                    !csr_elementwise_forced();
-  auto iteration = [&]() -> Status {
-    Status st = launch_step(g, window, kernels::power_csr_max<T, TPR>, p.blocks, stream, n, nnz, dval, dcolind,
-                            drowptr, base, vec, part_rows, dx, y, slot_v, slot_i, state);
-    if (st != Status::ok) return st;
-    return launch_step(g, window, kernels::power_scale_check<T>, scale_grid, stream, n, y, dx, tol, maxit,
-                       state);
+  auto matvec = [&] {
+    return launch_step(g, window, kernels::power_csr_max<T, TPR>, p.blocks, stream, n, nnz, dval, dcolind,
+                       drowptr, base, vec, part_rows, dx, y, slot_v, slot_i, state);
   };
-  return run_iterations(g, stream, state, maxit, opt, iteration, result);
+  return iterate(g, window, stream, scale_grid, n, y, dx, tol, maxit, state, opt, matvec, result);
 }
 
 }  // namespace
@@ -171,9 +164,8 @@ using namespace power;
 
 template <class T>
 Status power_csr_workspace(int n, long long nnz, size_t *bytes, size_t *bytes_with_copy) {
-  PowerDevice &g = power_device();
-  std::lock_guard<std::mutex> lock(g.mutex);
-  if (Status s = prepare(g); s != Status::ok) return s;
+  PowerCall g;
+  if (Status s = begin_call(&g); s != Status::ok) return s;
   CsrPlan<T> p;
   if (Status s = csr_plan<T>(g, n, nnz, &p); s != Status::ok) return s;
   *bytes = p.bytes;
@@ -188,9 +180,8 @@ Status power_csr_device(int n, long long nnz, const T *dval, const int *dcolind,
   *result = PowerResult<T>{};
   if (inject_fault("launch")) return Status::cuda_error;
   if (n <= 0) return Status::ok;
-  PowerDevice &g = power_device();
-  std::lock_guard<std::mutex> lock(g.mutex);
-  if (Status s = prepare(g); s != Status::ok) return s;
+  PowerCall g;
+  if (Status s = begin_call(&g); s != Status::ok) return s;
   CsrPlan<T> p;
   if (Status s = csr_plan<T>(g, n, nnz, &p); s != Status::ok) return s;
   if (work_bytes < p.bytes || reinterpret_cast<uintptr_t>(d_work) % kAlign != 0) {

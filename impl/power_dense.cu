@@ -10,7 +10,7 @@ namespace power {
 namespace {
 
 template <class T, int V>
-Status dense_iterations(PowerDevice &g, const DensePlan<T> &p, int n, const T *dA, size_t ldda,
+Status dense_iterations(PowerCall &g, const DensePlan<T> &p, int n, const T *dA, size_t ldda,
                         T *dx, T tol, int maxit, char *work, cudaStream_t stream,
                         const PowerOptions &opt, PowerResult<T> *result) {
   T *y = reinterpret_cast<T *>(work + p.y);
@@ -27,14 +27,11 @@ Status dense_iterations(PowerDevice &g, const DensePlan<T> &p, int n, const T *d
   if (s != Status::ok) return s;
   const unsigned grid = unsigned(p.tiles) * unsigned(p.chunks);
   const int scale_grid = kernels::power_scale_blocks(n, scale_wave);
-  auto iteration = [&]() -> Status {
-    Status st = launch_step(g, L2Window{}, kernels::power_gemv_max<T, V>, grid, stream, n, dA, ldda, dx, y, partial,
-                            p.chunks, p.chunk_cols, slot_v, slot_i, arrivals, state);
-    if (st != Status::ok) return st;
-    return launch_step(g, L2Window{}, kernels::power_scale_check<T>, scale_grid, stream, n, y, dx, tol, maxit,
-                       state);
+  auto matvec = [&] {
+    return launch_step(g, L2Window{}, kernels::power_gemv_max<T, V>, grid, stream, n, dA, ldda, dx, y, partial,
+                       p.chunks, p.chunk_cols, slot_v, slot_i, arrivals, state);
   };
-  return run_iterations(g, stream, state, maxit, opt, iteration, result);
+  return iterate(g, L2Window{}, stream, scale_grid, n, y, dx, tol, maxit, state, opt, matvec, result);
 }
 
 }  // namespace
@@ -44,10 +41,9 @@ using namespace power;
 
 template <class T>
 Status power_dense_workspace(int n, size_t *bytes) {
-  PowerDevice &g = power_device();
-  std::lock_guard<std::mutex> lock(g.mutex);
-  if (Status s = prepare(g); s != Status::ok) return s;
-  *bytes = std::max(dense_plan<T>(n, g.sms, 1).bytes, dense_plan<T>(n, g.sms, dense_vec<T>()).bytes);
+  PowerCall g;
+  if (Status s = begin_call(&g); s != Status::ok) return s;
+  *bytes = std::max(dense_plan<T>(n, g.info->sms, 1).bytes, dense_plan<T>(n, g.info->sms, dense_vec<T>()).bytes);
   return Status::ok;
 }
 
@@ -58,12 +54,11 @@ Status power_dense_device(int n, const T *dA, size_t ldda, T *dx, T tol, int max
   *result = PowerResult<T>{};
   if (inject_fault("launch")) return Status::cuda_error;
   if (n <= 0) return Status::ok;
-  PowerDevice &g = power_device();
-  std::lock_guard<std::mutex> lock(g.mutex);
-  if (Status s = prepare(g); s != Status::ok) return s;
+  PowerCall g;
+  if (Status s = begin_call(&g); s != Status::ok) return s;
   constexpr int V = dense_vec<T>();
   const bool vectors = reinterpret_cast<uintptr_t>(dA) % 16 == 0 && ldda % V == 0;
-  const DensePlan<T> p = dense_plan<T>(n, g.sms, vectors ? V : 1);
+  const DensePlan<T> p = dense_plan<T>(n, g.info->sms, vectors ? V : 1);
   if (work_bytes < p.bytes || reinterpret_cast<uintptr_t>(d_work) % kAlign != 0) {
     log(1, "power: workspace of %zu bytes at %p is too small or misaligned (%zu needed)", work_bytes, d_work, p.bytes);
     return Status::cuda_error;

@@ -1,5 +1,5 @@
 #pragma once
-// What the power method's device files share: the per-process device state (PowerDevice), the
+// What the power method's device files share: a call's hold on the GPU (PowerCall), the
 // test hooks that pick a path, grid sizes, and the end of a loop (info_of). Internal to impl/power_*.
 #include <algorithm>
 #include <cstddef>
@@ -7,6 +7,8 @@
 
 #include "core/env.h"
 #include "core/log.h"
+#include "core/layout.h"
+#include "impl/device_info.h"
 #include "impl/gpu_context.cuh"
 #include "impl/power.h"
 #include "core/tuning.h"
@@ -23,23 +25,15 @@ using tuning::kSellNearMinAverageRow;
 using tuning::compiled::SellTune;
 
 constexpr size_t kAlign = 256;
-inline size_t align_up(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+inline size_t align_up(size_t bytes) { return size_t(round_up((long long)bytes, kAlign)); }
 
-// What the power method keeps beyond GpuContext: the SM count, pinned snapshots of the state
-// (one per batch in flight, one for the end) and events. Made once; never destroyed (like the
-// context). The mutex makes one device call at a time (the snapshots are shared).
-struct PowerDevice {
-  std::mutex mutex;
-  bool ready = false;
-  int device = -1;
-  int sms = 0;
-  void *snapshots = nullptr;  // 3 x sizeof(PowerState<double>), pinned
-  void *sell_probe = nullptr; // SellStats + a stop code, pinned: whether the SELL copy is made
-  cudaEvent_t batch_done[2] = {};
-  cudaEvent_t loop_start = nullptr, loop_end = nullptr;
-  bool chained = false;  // step kernels launched programmatically (launch_step)
-  size_t l2_persist_max = 0;  // L2 that may be set aside for persisting lines (0: none)
-  size_t l2_window_max = 0;   // largest access-policy window
+// A power call's hold on the GPU: the current device's facts (SMs, L2) and the context's
+// power lane (GpuContext::PowerLane: pinned snapshots, events, launch mode), locked for the
+// call.
+struct PowerCall {
+  const DeviceInfo *info = nullptr;
+  GpuContext::PowerLane *lane = nullptr;
+  std::unique_lock<std::mutex> hold;
 };
 
 // CUDROP_POWER_PDL=0: the loop's kernels are launched plainly even where programmatic
@@ -53,26 +47,23 @@ inline bool l2_window_allowed() {
   return env::environment().power_l2;
 }
 
-// The one PowerDevice of the process (impl/power_device.cu).
-PowerDevice &power_device();
-
-// Makes g ready on the current device. Needs the mutex held.
-Status prepare(PowerDevice &g);
+// Starts a device call on the current device: the context (started if need be), its power
+// lane (made on first use per device) locked, the device's facts (impl/power_device.cu).
+Status begin_call(PowerCall *call);
 
 // Blocks of `kernel` (kPowerThreads each) resident on the whole GPU: the size of a
 // grid-stride grid that fills it once.
 template <class Kernel>
-Status one_wave(const PowerDevice &g, Kernel kernel, int *blocks) {
+Status one_wave(const PowerCall &g, Kernel kernel, int *blocks) {
   int per_sm = 0;
   const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kPowerThreads, 0);
   if (Status s = check(error, "power: occupancy"); s != Status::ok) return s;
-  *blocks = std::max(1, per_sm) * std::max(1, g.sms);
+  *blocks = std::max(1, per_sm) * std::max(1, g.info->sms);
   return Status::ok;
 }
 
 inline int grid_for(long long items, int cap) {
-  const long long blocks = (items + kPowerThreads - 1) / kPowerThreads;
-  return int(std::max(1LL, std::min<long long>(blocks, cap)));
+  return int(std::max(1LL, std::min<long long>(ceil_div(items, kPowerThreads), cap)));
 }
 
 // CUDROP_POWER_CSR_ELEMENTWISE=1: the kernel loads one element at a time even from aligned

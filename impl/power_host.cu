@@ -15,28 +15,32 @@ namespace {
 
 using power::align_up;
 
-
 // ---- host <-> device vectors through the staging buffers ------------------------------------
 constexpr size_t kVectorColumn = size_t(1) << 20;  // a long vector is staged as 1 MiB columns
 
-Status upload_vector(GpuContext &ctx, const void *host, size_t bytes, void *dev) {
+// Calls move(offset, column_bytes, columns) for the whole 1 MiB columns of a vector of
+// `bytes`, then for the rest as one shorter column.
+template <class Move>
+Status by_columns(size_t bytes, Move &&move) {
   const size_t cols = bytes / kVectorColumn, rest = bytes % kVectorColumn;
   Status s = Status::ok;
-  if (cols > 0) s = upload_matrix(ctx, host, kVectorColumn, kVectorColumn, cols, dev, kVectorColumn);
-  if (s == Status::ok && rest > 0)
-    s = upload_matrix(ctx, static_cast<const char *>(host) + cols * kVectorColumn, rest, rest, 1,
-                      static_cast<char *>(dev) + cols * kVectorColumn, rest);
+  if (cols > 0) s = move(size_t(0), kVectorColumn, cols);
+  if (s == Status::ok && rest > 0) s = move(cols * kVectorColumn, rest, size_t(1));
   return s;
 }
 
+Status upload_vector(GpuContext &ctx, const void *host, size_t bytes, void *dev) {
+  return by_columns(bytes, [&](size_t at, size_t column, size_t cols) {
+    return upload_matrix(ctx, static_cast<const char *>(host) + at, column, column, cols,
+                         static_cast<char *>(dev) + at, column);
+  });
+}
+
 Status download_vector(GpuContext &ctx, const void *dev, size_t bytes, void *host) {
-  const size_t cols = bytes / kVectorColumn, rest = bytes % kVectorColumn;
-  Status s = Status::ok;
-  if (cols > 0) s = download_matrix(ctx, dev, kVectorColumn, kVectorColumn, cols, host, kVectorColumn);
-  if (s == Status::ok && rest > 0)
-    s = download_matrix(ctx, static_cast<const char *>(dev) + cols * kVectorColumn, rest, rest, 1,
-                        static_cast<char *>(host) + cols * kVectorColumn, rest);
-  return s;
+  return by_columns(bytes, [&](size_t at, size_t column, size_t cols) {
+    return download_matrix(ctx, static_cast<const char *>(dev) + at, column, column, cols,
+                           static_cast<char *>(host) + at, column);
+  });
 }
 
 // The caller's outputs, written only now that the GPU work has succeeded: x comes back into a

@@ -17,16 +17,16 @@ struct L2Window {
   float hit_ratio = 0;
 };
 
-// One launch of an iteration's kernels. Where g.chained, with programmatic stream
+// One launch of an iteration's kernels. Where the lane is chained, with programmatic stream
 // serialization: the kernel may be scheduled while the one before it in the stream drains,
 // and waits (power_wait_for_previous) before it reads what the loop writes. That hides the
 // launch gap, which counts most where an iteration is short (docs/power.md,
 // docs/perf/2026-11-22-h100-session15.md).
 // With a window (L2Residency), the launch also carries it as its access policy.
 template <class... Params, class... Args>
-Status launch_step(const PowerDevice &g, const L2Window &window, void (*kernel)(Params...), unsigned grid,
+Status launch_step(const PowerCall &g, const L2Window &window, void (*kernel)(Params...), unsigned grid,
                    cudaStream_t stream, Args &&...args) {
-  const kernels::PowerStepLaunch config{grid, stream, g.chained, window.base, window.bytes, window.hit_ratio};
+  const kernels::PowerStepLaunch config{grid, stream, g.lane->chained, window.base, window.bytes, window.hit_ratio};
   return check(kernels::launch_power_step(config, kernel, std::forward<Args>(args)...), "power: iteration");
 }
 
@@ -42,14 +42,14 @@ Status launch_step(const PowerDevice &g, const L2Window &window, void (*kernel)(
 // compute capability 8.0, MIG, MPS) there is no window; CUDROP_POWER_L2=0 turns it off.
 class L2Residency {
  public:
-  L2Residency(const PowerDevice &g, void *base, size_t bytes) {
-    if (!l2_window_allowed() || g.l2_persist_max == 0 || g.l2_window_max == 0 || bytes == 0) return;
+  L2Residency(const PowerCall &g, void *base, size_t bytes) {
+    if (!l2_window_allowed() || g.info->l2_persist_max == 0 || g.info->l2_window_max == 0 || bytes == 0) return;
     if (cudaDeviceGetLimit(&previous_, cudaLimitPersistingL2CacheSize) != cudaSuccess) {
       (void)cudaGetLastError();
       return;
     }
-    bytes = std::min(bytes, g.l2_window_max);
-    const size_t set_aside = std::min(bytes, g.l2_persist_max / 8 * 5);
+    bytes = std::min(bytes, g.info->l2_window_max);
+    const size_t set_aside = std::min(bytes, g.info->l2_persist_max / 8 * 5);
     if (cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, set_aside) != cudaSuccess) {
       (void)cudaGetLastError();
       log(2, "power: no L2 window (the persisting set-aside cannot be set)");
@@ -79,14 +79,14 @@ class L2Residency {
 // snapshot and an event; the host waits for batch b only after queuing batch b+1, so the GPU
 // never waits for the host. `iteration()` queues one iteration's launches.
 template <class T, class Iteration>
-Status run_iterations(PowerDevice &g, cudaStream_t stream, PowerState<T> *d_state, int maxit,
+Status run_iterations(PowerCall &g, cudaStream_t stream, PowerState<T> *d_state, int maxit,
                       const PowerOptions &opt, Iteration &&iteration, PowerResult<T> *result) {
-  auto *snapshot = static_cast<PowerState<T> *>(g.snapshots);
+  auto *snapshot = static_cast<PowerState<T> *>(g.lane->snapshots);
   const int fixed = opt.check_every > 0 ? opt.check_every : 0;
   int batch = fixed ? fixed : PowerTune::first_batch;
   int issued = 0, batches_issued = 0, batches_seen = 0;
   Status s = Status::ok;
-  if (opt.time_loop && (s = check(cudaEventRecord(g.loop_start, stream), "power: event")) != Status::ok) return s;
+  if (opt.time_loop && (s = check(cudaEventRecord(g.lane->loop_start, stream), "power: event")) != Status::ok) return s;
   auto issue_batch = [&]() -> Status {
     const int k = std::min(batch, maxit - issued);
     for (int j = 0; j < k; ++j) {
@@ -97,7 +97,7 @@ Status run_iterations(PowerDevice &g, cudaStream_t stream, PowerState<T> *d_stat
     const int slot = batches_issued % 2;
     cudaError_t error = cudaMemcpyAsync(&snapshot[slot], d_state, sizeof(PowerState<T>),
                                         cudaMemcpyDeviceToHost, stream);
-    if (error == cudaSuccess) error = cudaEventRecord(g.batch_done[slot], stream);
+    if (error == cudaSuccess) error = cudaEventRecord(g.lane->batch_done[slot], stream);
     ++batches_issued;
     return check(error, "power: batch");
   };
@@ -107,11 +107,11 @@ Status run_iterations(PowerDevice &g, cudaStream_t stream, PowerState<T> *d_stat
     // the one read in the last round, so that snapshot is no longer needed.
     if (issued < maxit && (s = issue_batch()) != Status::ok) return s;
     const int slot = batches_seen % 2;
-    if ((s = check(cudaEventSynchronize(g.batch_done[slot]), "power: wait")) != Status::ok) return s;
+    if ((s = check(cudaEventSynchronize(g.lane->batch_done[slot]), "power: wait")) != Status::ok) return s;
     ++batches_seen;
     if (snapshot[slot].stop != kernels::kRunning) break;
   }
-  if (opt.time_loop && (s = check(cudaEventRecord(g.loop_end, stream), "power: event")) != Status::ok) return s;
+  if (opt.time_loop && (s = check(cudaEventRecord(g.lane->loop_end, stream), "power: event")) != Status::ok) return s;
   // The final state, once everything queued (no-ops included) has run.
   cudaError_t error = cudaMemcpyAsync(&snapshot[2], d_state, sizeof(PowerState<T>), cudaMemcpyDeviceToHost, stream);
   if (error == cudaSuccess) error = cudaStreamSynchronize(stream);
@@ -121,9 +121,21 @@ Status run_iterations(PowerDevice &g, cudaStream_t stream, PowerState<T> *d_stat
   result->iterations = final_state.iterations;
   result->info = info_of(final_state.stop);
   if (opt.time_loop) {
-    if ((s = check(cudaEventElapsedTime(&result->loop_ms, g.loop_start, g.loop_end), "power: timing")) != Status::ok) return s;
+    if ((s = check(cudaEventElapsedTime(&result->loop_ms, g.lane->loop_start, g.lane->loop_end), "power: timing")) != Status::ok) return s;
   }
   return Status::ok;
+}
+
+// The loop of every format: each iteration the format's mat-vec (`matvec()` queues it), then
+// the scale and convergence check.
+template <class T, class MatVec>
+Status iterate(PowerCall &g, const L2Window &window, cudaStream_t stream, int scale_grid, int n, T *y, T *dx, T tol,
+               int maxit, PowerState<T> *state, const PowerOptions &opt, MatVec &&matvec, PowerResult<T> *result) {
+  auto iteration = [&]() -> Status {
+    if (Status st = matvec(); st != Status::ok) return st;
+    return launch_step(g, window, kernels::power_scale_check<T>, scale_grid, stream, n, y, dx, tol, maxit, state);
+  };
+  return run_iterations(g, stream, state, maxit, opt, iteration, result);
 }
 
 template <class T>
@@ -132,7 +144,7 @@ Status start_state(PowerState<T> *d_state, cudaStream_t stream) {
 }
 
 template <class T>
-Status fill_ones(const PowerDevice &g, int n, T *dx, cudaStream_t stream) {
+Status fill_ones(const PowerCall &g, int n, T *dx, cudaStream_t stream) {
   int wave = 0;
   if (Status s = one_wave(g, kernels::power_fill<T>, &wave); s != Status::ok) return s;
   return check(kernels::launch_power_fill<T>({unsigned(grid_for(n, wave)), stream}, n, dx, T(1)), "power: fill");

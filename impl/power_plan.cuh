@@ -22,13 +22,13 @@ DensePlan<T> dense_plan(int n, int sms, int vec) {
   DensePlan<T> p;
   p.vec = vec;
   const int rows = 32 * vec;
-  p.tiles = int((n + (rows - 1LL)) / rows);  // n + rows - 1 may pass INT_MAX
+  p.tiles = int(ceil_div(n, rows));
   const long long target = (long long)std::max(1, sms) * PowerTune::dense_blocks_per_sm;
-  const long long most = std::max(1LL, (n + (PowerTune::min_chunk_cols - 1LL)) / PowerTune::min_chunk_cols);
-  long long chunks = std::min(most, std::max(1LL, (target + p.tiles - 1) / p.tiles));
+  const long long most = std::max(1LL, ceil_div(n, PowerTune::min_chunk_cols));
+  long long chunks = std::min(most, std::max(1LL, ceil_div(target, p.tiles)));
   chunks = std::min<long long>(chunks, std::max(1, 2147483647 / p.tiles));  // grid <= 2^31 - 1
-  p.chunk_cols = int((n + chunks - 1) / chunks);
-  p.chunks = int((n + (p.chunk_cols - 1LL)) / p.chunk_cols);  // no empty chunk
+  p.chunk_cols = int(ceil_div(n, chunks));
+  p.chunks = int(ceil_div(n, p.chunk_cols));  // no empty chunk
   size_t at = 0;
   auto take = [&](size_t bytes) { const size_t here = at; at += align_up(bytes); return here; };
   p.y = take(size_t(n) * sizeof(T));
@@ -62,16 +62,16 @@ auto sell_kernel() {
 }
 
 template <class T, int TPR>
-Status csr_blocks(const PowerDevice &g, int n, int *blocks) {
+Status csr_blocks(const PowerCall &g, int n, int *blocks) {
   int wave = 0;
   if (Status s = one_wave(g, kernels::power_csr_max<T, TPR>, &wave); s != Status::ok) return s;
   const long long rows_per_block = (long long)kernels::kPowerWarps * kernels::csr_rows_per_warp<TPR>();
-  *blocks = int(std::max(1LL, std::min<long long>(wave, (n + rows_per_block - 1) / rows_per_block)));
+  *blocks = int(std::max(1LL, std::min<long long>(wave, ceil_div(n, rows_per_block))));
   return Status::ok;
 }
 
 template <class T>
-Status csr_plan(const PowerDevice &g, int n, long long nnz, CsrPlan<T> *out) {
+Status csr_plan(const PowerCall &g, int n, long long nnz, CsrPlan<T> *out) {
   CsrPlan<T> p;
   p.tpr = kernels::csr_lanes_per_row(n, nnz);
   Status s = Status::ok;

@@ -81,6 +81,8 @@ void cudrop_counters(long *gpu_calls, long *cpu_calls, long *gpu_fallbacks);
  *   xerbla_ is NOT called:
  *   -4  ROWPTR(1) /= BASE, or ROWPTR decreases somewhere;
  *   -3  a column index outside [BASE, BASE + N - 1].
+ *   -1010  out of memory: the CPU path cannot allocate its work vector of N elements (LAPACKE's
+ *       LAPACK_WORK_MEMORY_ERROR); only INFO is written and xerbla_ is NOT called.
  * N = 0: INFO = 0, LAMBDA = 0, MAXIT = 0. A is never written. CSR: row i (0-based) holds
  * VAL/COLIND entries ROWPTR(i) - BASE .. ROWPTR(i+1) - BASE - 1 (0-based positions); BASE = 1
  * for 1-based (Fortran) arrays. */

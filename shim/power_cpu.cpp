@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <new>
 
+#include "core/log.h"
 #include "kernels/power_rule.h"
 
 namespace cudrop {
@@ -17,12 +16,14 @@ namespace {
 // The iteration of impl/power.h with plain loops; matvec(x, y) computes y = A x.
 template <class T, class MatVec>
 void iterate_cpu(int n, MatVec &&matvec, T *lambda, T *x, bool start_ones, T tol, int *maxit, int *info) {
-  // Allocated before anything of the caller's is written; nothrow: no exception may leave here.
+  // Allocated before anything of the caller's is written, so that a failure leaves all but
+  // INFO untouched; nothrow: no exception may leave here.
   std::unique_ptr<T[]> y(new (std::nothrow) T[static_cast<size_t>(n)]);
   if (y == nullptr) {
-    std::fprintf(stderr, "cudrop: fatal: the CPU power iteration cannot allocate %zu bytes\n",
-                 static_cast<size_t>(n) * sizeof(T));
-    std::abort();
+    log(1, "power: the CPU iteration cannot allocate %zu bytes (INFO = %d)", static_cast<size_t>(n) * sizeof(T),
+        kPowerInfoOutOfMemory);
+    *info = kPowerInfoOutOfMemory;
+    return;
   }
   if (start_ones) std::fill(x, x + n, T(1));
   const int limit = *maxit;

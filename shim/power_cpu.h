@@ -4,9 +4,13 @@
 // axpy each; the CSR mat-vec row by row). It needs no CPU library underneath.
 namespace cudrop {
 
-// Same contract as impl::power_dense_host / power_csr_host on Status::ok; never fails. When
-// not even the iteration's one vector of n elements can be allocated, it says so on stderr and
-// aborts: a C++ exception must not cross the exported entry, and INFO has no code for it.
+// INFO when the iteration's one vector of n elements cannot be allocated (docs/power.md): the
+// value LAPACKE gives a failed workspace allocation (LAPACK_WORK_MEMORY_ERROR).
+constexpr int kPowerInfoOutOfMemory = -1010;
+
+// Same contract as impl::power_dense_host / power_csr_host on Status::ok, and never fails
+// otherwise, except that without memory for that vector only *info is written
+// (kPowerInfoOutOfMemory).
 template <class T>
 void power_dense_cpu(int n, const T *a, int lda, T *lambda, T *x, bool start_ones, T tol,
                      int *maxit, int *info);
