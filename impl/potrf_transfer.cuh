@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "impl/potrf_device.cuh"
+#include "impl/staging.h"
 
 namespace cudrop::impl::potrf {
 
@@ -71,18 +72,19 @@ class TriangleUpload {
       error = cudaMemcpy2DAsync(dst, ldd_ * es, src, lda_ * es, p.rows * es, p.cols, cudaMemcpyHostToDevice,
                                 ctx_.stream);
     } else {
-      // The DMA that last read this staging buffer must be finished before we refill it.
-      const auto t0 = std::chrono::steady_clock::now();
-      if (stats_.pieces == 0) stats_.first = t0;
-      if (Status s = check(cudaEventSynchronize(ctx_.staging_free[buffer_]), "potrf upload"); s != Status::ok) return s;
-      const auto t1 = std::chrono::steady_clock::now();
-      void *stage = ctx_.staging[buffer_];
-      copy_columns(ctx_.copier, stage, p.rows * es, src, lda_ * es, p.rows * es, p.cols);
-      stats_.add_copy(t0, t1, std::chrono::steady_clock::now(), double(p.rows * p.cols * es));
-      error = cudaMemcpy2DAsync(dst, ldd_ * es, stage, p.rows * es, p.rows * es, p.cols, cudaMemcpyHostToDevice,
-                                ctx_.stream);
-      if (error == cudaSuccess) error = cudaEventRecord(ctx_.staging_free[buffer_], ctx_.stream);
-      buffer_ ^= 1;
+      const Status s = upload_staged_piece(
+          ctx_, ctx_.stream, "potrf upload",
+          [&](void *stage, StagingClock::time_point waited_from) {
+            if (stats_.pieces == 0) stats_.first = waited_from;
+            const auto copy_from = StagingClock::now();
+            copy_columns(ctx_.copier, stage, p.rows * es, src, lda_ * es, p.rows * es, p.cols);
+            stats_.add_copy(waited_from, copy_from, StagingClock::now(), double(p.rows * p.cols * es));
+          },
+          [&](const void *stage) {
+            return cudaMemcpy2DAsync(dst, ldd_ * es, stage, p.rows * es, p.rows * es, p.cols,
+                                     cudaMemcpyHostToDevice, ctx_.stream);
+          });
+      if (s != Status::ok) return s;
     }
     if (error == cudaSuccess) error = cudaEventRecord(ctx_.panel_ready, ctx_.stream);
     if (error == cudaSuccess) error = cudaStreamWaitEvent(ctx_.compute, ctx_.panel_ready, 0);
@@ -105,7 +107,7 @@ class TriangleUpload {
   const size_t lda_;
   T *dA_;
   const size_t ldd_;
-  int next_ = 0, buffer_ = 0;
+  int next_ = 0;
   TransferStats stats_;
 };
 
@@ -127,46 +129,38 @@ Status download_factored(GpuContext &ctx, cudaStream_t stream, bool upper, int n
   } catch (const std::bad_alloc &) {
     return Status::out_of_memory;
   }
-  auto issue = [&](size_t i) {
-    const TrianglePiece &p = pieces[i];
-    cudaError_t error = cudaSuccess;
-    if (p.direct) {
-      // A column longer than a staging buffer: straight into the caller's array, column by
-      // column, exactly the piece's part.
-      for (int j = p.c0; j < p.c0 + int(p.cols) && error == cudaSuccess; ++j) {
-        int r0 = 0, r1 = 0;
-        triangle_rows(upper, n, j, &r0, &r1);
-        error = cudaMemcpyAsync(at(a, lda, r0, j), at(dA, ldd, r0, j), size_t(r1 - r0) * es,
-                                cudaMemcpyDeviceToHost, stream);
-      }
-    } else {
-      error = cudaMemcpy2DAsync(ctx.staging[i % 2], p.rows * es, at(dA, ldd, p.r0, p.c0), ldd * es, p.rows * es,
-                                p.cols, cudaMemcpyDeviceToHost, stream);
-    }
-    if (error == cudaSuccess) error = cudaEventRecord(ctx.staging_free[i % 2], stream);
-    return check(error, "potrf download");
-  };
-  auto copy = [&](void *dst, size_t dst_ld, const void *src, size_t src_ld, size_t row_bytes, size_t cols) {
-    copy_columns(ctx.copier, dst, dst_ld, src, src_ld, row_bytes, cols);
-  };
   if (pieces.empty()) return Status::ok;
-  if (stats != nullptr && stats->pieces == 0) stats->first = std::chrono::steady_clock::now();
-  if (Status s = issue(0); s != Status::ok) return s;
-  for (size_t i = 0; i < pieces.size(); ++i) {
-    // The next piece's DMA goes into the other buffer while this one is copied out.
-    if (i + 1 < pieces.size()) {
-      if (Status s = issue(i + 1); s != Status::ok) return s;
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    if (Status s = check(cudaEventSynchronize(ctx.staging_free[i % 2]), "potrf download"); s != Status::ok) return s;
-    const auto t1 = std::chrono::steady_clock::now();
-    if (!pieces[i].direct)
-      copy_piece_out(upper, n, pieces[i], static_cast<const T *>(ctx.staging[i % 2]), a, lda, kTriangleCopyCols, copy);
-    if (stats != nullptr)
-      stats->add_copy(t0, t1, std::chrono::steady_clock::now(), double(pieces[i].rows * pieces[i].cols * es));
-    *written = pieces[i].c0 + static_cast<int>(pieces[i].cols);
-  }
-  return Status::ok;
+  if (stats != nullptr && stats->pieces == 0) stats->first = StagingClock::now();
+  return download_staged(
+      stream, calling_thread_staging(ctx), pieces.size(), "potrf download",
+      [&](size_t i, void *stage) {
+        const TrianglePiece &p = pieces[i];
+        if (!p.direct)
+          return cudaMemcpy2DAsync(stage, p.rows * es, at(dA, ldd, p.r0, p.c0), ldd * es, p.rows * es, p.cols,
+                                   cudaMemcpyDeviceToHost, stream);
+        // A column longer than a staging buffer: straight into the caller's array, column by
+        // column, exactly the piece's part.
+        cudaError_t error = cudaSuccess;
+        for (int j = p.c0; j < p.c0 + int(p.cols) && error == cudaSuccess; ++j) {
+          int r0 = 0, r1 = 0;
+          triangle_rows(upper, n, j, &r0, &r1);
+          error = cudaMemcpyAsync(at(a, lda, r0, j), at(dA, ldd, r0, j), size_t(r1 - r0) * es,
+                                  cudaMemcpyDeviceToHost, stream);
+        }
+        return error;
+      },
+      [&](size_t i, const void *stage, StagingClock::time_point waited_from) {
+        const TrianglePiece &p = pieces[i];
+        const auto copy_from = StagingClock::now();
+        if (!p.direct) {
+          copy_piece_out(upper, n, p, static_cast<const T *>(stage), a, lda, kTriangleCopyCols,
+                         [&](void *dst, size_t dst_ld, const void *src, size_t src_ld, size_t row_bytes, size_t cols) {
+                           copy_columns(ctx.copier, dst, dst_ld, src, src_ld, row_bytes, cols);
+                         });
+        }
+        if (stats != nullptr) stats->add_copy(waited_from, copy_from, StagingClock::now(), double(p.rows * p.cols * es));
+        *written = p.c0 + static_cast<int>(p.cols);
+      });
 }
 
 }  // namespace cudrop::impl::potrf
