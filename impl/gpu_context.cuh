@@ -136,7 +136,7 @@ Status download_matrix_returning(GpuContext &ctx, const void *dev, size_t ldd_by
                                  size_t cols, void *host, size_t ld_bytes);
 Status return_lane(GpuContext &ctx);
 
-// Test hook (CUDROP_FAULT_INJECT=alloc|launch|launch:N): pretend GPU allocations or launches
+// Test hook (CUDROP_TEST_FAULT_INJECT=alloc|launch|launch:N): pretend GPU allocations or launches
 // fail (every one; with launch:N, the N-th launch of the process and every later one, so a
 // long call can fail part way).
 bool inject_fault(const char *kind);

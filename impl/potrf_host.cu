@@ -164,7 +164,7 @@ Status potrf_poll(GpuContext &ctx) {
   return check(error, "potrf setup");
 }
 
-// Test hook: CUDROP_FAULT_INJECT=potrf-step:N makes the N-th step (1-based) of every GPU
+// Test hook: CUDROP_TEST_FAULT_INJECT=potrf-step:N makes the N-th step (1-based) of every GPU
 // Cholesky fail, after earlier panels may have gone back: the CPU must finish the call.
 bool inject_step_fault(size_t index) {
   const env::Environment &e = env::environment();

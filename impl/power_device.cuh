@@ -36,13 +36,13 @@ struct PowerCall {
   std::unique_lock<std::mutex> hold;
 };
 
-// CUDROP_POWER_PDL=0: the loop's kernels are launched plainly even where programmatic
+// CUDROP_TEST_POWER_PDL=0: the loop's kernels are launched plainly even where programmatic
 // launches are possible (a gpu test runs the power tests so, the path of pre-Hopper GPUs).
 inline bool chained_launches_allowed() {
   return env::environment().power_pdl;
 }
 
-// CUDROP_POWER_L2=0: no L2 access-policy window around the CSR loop's vectors (L2Residency).
+// CUDROP_TEST_POWER_L2=0: no L2 access-policy window around the CSR loop's vectors (L2Residency).
 inline bool l2_window_allowed() {
   return env::environment().power_l2;
 }
@@ -66,20 +66,20 @@ inline int grid_for(long long items, int cap) {
   return int(std::max(1LL, std::min<long long>(ceil_div(items, kPowerThreads), cap)));
 }
 
-// CUDROP_POWER_CSR_ELEMENTWISE=1: the kernel loads one element at a time even from aligned
+// CUDROP_TEST_POWER_CSR_ELEMENTWISE=1: the kernel loads one element at a time even from aligned
 // arrays, the path of device arrays that are not 16-byte aligned, which the public calls
 // (always aligned) never take otherwise; a gpu test runs the power tests with it.
 inline bool csr_elementwise_forced() {
   return env::environment().power_csr_elementwise;
 }
 
-// CUDROP_POWER_CSR_FORMAT=stream: never the SELL copy, so that a gpu test covers the
+// CUDROP_TEST_POWER_CSR_FORMAT=stream: never the SELL copy, so that a gpu test covers the
 // CSR-stream kernel on matrices the copy would take (the elementwise hook implies it too).
 inline bool csr_stream_forced() {
   return csr_elementwise_forced() || env::environment().power_csr_format == env::CsrFormat::stream;
 }
 
-// CUDROP_POWER_CSR_FORMAT=wide: the SELL copy keeps 32-bit column indices even where 16-bit
+// CUDROP_TEST_POWER_CSR_FORMAT=wide: the SELL copy keeps 32-bit column indices even where 16-bit
 // distances would do, so that a gpu test covers that copy on the small matrices of the tests
 // (with n <= 65536 every distance fits).
 inline bool sell_wide_forced() {

@@ -39,7 +39,7 @@ Status launch_step(const PowerCall &g, const L2Window &window, void (*kernel)(Pa
 // whole window up to 5/8 of what may be set aside, and a hit ratio for the rest.
 // The set-aside is a device-wide limit: the previous value is put back and the persisting
 // lines are made normal again when the loop is over. Where the limit cannot be set (before
-// compute capability 8.0, MIG, MPS) there is no window; CUDROP_POWER_L2=0 turns it off.
+// compute capability 8.0, MIG, MPS) there is no window; CUDROP_TEST_POWER_L2=0 turns it off.
 class L2Residency {
  public:
   L2Residency(const PowerCall &g, void *base, size_t bytes) {
