@@ -226,11 +226,10 @@ EOF
 # 1.9 is the largest value: a linear axis ending at the last round tick below 1.05 x max (1.5)
 # drew it far above the frame, on the title; the second panel spans > 50x (log axis).
 cat >"$WORK/frame.txt" <<'EOF'
-device: NVIDIA H100 80GB HBM3, 132 SMs
-device_gemm d NN m=4096 n=4096 k=4096 cudrop_ms=137.4 cudrop_tflops=1.0 cublas_ms=114.5 cublas_tflops=1.2 ratio=0.83
-device_gemm d NN m=8192 n=8192 k=8192 cudrop_ms=733.0 cudrop_tflops=1.5 cublas_ms=578.7 cublas_tflops=1.9 ratio=0.79
 cudrop_e2e s n=64 seconds=0.000459 gflops=1.14 checksum=1
 cudrop_e2e s n=8192 seconds=0.068872 gflops=15964.60 checksum=1
+device_gemm d NN m=4096 n=4096 k=4096 cudrop_ms=137.4 cudrop_tflops=1.0 cublas_ms=114.5 cublas_tflops=1.2 ratio=0.83
+device_gemm d NN m=8192 n=8192 k=8192 cudrop_ms=733.0 cudrop_tflops=1.5 cublas_ms=578.7 cublas_tflops=1.9 ratio=0.79
 EOF
 "$PY" "$TOOL" --parse-only "$WORK/frame.txt" --out "$WORK/frame" --plot builtin >/dev/null
 "$PY" - "$SRC/bench" "$WORK" <<'EOF'
