@@ -8,9 +8,11 @@ ticks and labels in a built-in 5x7 bitmap font (upper case), and one legend of c
     chart(path, title, panels, legend)
       panels: [{"title": str, "xlabel": str, "ylabel": str,
                 "series": [{"name": str, "color": (r, g, b), "width": int,
-                            "points": [(x, y), ...]}]}]
-      legend: [(name, (r, g, b)), ...]
+                            "marker": "square" or "cross", "points": [(x, y), ...]}]}]
+      legend: [(name, (r, g, b)), ...] or [(name, (r, g, b), marker), ...]
     x is drawn on a log2 axis; y on a linear axis, or log10 when the values span more than 50x.
+    Both axes end at or beyond the extreme values (axes(panel) gives the ranges), so every point
+    lies inside its panel's frame.
 """
 import math
 import struct
@@ -197,44 +199,61 @@ def _num_label(v):
 
 
 def _nice_ticks(lo, hi, count=5):
+    """Round ticks from at or below lo to at or above hi: the first and last are the axis ends, so
+    every value in [lo, hi] lies inside the frame."""
     if hi <= lo:
         hi = lo + 1
     raw = (hi - lo) / count
     mag = 10 ** math.floor(math.log10(raw))
     step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
-    start = math.floor(lo / step) * step
-    ticks, t = [], start
-    while t <= hi + step * 1e-9:
-        ticks.append(round(t, 12))
-        t += step
+    start = math.floor(lo / step + 1e-9) * step
+    ticks, i = [], 0
+    while not ticks or ticks[-1] < hi - step * 1e-9:
+        ticks.append(round(start + i * step, 12))
+        i += 1
     return ticks
 
 
-def _panel(cv, x0, y0, w, h, panel):
-    left, right, top, bottom = 86, 30, 34, 50
-    px0, px1, py0, py1 = x0 + left, x0 + w - right, y0 + top, y0 + h - bottom
-    cv.text(x0 + left, y0 + 8, panel.get("title", ""), BLACK, 2)
+def axes(panel):
+    """The axis ranges _panel draws: {"x": (lo, hi) in log2 units, "y": (lo, hi) in data units,
+    "ylog": bool, "yticks": [...]}, or None for a panel without points."""
     pts = [(x, y) for s in panel["series"] for x, y in s["points"] if x and x > 0 and y is not None]
     if not pts:
-        cv.frame(px0, py0, px1, py1, DARK)
-        cv.text(px0 + 20, (py0 + py1) // 2, "NO DATA", DARK, 2)
-        return
+        return None
     xs = [math.log2(x) for x, _ in pts]
     xlo, xhi = math.floor(min(xs)), math.ceil(max(xs))
     if xhi == xlo:
         xlo, xhi = xlo - 1, xhi + 1
     ys = [y for _, y in pts]
     pos = [y for y in ys if y > 0]
-    ylog = bool(pos) and min(pos) > 0 and max(pos) / min(pos) > 50
+    ylog = bool(pos) and max(pos) / min(pos) > 50
     if ylog:
-        ylo, yhi = math.floor(math.log10(min(pos))), math.ceil(math.log10(max(pos)))
-        if yhi == ylo:
-            yhi += 1
-        yticks = [10.0 ** e for e in range(ylo, yhi + 1)]
+        elo, ehi = math.floor(math.log10(min(pos))), math.ceil(math.log10(max(pos)))
+        if ehi == elo:
+            ehi += 1
+        yticks = [10.0 ** e for e in range(elo, ehi + 1)]
+    else:
+        top = max(ys) * 1.05 if max(ys) > 0 else 1.0
+        yticks = _nice_ticks(min(0.0, min(ys)), top)
+    return {"x": (xlo, xhi), "y": (yticks[0], yticks[-1]), "ylog": ylog, "yticks": yticks}
+
+
+def _panel(cv, x0, y0, w, h, panel):
+    left, right, top, bottom = 86, 30, 34, 50
+    px0, px1, py0, py1 = x0 + left, x0 + w - right, y0 + top, y0 + h - bottom
+    cv.text(x0 + left, y0 + 8, panel.get("title", ""), BLACK, 2)
+    ax = axes(panel)
+    if ax is None:
+        cv.frame(px0, py0, px1, py1, DARK)
+        cv.text(px0 + 20, (py0 + py1) // 2, "NO DATA", DARK, 2)
+        return
+    xlo, xhi = ax["x"]
+    ylog, yticks = ax["ylog"], ax["yticks"]
+    if ylog:
+        ylo, yhi = math.log10(ax["y"][0]), math.log10(ax["y"][1])
         fy = lambda y: py1 - (math.log10(max(y, 10.0 ** ylo)) - ylo) / (yhi - ylo) * (py1 - py0)
     else:
-        yticks = _nice_ticks(0.0, max(ys) * 1.05 if max(ys) > 0 else 1.0)
-        ylo, yhi = yticks[0], yticks[-1]
+        ylo, yhi = ax["y"]
         fy = lambda y: py1 - (y - ylo) / (yhi - ylo) * (py1 - py0)
     fx = lambda x: px0 + (math.log2(x) - xlo) / (xhi - xlo) * (px1 - px0)
 
@@ -266,8 +285,15 @@ def _panel(cv, x0, y0, w, h, panel):
         for (xa, ya), (xb, yb) in zip(p, p[1:]):
             cv.line(fx(xa), fy(ya), fx(xb), fy(yb), s["color"], width)
         for x, y in p:
-            X, Y = int(fx(x)), int(fy(y))
-            cv.rect(X - 3, Y - 3, X + 3, Y + 3, s["color"])
+            _marker(cv, int(fx(x)), int(fy(y)), s["color"], s.get("marker", "square"))
+
+
+def _marker(cv, X, Y, color, kind):
+    if kind == "cross":  # an X, told apart from the filled squares without colour
+        cv.line(X - 4, Y - 4, X + 4, Y + 4, color, 2)
+        cv.line(X - 4, Y + 4, X + 4, Y - 4, color, 2)
+    else:
+        cv.rect(X - 3, Y - 3, X + 3, Y + 3, color)
 
 
 def chart(path, title, panels, legend, columns=2, panel_w=760, panel_h=430):
@@ -276,12 +302,14 @@ def chart(path, title, panels, legend, columns=2, panel_w=760, panel_h=430):
     # legend rows: boxes laid out left to right, wrapped
     width = columns * panel_w
     items, lx, lrows = [], 0, 1
-    for name, color in legend:
+    for entry in legend:
+        name, color = entry[0], entry[1]
+        marker = entry[2] if len(entry) > 2 else None
         iw = 30 + text_width(name) + 24
         if lx + iw > width - 40 and lx > 0:
             lrows += 1
             lx = 0
-        items.append((lrows, lx, name, color))
+        items.append((lrows, lx, name, color, marker))
         lx += iw
     head, leg_h = 44, 20 + 26 * lrows
     cv = Canvas(width, head + rows * panel_h + leg_h)
@@ -290,9 +318,12 @@ def chart(path, title, panels, legend, columns=2, panel_w=760, panel_h=430):
         r, c = divmod(i, columns)
         _panel(cv, c * panel_w, head + r * panel_h, panel_w, panel_h, panel)
     ly = head + rows * panel_h + 10
-    for row, x, name, color in items:
+    for row, x, name, color, marker in items:
         y = ly + (row - 1) * 26
-        cv.rect(20 + x, y, 20 + x + 20, y + 14, color)
+        if marker == "cross":
+            _marker(cv, 20 + x + 10, y + 7, color, marker)
+        else:
+            cv.rect(20 + x, y, 20 + x + 20, y + 14, color)
         cv.text(20 + x + 28, y, name, BLACK, 2)
     cv.save(path)
     return cv.w, cv.h
