@@ -143,6 +143,30 @@ static const char *where(const struct Results *r, int routine) {
   return "?";
 }
 
+/* max |P*A - L*U| over the entries, for dgetrf's output lu/ipiv of the NF x NF matrix a. */
+static double lu_residual(const double *a, const double *lu, const int *ipiv) {
+  static double pa[NF * NF];
+  memcpy(pa, a, sizeof pa);
+  for (int i = 0; i < NF; ++i) {
+    const int p = ipiv[i] - 1;
+    if (p == i || p < 0 || p >= NF) continue;
+    for (int j = 0; j < NF; ++j) {
+      const double t = pa[i + j * NF];
+      pa[i + j * NF] = pa[p + j * NF];
+      pa[p + j * NF] = t;
+    }
+  }
+  double worst = 0;
+  for (int j = 0; j < NF; ++j)
+    for (int i = 0; i < NF; ++i) {
+      double sum = 0; /* (L*U)_ij, L unit lower, U upper */
+      const int last = i < j ? i : j;
+      for (int k = 0; k <= last; ++k) sum += (k == i ? 1.0 : lu[i + k * NF]) * lu[k + j * NF];
+      worst = fmax(worst, fabs(pa[i + j * NF] - sum));
+    }
+  return worst;
+}
+
 static int check(void) {
   static struct Results g, c;
   if (run_child("gpu", &g) != 0 || run_child("cpu", &c) != 0) return 1;
@@ -160,10 +184,16 @@ static int check(void) {
     diff[1] = ddiff, bound[1] = 2 * 4 * K * DBL_EPSILON * scale;
   }
   /* LU and Cholesky: the factors of a well-conditioned matrix (random, and diagonally dominant)
-   * agree to a small multiple of n*eps of their size; pivots must be the same. */
-  diff[2] = max_diff_d(g.lu, c.lu, NF * NF);
+   * agree to a small multiple of n*eps of their size. Where rounding made the two runs pick
+   * different pivots (two candidates of almost the same size), the factors differ and each is
+   * judged by itself instead: P*A = L*U to the same bound. */
   bound[2] = 100.0 * NF * DBL_EPSILON * max_abs_d(c.lu, NF * NF);
-  if (memcmp(g.ipiv, c.ipiv, sizeof g.ipiv) != 0) diff[2] = INFINITY;
+  if (memcmp(g.ipiv, c.ipiv, sizeof g.ipiv) == 0) {
+    diff[2] = max_diff_d(g.lu, c.lu, NF * NF);
+  } else {
+    printf("dgetrf: the two runs chose different pivots; each factorization checked against A\n");
+    diff[2] = fmax(lu_residual(in.a, g.lu, g.ipiv), lu_residual(in.a, c.lu, c.ipiv));
+  }
   double cdiff = 0;
   for (int j = 0; j < NF; ++j)
     for (int i = j; i < NF; ++i) cdiff = fmax(cdiff, fabs(g.chol[i + j * NF] - c.chol[i + j * NF]));
