@@ -1,7 +1,20 @@
 // cudrop's own exported queries (routines.def rows of entry `own`).
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/env.h"
+#include "core/env_record.h"
 #include "core/routines.h"
 #include "impl/gpu.h"
+#include "impl/gpu_description.h"
+#include "shim/cpu_origin.h"
 #include "shim/dispatch.h"
+
+#ifndef CUDROP_CUDA_ARCHITECTURES
+#define CUDROP_CUDA_ARCHITECTURES "unknown"
+#endif
 
 CUDROP_EXPORT const char *cudrop_version(void) { return CUDROP_VERSION_STRING; }
 
@@ -16,4 +29,161 @@ CUDROP_EXPORT int cudrop_gpu_available(void) {
 
 CUDROP_EXPORT void cudrop_counters(long *gpu_calls, long *cpu_calls, long *gpu_fallbacks) {
   cudrop::counters(gpu_calls, cpu_calls, gpu_fallbacks);
+}
+
+namespace {
+
+using cudrop::env::Reading;
+
+std::string version_text(int version) {  // 12040 -> "12.4"
+  if (version <= 0) return "none";
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+std::string json_string(const std::string &text) {
+  std::string out = "\"";
+  for (const unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+      out += escaped;
+    } else {
+      out += char(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string number(double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.15g", value);
+  return text;
+}
+
+// The auto-mode crossovers: the setting that holds each and what it decides.
+struct Threshold {
+  const char *name;
+  double value;
+  const char *rule;
+};
+
+std::vector<Threshold> thresholds() {
+  const cudrop::env::Environment &e = cudrop::settings();
+  return {
+      {"CUDROP_GEMM_MIN_FLOPS", e.gemm_min_flops, "GEMM on the GPU from 2*m*n*k flops"},
+      {"CUDROP_GEMM_MIN_INTENSITY", e.gemm_min_intensity,
+       "and from this many flops per byte of its operands"},
+      {"CUDROP_GETRF_MIN_N", double(e.getrf_min_n), "LU on the GPU from min(m,n)"},
+      {"CUDROP_POTRF_MIN_N", double(e.potrf_min_n), "Cholesky on the GPU from n"},
+      {"CUDROP_POWER_MIN_BYTES", e.power_min_bytes, "power method on the GPU from this many matrix bytes"},
+  };
+}
+
+std::string plain(const cudrop::impl::GpuDescription &gpu, const std::vector<cudrop::cpu::Origin> &cpu,
+                  const std::vector<Reading> &settings) {
+  std::string out;
+  char line[512];
+  out += std::string("cudrop ") + CUDROP_VERSION_STRING + "\n";
+  out += std::string("build: CUDA architectures ") + CUDROP_CUDA_ARCHITECTURES + ", CUDA runtime " +
+         version_text(gpu.runtime_version) + "\n";
+  out += "GPU:\n";
+  if (gpu.usable) {
+    std::snprintf(line, sizeof line,
+                  "  GPU %d of %d: %s, %.1f GiB, compute capability %d.%d, driver for CUDA %s\n"
+                  "  chosen by: %s\n",
+                  gpu.device, gpu.device_count, gpu.name.c_str(), gpu.memory_bytes / double(1 << 30), gpu.cc_major,
+                  gpu.cc_minor, version_text(gpu.driver_version).c_str(), gpu.rule.c_str());
+    out += line;
+  } else {
+    out += "  no usable GPU: " + gpu.reason + "\n";
+  }
+  out += "CPU BLAS/LAPACK underneath:\n";
+  for (const cudrop::cpu::Origin &o : cpu) {
+    std::snprintf(line, sizeof line, "  %-8s %s (%s)\n", o.symbol.c_str(),
+                  o.library.empty() ? "not found" : o.library.c_str(), o.how.c_str());
+    out += line;
+  }
+  out += "settings:\n";
+  for (const Reading &r : settings) {
+    std::string value = r.effective;
+    if (r.source == cudrop::env::Source::environment && r.raw != r.effective) value = r.raw + " -> " + r.effective;
+    std::snprintf(line, sizeof line, "  %-34s %-24s %s\n", r.name.c_str(), value.c_str(),
+                  cudrop::env::source_name(r.source));
+    out += line;
+    if (!r.warning.empty()) out += "    warning: " + r.warning + "\n";
+  }
+  out += "auto mode (CUDROP_MODE=auto) runs a call on the GPU when:\n";
+  for (const Threshold &t : thresholds()) {
+    std::snprintf(line, sizeof line, "  %-34s %-12s %s\n", t.name, number(t.value).c_str(), t.rule);
+    out += line;
+  }
+  return out;
+}
+
+std::string json(const cudrop::impl::GpuDescription &gpu, const std::vector<cudrop::cpu::Origin> &cpu,
+                 const std::vector<Reading> &settings) {
+  std::string out = "{\n";
+  out += "  \"version\": " + json_string(CUDROP_VERSION_STRING) + ",\n";
+  out += "  \"build\": {\"cuda_architectures\": " + json_string(CUDROP_CUDA_ARCHITECTURES) +
+         ", \"cuda_runtime\": " + json_string(version_text(gpu.runtime_version)) + "},\n";
+  out += "  \"gpu\": {\"usable\": " + std::string(gpu.usable ? "true" : "false");
+  if (gpu.usable) {
+    out += ", \"device\": " + std::to_string(gpu.device) + ", \"device_count\": " +
+           std::to_string(gpu.device_count) + ", \"name\": " + json_string(gpu.name) +
+           ", \"memory_bytes\": " + std::to_string(gpu.memory_bytes) + ", \"compute_capability\": " +
+           json_string(std::to_string(gpu.cc_major) + "." + std::to_string(gpu.cc_minor)) +
+           ", \"driver_cuda_version\": " + json_string(version_text(gpu.driver_version)) +
+           ", \"chosen_by\": " + json_string(gpu.rule);
+  } else {
+    out += ", \"reason\": " + json_string(gpu.reason);
+  }
+  out += "},\n  \"cpu\": [";
+  for (size_t i = 0; i < cpu.size(); ++i) {
+    const cudrop::cpu::Origin &o = cpu[i];
+    out += std::string(i ? ",\n" : "\n") + "    {\"symbol\": " + json_string(o.symbol) + ", \"library\": " +
+           (o.library.empty() ? std::string("null") : json_string(o.library)) + ", \"how\": " + json_string(o.how) +
+           "}";
+  }
+  out += "\n  ],\n  \"settings\": [";
+  for (size_t i = 0; i < settings.size(); ++i) {
+    const Reading &r = settings[i];
+    out += std::string(i ? ",\n" : "\n") + "    {\"name\": " + json_string(r.name) + ", \"value\": " +
+           (r.set ? json_string(r.raw) : std::string("null")) + ", \"effective\": " + json_string(r.effective) +
+           ", \"source\": " + json_string(cudrop::env::source_name(r.source));
+    if (!r.warning.empty()) out += ", \"warning\": " + json_string(r.warning);
+    out += "}";
+  }
+  out += "\n  ],\n  \"auto_thresholds\": {";
+  const std::vector<Threshold> list = thresholds();
+  for (size_t i = 0; i < list.size(); ++i)
+    out += std::string(i ? ", " : "") + json_string(list[i].name) + ": " + number(list[i].value);
+  return out + "}\n}\n";
+}
+
+}  // namespace
+
+// Everything cudrop-info prints; the text is built whole, then copied as snprintf would.
+CUDROP_EXPORT size_t cudrop_info(char *buffer, size_t size, int as_json) {
+  std::string text;
+  const char *failed = nullptr;
+  try {
+    // The GPU first: a CUDROP_DEVICE beyond the devices there are warns while CUDA starts.
+    const cudrop::impl::GpuDescription gpu = cudrop::impl::describe_gpu();
+    const std::vector<cudrop::cpu::Origin> cpu = cudrop::cpu::origins();
+    const std::vector<Reading> settings = cudrop::env::readings();
+    text = as_json ? json(gpu, cpu, settings) : plain(gpu, cpu, settings);
+  } catch (...) {
+    failed = as_json ? "{\"error\": \"out of memory\"}\n" : "cudrop: out of memory\n";
+  }
+  const char *data = failed != nullptr ? failed : text.c_str();
+  const size_t length = failed != nullptr ? std::strlen(failed) : text.size();
+  if (buffer != nullptr && size > 0) {
+    const size_t n = length < size - 1 ? length : size - 1;
+    std::memcpy(buffer, data, n);
+    buffer[n] = '\0';
+  }
+  return length;
 }

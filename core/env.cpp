@@ -1,4 +1,5 @@
 #include "core/env.h"
+#include "core/env_record.h"
 
 #include <algorithm>
 #include <climits>
@@ -43,12 +44,36 @@ std::vector<const char *> &names_read() {
   return *names;
 }
 
+// What each variable read gave (core/env_record.h), guarded by warned_mutex(): a warning
+// found after the reading (CUDROP_DEVICE) is added to it.
+std::vector<Reading> &reading_log() {
+  static auto *log = new std::vector<Reading>;
+  return *log;
+}
+
 // The value of a set, non-empty variable, else null. (Called while the environment is read
 // once, under environment()'s static initialization.)
 const char *value_of(const char *name) {
   names_read().push_back(name);
   const char *value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? value : nullptr;
+  if (value != nullptr && *value == '\0') value = nullptr;
+  Reading reading;
+  reading.name = name;
+  reading.set = value != nullptr;
+  if (value != nullptr) reading.raw = value;
+  std::lock_guard<std::mutex> lock(warned_mutex());
+  reading_log().push_back(std::move(reading));
+  return value;
+}
+
+// The value in effect of the variable value_of read last; an invalid one was recorded by
+// warn_invalid already, with the fallback's text.
+void settled(const std::string &effective) {
+  std::lock_guard<std::mutex> lock(warned_mutex());
+  Reading &r = reading_log().back();
+  if (r.source == Source::invalid) return;
+  r.effective = effective;
+  r.source = r.set ? Source::environment : Source::default_value;
 }
 
 // Whole text is a number (strtod syntax: "2048", "2e3", "0.5", "inf").
@@ -117,8 +142,31 @@ void warn_unknown_names() {
 }  // namespace
 
 void warn_invalid(const char *name, const char *value, const char *expected, const char *instead) {
+  {
+    std::lock_guard<std::mutex> lock(warned_mutex());
+    for (Reading &r : reading_log()) {
+      if (r.name != name) continue;
+      r.source = Source::invalid;
+      r.effective = instead;
+      r.warning = r.name + "=" + value + " is not " + expected + "; using " + instead;
+    }
+  }
   if (!first_warning_for(name)) return;
   std::fprintf(stderr, "cudrop: %s=%s is not %s; using %s\n", name, value, expected, instead);
+}
+
+std::vector<Reading> readings() {
+  environment();
+  std::lock_guard<std::mutex> lock(warned_mutex());
+  return reading_log();
+}
+
+const char *source_name(Source source) {
+  switch (source) {
+    case Source::environment: return "environment";
+    case Source::invalid: return "default (invalid value)";
+    default: return "default";
+  }
 }
 
 namespace {
@@ -127,26 +175,33 @@ namespace {
 // warning when it was set. default_text describes the fallback where a number would not.
 double number(const char *name, double fallback, double low, double high, const char *default_text = nullptr) {
   const char *text = value_of(name);
-  if (text == nullptr) return fallback;
   double value = 0;
-  if (parse_number(text, &value) && value >= low && value <= high) return value;
-  warn_invalid(name, text, range_text("a number", low, high, false).c_str(),
-               default_text != nullptr ? default_text : number_text(fallback).c_str());
+  if (text != nullptr && parse_number(text, &value) && value >= low && value <= high) {
+    settled(number_text(value));
+    return value;
+  }
+  const std::string fallback_text = default_text != nullptr ? default_text : number_text(fallback);
+  if (text != nullptr) warn_invalid(name, text, range_text("a number", low, high, false).c_str(), fallback_text.c_str());
+  settled(fallback_text);
   return fallback;
 }
 
 long whole_number(const char *name, long fallback, long low, long high, const char *default_text = nullptr,
                   long multiple_of = 1) {
   const char *text = value_of(name);
-  if (text == nullptr) return fallback;
   double value = 0;
-  if (parse_number(text, &value) && value == std::floor(value) && value >= double(low) && value <= double(high) &&
-      static_cast<long>(value) % multiple_of == 0)
+  if (text != nullptr && parse_number(text, &value) && value == std::floor(value) && value >= double(low) &&
+      value <= double(high) && static_cast<long>(value) % multiple_of == 0) {
+    settled(number_text(value));
     return static_cast<long>(value);
-  const std::string kind = multiple_of > 1 ? "a multiple of " + std::to_string(multiple_of) : "a whole number";
-  const std::string expected = range_text(kind.c_str(), double(low), double(high), true);
-  warn_invalid(name, text, expected.c_str(),
-               default_text != nullptr ? default_text : number_text(double(fallback)).c_str());
+  }
+  const std::string fallback_text = default_text != nullptr ? default_text : number_text(double(fallback));
+  if (text != nullptr) {
+    const std::string kind = multiple_of > 1 ? "a multiple of " + std::to_string(multiple_of) : "a whole number";
+    const std::string expected = range_text(kind.c_str(), double(low), double(high), true);
+    warn_invalid(name, text, expected.c_str(), fallback_text.c_str());
+  }
+  settled(fallback_text);
   return fallback;
 }
 
@@ -155,10 +210,17 @@ long whole_number(const char *name, long fallback, long low, long high, const ch
 int word(const char *name, std::initializer_list<const char *> words, int fallback,
          const char *default_text = nullptr) {
   const char *text = value_of(name);
-  if (text == nullptr) return fallback;
+  const char *instead = default_text != nullptr ? default_text : fallback >= 0 ? words.begin()[fallback] : "none";
+  if (text == nullptr) {
+    settled(instead);
+    return fallback;
+  }
   int index = 0;
   for (const char *w : words) {
-    if (strcasecmp(text, w) == 0) return index;
+    if (strcasecmp(text, w) == 0) {
+      settled(w);
+      return index;
+    }
     ++index;
   }
   std::string expected;  // "a, b or c"
@@ -168,26 +230,29 @@ int word(const char *name, std::initializer_list<const char *> words, int fallba
     expected += w;
     ++index;
   }
-  const char *instead = default_text != nullptr ? default_text : fallback >= 0 ? words.begin()[fallback] : "none";
   warn_invalid(name, text, expected.c_str(), instead);
   return fallback;
 }
 
 bool flag(const char *name, bool fallback) {
   const char *text = value_of(name);
-  if (text == nullptr) return fallback;
-  if (std::strcmp(text, "0") == 0) return false;
-  if (std::strcmp(text, "1") == 0) return true;
-  warn_invalid(name, text, "0 or 1", fallback ? "1" : "0");
-  return fallback;
+  bool value = fallback;
+  if (text != nullptr && std::strcmp(text, "0") == 0) value = false;
+  else if (text != nullptr && std::strcmp(text, "1") == 0) value = true;
+  else if (text != nullptr) warn_invalid(name, text, "0 or 1", fallback ? "1" : "0");
+  settled(value ? "1" : "0");
+  return value;
 }
 
 size_t byte_size(const char *name, size_t fallback, const char *default_text) {
   const char *text = value_of(name);
-  if (text == nullptr) return fallback;
   size_t bytes = 0;
-  if (parse_byte_size(text, &bytes)) return bytes;
-  warn_invalid(name, text, "a byte count (e.g. 65536, 300M, 2G)", default_text);
+  if (text != nullptr && parse_byte_size(text, &bytes)) {
+    settled(std::to_string(bytes) + " bytes");
+    return bytes;
+  }
+  if (text != nullptr) warn_invalid(name, text, "a byte count (e.g. 65536, 300M, 2G)", default_text);
+  settled(default_text);
   return fallback;
 }
 
@@ -195,7 +260,10 @@ size_t byte_size(const char *name, size_t fallback, const char *default_text) {
 void read_fault(Environment &e) {
   const char *name = "CUDROP_TEST_FAULT_INJECT";
   const char *text = value_of(name);
-  if (text == nullptr) return;
+  if (text == nullptr) {
+    settled("none");
+    return;
+  }
   const char *colon = std::strchr(text, ':');
   const std::string kind(text, colon != nullptr ? size_t(colon - text) : std::strlen(text));
   double from = 0;
@@ -211,6 +279,7 @@ void read_fault(Environment &e) {
   }
   e.fault = fault;
   e.fault_from = static_cast<long>(from);
+  settled(text);
 }
 
 Environment read_environment() {
@@ -225,7 +294,9 @@ Environment read_environment() {
   e.power_min_bytes = double(byte_size("CUDROP_POWER_MIN_BYTES", size_t(e.power_min_bytes), "4 MiB"));
   e.gpu_mem_limit = byte_size("CUDROP_GPU_MEM_LIMIT", 0, "no limit");
   e.cpu_blas = value_of("CUDROP_CPU_BLAS");
+  settled(e.cpu_blas != nullptr ? e.cpu_blas : "none: the library loaded in the process, else the search list");
   e.cpu_lapack = value_of("CUDROP_CPU_LAPACK");
+  settled(e.cpu_lapack != nullptr ? e.cpu_lapack : "none: the library loaded in the process, else the search list");
   e.no_cpu_search = flag("CUDROP_NO_CPU_SEARCH", false);
   e.device = static_cast<int>(whole_number("CUDROP_DEVICE", -1, 0, INT_MAX, "the MPI launcher's local rank, else 0"));
   e.staging_bytes = size_t(whole_number("CUDROP_STAGING_MB", tuning::kStagingMiB, 1, 1 << 16)) << 20;

@@ -17,6 +17,7 @@
 #include "core/log.h"
 #include "core/layout.h"
 #include "impl/device_info.h"
+#include "impl/gpu_description.h"
 #include "impl/staging.h"
 
 namespace cudrop::impl {
@@ -29,6 +30,8 @@ struct Gpu {
   std::mutex call_mutex;
   GpuContext context;
   std::atomic<bool> cuda_touched{false};  // start() has called into the CUDA runtime
+  int device_count = 0;
+  std::string device_rule;  // why ctx.device (core/device_choice.h)
 };
 
 Gpu *the_gpu = nullptr;
@@ -113,6 +116,8 @@ void start(Gpu &g) {
   GpuContext &ctx = g.context;
   const env::DeviceChoice choice = env::choose_device(e.device, count, env::local_rank());
   ctx.device = choice.device;
+  g.device_count = count;
+  g.device_rule = choice.rule;
   if (ctx.device >= count) {  // only CUDROP_DEVICE can name a device that is not there
     const std::string value = std::to_string(ctx.device), devices = "a device index from 0 to " + std::to_string(count - 1);
     env::warn_invalid("CUDROP_DEVICE", value.c_str(), devices.c_str(), "no GPU");
@@ -173,6 +178,31 @@ bool gpu_usable() {
 }
 
 const char *gpu_unusable_reason() { return gpu().unusable_reason.c_str(); }
+
+GpuDescription describe_gpu() {
+  GpuDescription d;
+  d.usable = gpu_usable();
+  Gpu &g = gpu();
+  d.device_count = g.device_count;
+  cudaDriverGetVersion(&d.driver_version);
+  cudaRuntimeGetVersion(&d.runtime_version);
+  cudaGetLastError();
+  if (!d.usable) {
+    d.reason = g.unusable_reason;
+    return d;
+  }
+  d.device = g.context.device;
+  d.rule = g.device_rule;
+  const DeviceInfo *info = nullptr;
+  if (device_info(d.device, &info) == cudaSuccess) {
+    d.name = info->name;
+    d.memory_bytes = info->global_bytes;
+    d.cc_major = info->cc_major;
+    d.cc_minor = info->cc_minor;
+  }
+  cudaGetLastError();
+  return d;
+}
 
 GpuLease::GpuLease() {
   if (!gpu_usable()) return;

@@ -1,4 +1,5 @@
 #include "shim/cpu_backend.h"
+#include "shim/cpu_origin.h"
 
 #include <dlfcn.h>
 #include <sys/auxv.h>
@@ -105,34 +106,51 @@ void *from_library(const char *library, const char *symbol) {
   return fn;
 }
 
+// The rule that found a routine (cudrop-info tells it): a fixed text, and the candidate of
+// the search list that gave it.
+struct How {
+  const char *rule = "not found";
+  const char *candidate = nullptr;
+};
+
 template <size_t N>
-void *from_candidates(const char *const (&candidates)[N], const char *symbol) {
+void *from_candidates(const char *const (&candidates)[N], const char *symbol, How *how) {
   for (const char *library : candidates)
-    if (void *fn = from_library(library, symbol)) return fn;
+    if (void *fn = from_library(library, symbol)) {
+      *how = {"the search list", library};
+      return fn;
+    }
   return nullptr;
 }
 
-void *resolve(const Entry &entry) {
+void *resolve(const Entry &entry, How *how) {
   // 1. Whatever comes after us in the lookup order (the BLAS the program itself loaded).
-  if (void *fn = accept_foreign(dlsym(RTLD_NEXT, entry.symbol))) return fn;
+  if (void *fn = accept_foreign(dlsym(RTLD_NEXT, entry.symbol))) {
+    how->rule = "loaded in the process";
+    return fn;
+  }
   // 2. The library the user named.
   const env::Environment &e = env::environment();
   const char *named = entry.kind == Kind::Blas ? e.cpu_blas : e.cpu_lapack;
   if (named != nullptr) {
-    if (void *fn = from_library(named, entry.symbol)) return fn;
+    if (void *fn = from_library(named, entry.symbol)) {
+      how->rule = entry.kind == Kind::Blas ? "CUDROP_CPU_BLAS" : "CUDROP_CPU_LAPACK";
+      return fn;
+    }
     const char *why = dlerror();
     log(1, "%s does not provide %s (%s)", named, entry.symbol, why ? why : "symbol missing or is cudrop's");
   }
   // 3. The usual sonames and paths (CUDROP_NO_CPU_SEARCH=1 stops here, e.g. to test the
   //    "no CPU library at all" path on a machine that has one).
   if (e.no_cpu_search) return nullptr;
-  return entry.kind == Kind::Blas ? from_candidates(kBlasCandidates, entry.symbol)
-                                  : from_candidates(kLapackCandidates, entry.symbol);
+  return entry.kind == Kind::Blas ? from_candidates(kBlasCandidates, entry.symbol, how)
+                                  : from_candidates(kLapackCandidates, entry.symbol, how);
 }
 
 struct Table {
   std::array<void *, static_cast<size_t>(Routine::count)> fn{};
   std::array<std::once_flag, static_cast<size_t>(Routine::count)> once;
+  std::array<How, static_cast<size_t>(Routine::count)> how{};
 };
 
 Table &table() {
@@ -150,7 +168,7 @@ void *find(Routine routine) {
   const auto index = static_cast<size_t>(routine);
   Table &t = table();
   std::call_once(t.once[index], [&] {
-    t.fn[index] = resolve(kRoutines[index]);
+    t.fn[index] = resolve(kRoutines[index], &t.how[index]);
     if (t.fn[index] != nullptr) {
       Dl_info info{};
       dladdr(t.fn[index], &info);
@@ -159,6 +177,24 @@ void *find(Routine routine) {
     detail::resolved[index].store(t.fn[index], std::memory_order_release);
   });
   return t.fn[index];
+}
+
+std::vector<Origin> origins() {
+  std::vector<Origin> list;
+  for (size_t index = 0; index < static_cast<size_t>(Routine::count); ++index) {
+    Origin origin;
+    origin.symbol = kRoutines[index].symbol;
+    if (void *fn = find(static_cast<Routine>(index))) {
+      Dl_info info{};
+      if (dladdr(fn, &info) != 0 && info.dli_fname != nullptr) origin.library = info.dli_fname;
+      if (origin.library.empty()) origin.library = "?";
+    }
+    const How &how = table().how[index];
+    origin.how = how.rule;
+    if (how.candidate != nullptr) origin.how = origin.how + " (" + how.candidate + ")";
+    list.push_back(std::move(origin));
+  }
+  return list;
 }
 
 // `symbol` in the dependency scope of the object holding `address` (a handle searches that

@@ -1,0 +1,18 @@
+#pragma once
+// Where each routine of the CPU BLAS/LAPACK underneath comes from, for cudrop-info
+// (capi/info.cpp): the library file and the rule of shim/cpu_backend.cpp's resolve() that found it.
+#include <string>
+#include <vector>
+
+namespace cudrop::cpu {
+
+struct Origin {
+  std::string symbol;   // sgemm_
+  std::string library;  // the file it lives in; empty when no CPU library provides it
+  std::string how;      // "loaded in the process", "CUDROP_CPU_BLAS", "the search list (libblas.so.3)"
+};
+
+// Every routine found underneath, in routines.def's order, each resolved now if not yet.
+std::vector<Origin> origins();
+
+}  // namespace cudrop::cpu
