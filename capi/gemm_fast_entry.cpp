@@ -51,7 +51,7 @@ template <class T> void open_gemm_shortcut() {
   if (sc.target.load(std::memory_order_relaxed) != nullptr) return;
   const env::Environment &s = settings();
   if (s.verbose >= 2 || s.mode == Mode::Gpu) return;
-  void *fn = cpu::detail::resolved[static_cast<size_t>(routine_names<Family::gemm, T>.cpu)].load(std::memory_order_acquire);
+  void *fn = cpu::resolved_already(routine_names<Family::gemm, T>.cpu);
   if (fn == nullptr) return;
   long long max_mnk = std::numeric_limits<long long>::max();
   if (s.mode == Mode::Auto) {

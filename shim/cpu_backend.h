@@ -41,12 +41,17 @@ namespace detail {
 extern std::atomic<void *> resolved[static_cast<size_t>(Routine::count)];
 }  // namespace detail
 
+// The routine if a lookup has already resolved it, else null (never resolves: no lock, no
+// library search).
+inline void *resolved_already(Routine routine) {
+  return detail::resolved[static_cast<size_t>(routine)].load(std::memory_order_acquire);
+}
 inline void *find_cached(Routine routine) {
-  void *fn = detail::resolved[static_cast<size_t>(routine)].load(std::memory_order_acquire);
+  void *fn = resolved_already(routine);
   return fn != nullptr ? fn : find(routine);
 }
 inline void *require_cached(Routine routine) {
-  void *fn = detail::resolved[static_cast<size_t>(routine)].load(std::memory_order_acquire);
+  void *fn = resolved_already(routine);
   return fn != nullptr ? fn : require(routine);
 }
 
