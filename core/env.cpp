@@ -291,6 +291,11 @@ Environment read_environment() {
   e.gemm_min_intensity = number("CUDROP_GEMM_MIN_INTENSITY", e.gemm_min_intensity, 0, HUGE_VAL);
   e.getrf_min_n = static_cast<int>(whole_number("CUDROP_GETRF_MIN_N", e.getrf_min_n, 0, INT_MAX));
   e.potrf_min_n = static_cast<int>(whole_number("CUDROP_POTRF_MIN_N", e.potrf_min_n, 0, INT_MAX));
+  e.symm_min_flops = number("CUDROP_SYMM_MIN_FLOPS", e.symm_min_flops, 0, HUGE_VAL);
+  e.syrk_min_flops = number("CUDROP_SYRK_MIN_FLOPS", e.syrk_min_flops, 0, HUGE_VAL);
+  e.syr2k_min_flops = number("CUDROP_SYR2K_MIN_FLOPS", e.syr2k_min_flops, 0, HUGE_VAL);
+  e.trmm_min_flops = number("CUDROP_TRMM_MIN_FLOPS", e.trmm_min_flops, 0, HUGE_VAL);
+  e.trsm_min_flops = number("CUDROP_TRSM_MIN_FLOPS", e.trsm_min_flops, 0, HUGE_VAL);
   e.power_min_bytes = double(byte_size("CUDROP_POWER_MIN_BYTES", size_t(e.power_min_bytes), "4 MiB"));
   e.gpu_mem_limit = byte_size("CUDROP_GPU_MEM_LIMIT", 0, "no limit");
   e.cpu_blas = value_of("CUDROP_CPU_BLAS");

@@ -29,6 +29,11 @@ struct Environment {
   double gemm_min_intensity = tuning::kGemmMinIntensity; // CUDROP_GEMM_MIN_INTENSITY
   int getrf_min_n = tuning::kGetrfMinN;                  // CUDROP_GETRF_MIN_N
   int potrf_min_n = 512;                                 // CUDROP_POTRF_MIN_N
+  double symm_min_flops = tuning::kSymmMinFlops;         // CUDROP_SYMM_MIN_FLOPS
+  double syrk_min_flops = tuning::kSyrkMinFlops;         // CUDROP_SYRK_MIN_FLOPS
+  double syr2k_min_flops = tuning::kSyr2kMinFlops;       // CUDROP_SYR2K_MIN_FLOPS
+  double trmm_min_flops = tuning::kTrmmMinFlops;         // CUDROP_TRMM_MIN_FLOPS
+  double trsm_min_flops = tuning::kTrsmMinFlops;         // CUDROP_TRSM_MIN_FLOPS
   double power_min_bytes = 4.0 * 1024 * 1024;            // CUDROP_POWER_MIN_BYTES
   size_t gpu_mem_limit = 0;                              // CUDROP_GPU_MEM_LIMIT (0: none)
   const char *cpu_blas = nullptr, *cpu_lapack = nullptr;  // CUDROP_CPU_BLAS / _LAPACK (paths)

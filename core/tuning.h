@@ -111,6 +111,16 @@ constexpr int kSgemmRepackMinM = 2048, kSgemmRepackMinNK = 128;
 constexpr double kGemmMinFlops = 2.0 * 512 * 512 * 512;
 constexpr double kGemmMinIntensity = 16;
 constexpr int kGetrfMinN = 2048;
+// Auto mode's crossovers of the other Level-3 routines (defaults of CUDROP_SYMM_MIN_FLOPS ...
+// CUDROP_TRSM_MIN_FLOPS, docs/tuning.md), in each routine's own flops (SYMM 2*m*m*n, SYRK n*n*k,
+// SYR2K 2*n*n*k, TRMM/TRSM m*m*n on the left): GEMM's, until measured; the intensity test is
+// GEMM's too (CUDROP_GEMM_MIN_INTENSITY).
+constexpr double kSymmMinFlops = kGemmMinFlops, kSyrkMinFlops = kGemmMinFlops, kSyr2kMinFlops = kGemmMinFlops;
+constexpr double kTrmmMinFlops = kGemmMinFlops, kTrsmMinFlops = kGemmMinFlops;
+// Side 'L' SYMM/TRMM/TRSM go through the device in about this many chunks of columns of B
+// (the next chunk's upload overlapping the math), none narrower than kLevel3MinChunkCols.
+constexpr int kLevel3Chunks = 4;
+constexpr int kLevel3MinChunkCols = 512;
 
 // ---- power method (impl/power_*): one value for every generation ----
 // dense_blocks_per_sm: the dense grid aims at this many blocks per SM (about four waves of

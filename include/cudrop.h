@@ -34,6 +34,40 @@ void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, i
 void spotrf_(const char *uplo, const int *n, float *a, const int *lda, int *info, size_t uplo_len);
 void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, size_t uplo_len);
 
+/* The rest of Level 3, reference semantics: C = alpha*A*B + beta*C or alpha*B*A + beta*C with A
+ * symmetric (SYMM); uplo's triangle of C = alpha*op(A)*op(A)**T + beta*C (SYRK) or
+ * alpha*(op(A)*op(B)**T + op(B)*op(A)**T) + beta*C (SYR2K); B := alpha*op(A)*B or alpha*B*op(A)
+ * (TRMM) and the solutions of op(A)*X = alpha*B or X*op(A) = alpha*B (TRSM), A triangular. Only
+ * the triangle uplo names is read of A (SYMM, TRMM, TRSM) and written of C (SYRK, SYR2K). */
+void ssymm_(const char *side, const char *uplo, const int *m, const int *n, const float *alpha, const float *a,
+            const int *lda, const float *b, const int *ldb, const float *beta, float *c, const int *ldc,
+            size_t side_len, size_t uplo_len);
+void ssyrk_(const char *uplo, const char *trans, const int *n, const int *k, const float *alpha, const float *a,
+            const int *lda, const float *beta, float *c, const int *ldc, size_t uplo_len, size_t trans_len);
+void ssyr2k_(const char *uplo, const char *trans, const int *n, const int *k, const float *alpha, const float *a,
+             const int *lda, const float *b, const int *ldb, const float *beta, float *c, const int *ldc,
+             size_t uplo_len, size_t trans_len);
+void strmm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
+            const float *alpha, const float *a, const int *lda, float *b, const int *ldb, size_t side_len,
+            size_t uplo_len, size_t transa_len, size_t diag_len);
+void strsm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
+            const float *alpha, const float *a, const int *lda, float *b, const int *ldb, size_t side_len,
+            size_t uplo_len, size_t transa_len, size_t diag_len);
+void dsymm_(const char *side, const char *uplo, const int *m, const int *n, const double *alpha, const double *a,
+            const int *lda, const double *b, const int *ldb, const double *beta, double *c, const int *ldc,
+            size_t side_len, size_t uplo_len);
+void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k, const double *alpha, const double *a,
+            const int *lda, const double *beta, double *c, const int *ldc, size_t uplo_len, size_t trans_len);
+void dsyr2k_(const char *uplo, const char *trans, const int *n, const int *k, const double *alpha, const double *a,
+             const int *lda, const double *b, const int *ldb, const double *beta, double *c, const int *ldc,
+             size_t uplo_len, size_t trans_len);
+void dtrmm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
+            const double *alpha, const double *a, const int *lda, double *b, const int *ldb, size_t side_len,
+            size_t uplo_len, size_t transa_len, size_t diag_len);
+void dtrsm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
+            const double *alpha, const double *a, const int *lda, double *b, const int *ldb, size_t side_len,
+            size_t uplo_len, size_t transa_len, size_t diag_len);
+
 /* The reference error handler's prototype, for a program that defines its own. cudrop defines
  * no xerbla_ or cblas_xerbla: an illegal argument reaches the program's own handler, else the
  * one of the CPU BLAS/LAPACK underneath, as it would without cudrop (README, Semantics). */
@@ -50,6 +84,29 @@ void cblas_sgemm(CBLAS_LAYOUT layout, enum CBLAS_TRANSPOSE transa, enum CBLAS_TR
 void cblas_dgemm(CBLAS_LAYOUT layout, enum CBLAS_TRANSPOSE transa, enum CBLAS_TRANSPOSE transb,
                  int m, int n, int k, double alpha, const double *a, int lda, const double *b,
                  int ldb, double beta, double *c, int ldc);
+enum CBLAS_UPLO { CblasUpper = 121, CblasLower = 122 };
+enum CBLAS_DIAG { CblasNonUnit = 131, CblasUnit = 132 };
+enum CBLAS_SIDE { CblasLeft = 141, CblasRight = 142 };
+void cblas_ssymm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo, int m, int n, float alpha,
+                 const float *a, int lda, const float *b, int ldb, float beta, float *c, int ldc);
+void cblas_ssyrk(CBLAS_LAYOUT layout, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE trans, int n, int k, float alpha,
+                 const float *a, int lda, float beta, float *c, int ldc);
+void cblas_ssyr2k(CBLAS_LAYOUT layout, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE trans, int n, int k, float alpha,
+                  const float *a, int lda, const float *b, int ldb, float beta, float *c, int ldc);
+void cblas_strmm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE transa,
+                 enum CBLAS_DIAG diag, int m, int n, float alpha, const float *a, int lda, float *b, int ldb);
+void cblas_strsm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE transa,
+                 enum CBLAS_DIAG diag, int m, int n, float alpha, const float *a, int lda, float *b, int ldb);
+void cblas_dsymm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo, int m, int n, double alpha,
+                 const double *a, int lda, const double *b, int ldb, double beta, double *c, int ldc);
+void cblas_dsyrk(CBLAS_LAYOUT layout, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE trans, int n, int k, double alpha,
+                 const double *a, int lda, double beta, double *c, int ldc);
+void cblas_dsyr2k(CBLAS_LAYOUT layout, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE trans, int n, int k, double alpha,
+                  const double *a, int lda, const double *b, int ldb, double beta, double *c, int ldc);
+void cblas_dtrmm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE transa,
+                 enum CBLAS_DIAG diag, int m, int n, double alpha, const double *a, int lda, double *b, int ldb);
+void cblas_dtrsm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE transa,
+                 enum CBLAS_DIAG diag, int m, int n, double alpha, const double *a, int lda, double *b, int ldb);
 void cblas_xerbla(int info, const char *routine, const char *form, ...);
 #endif
 

@@ -72,6 +72,14 @@ template <class T>
 using trsm_fn = void (*)(const char *, const char *, const char *, const char *, const int *, const int *,
                          const T *, const T *, const int *, T *, const int *, size_t, size_t, size_t, size_t);
 template <class T>
+using symm_fn = void (*)(const char *, const char *, const int *, const int *, const T *, const T *, const int *,
+                         const T *, const int *, const T *, T *, const int *, size_t, size_t);
+template <class T>
+using syr2k_fn = void (*)(const char *, const char *, const int *, const int *, const T *, const T *, const int *,
+                          const T *, const int *, const T *, T *, const int *, size_t, size_t);
+template <class T>
+using trmm_fn = trsm_fn<T>;
+template <class T>
 using potrf_fn = void (*)(const char *, const int *, T *, const int *, int *, size_t);
 
 template <class T>
@@ -81,6 +89,18 @@ syrk_fn<T> syrk() {
 template <class T>
 trsm_fn<T> trsm() {
   return reinterpret_cast<trsm_fn<T>>(require(routine_names<Family::trsm, T>.cpu));
+}
+template <class T>
+symm_fn<T> symm() {
+  return reinterpret_cast<symm_fn<T>>(require(routine_names<Family::symm, T>.cpu));
+}
+template <class T>
+syr2k_fn<T> syr2k() {
+  return reinterpret_cast<syr2k_fn<T>>(require(routine_names<Family::syr2k, T>.cpu));
+}
+template <class T>
+trmm_fn<T> trmm() {
+  return reinterpret_cast<trmm_fn<T>>(require(routine_names<Family::trmm, T>.cpu));
 }
 template <class T>
 potrf_fn<T> potrf() {

@@ -1,0 +1,86 @@
+#pragma once
+// What the Level-3 entries beside GEMM share (capi/symm.cpp, capi/syrk.cpp, capi/trsm.cpp):
+// CBLAS's codes, auto mode's size test and the routed call.
+#include <cstdio>
+#include <utility>
+
+#include "capi/report.h"
+#include "core/routines.h"
+#include "impl/level3.h"
+#include "shim/dispatch.h"
+
+namespace cudrop::capi::level3 {
+
+inline char upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
+
+enum CblasCode {
+  RowMajor = 101, ColMajor = 102,
+  NoTrans = 111, Trans = 112, ConjTrans = 113,
+  Upper = 121, Lower = 122,
+  NonUnit = 131, Unit = 132,
+  Left = 141, Right = 142,
+};
+
+// A CBLAS enum as the Fortran character reference CBLAS passes ('\0': illegal). row_major:
+// the call becomes the column-major one on the transposed operands, so sides and triangles swap.
+inline char side_code(int side, bool row_major) {
+  if (side == Left) return row_major ? 'R' : 'L';
+  if (side == Right) return row_major ? 'L' : 'R';
+  return '\0';
+}
+inline char uplo_code(int uplo, bool row_major) {
+  if (uplo == Upper) return row_major ? 'L' : 'U';
+  if (uplo == Lower) return row_major ? 'U' : 'L';
+  return '\0';
+}
+inline char trans_code(int trans) {
+  return trans == Trans ? 'T' : trans == ConjTrans ? 'C' : trans == NoTrans ? 'N' : '\0';
+}
+inline char diag_code(int diag) { return diag == Unit ? 'U' : diag == NonUnit ? 'N' : '\0'; }
+
+// Auto mode's size test, GEMM's rule in the routine's own flops: enough arithmetic, and
+// enough of it per byte crossing the link (elements: what goes up and comes back).
+inline bool worth_gpu(double min_flops, double flops, double elements, size_t element_size) {
+  return flops >= min_flops && flops >= settings().gemm_min_intensity * elements * element_size;
+}
+
+// The verbose label of a Fortran call: the symbol alone, or with its shape at CUDROP_VERBOSE=2
+// (a CBLAS call brings its own).
+struct Label {
+  char text[128] = {};
+  const char *name;
+  bool from_cblas;
+  Label(const char *cblas_label, const char *symbol)
+      : name(cblas_label != nullptr ? cblas_label : symbol), from_cblas(cblas_label != nullptr) {}
+  template <class... Args>
+  void shape(const char *format, Args... args) {
+    if (from_cblas || settings().verbose < 2) return;
+    std::snprintf(text, sizeof text, format, args...);
+    name = text;
+  }
+};
+
+// A CBLAS call's label for the log: its symbol, with its layout at CUDROP_VERBOSE=2.
+struct CblasLabel {
+  char text[64] = {};
+  const char *name;
+  CblasLabel(const char *symbol, bool row_major) : name(symbol) {
+    if (settings().verbose < 2) return;
+    std::snprintf(text, sizeof text, "%s(%s)", symbol, row_major ? "RowMajor" : "ColMajor");
+    name = text;
+  }
+};
+
+// One routed call: impl::level3_host on the GPU, else cpu_run(); a side-L call that failed on
+// the GPU after some columns of its output went back is finished by finish_rest(first column
+// not written) on the CPU.
+template <class T, class CpuRun, class FinishRest>
+void route_level3(const RoutineNames &names, const char *label, bool worth, const Level3Args<T> &args,
+                  CpuRun &&cpu_run, FinishRest &&finish_rest) {
+  route(label, worth, names.cpu, [&](Level3Progress *progress) { return impl::level3_host<T>(args, progress); },
+        std::forward<CpuRun>(cpu_run),
+        finish_on_cpu<Level3Progress>(names.symbol,
+                                      [&](const Level3Progress &progress) { finish_rest(int(progress.columns)); }));
+}
+
+}  // namespace cudrop::capi::level3

@@ -1,0 +1,108 @@
+// Symmetric matrix product entry points: Fortran ssymm_/dsymm_ and CBLAS cblas_ssymm/cblas_dsymm.
+// C = alpha A B + beta C (side L) or alpha B A + beta C (side R), A symmetric, only the triangle
+// uplo names read. The reference routine's checks in its order, its quick returns, then one
+// routed call.
+#include <algorithm>
+
+#include "capi/level3.h"
+#include "shim/cpu_backend.h"
+
+namespace cudrop::capi {
+namespace {
+using namespace level3;
+
+// The reference's checks, in its order: the number of the first illegal argument, or 0.
+int symm_illegal_argument(char side, char uplo, int m, int n, int lda, int ldb, int ldc) {
+  const int nrowa = side == 'L' ? m : n;
+  if (side != 'L' && side != 'R') return 1;
+  if (uplo != 'U' && uplo != 'L') return 2;
+  if (m < 0) return 3;
+  if (n < 0) return 4;
+  if (lda < std::max(1, nrowa)) return 7;
+  if (ldb < std::max(1, m)) return 9;
+  if (ldc < std::max(1, m)) return 12;
+  return 0;
+}
+
+template <class T>
+using cblas_symm_fn = void (*)(int, int, int, int, int, T, const T *, int, const T *, int, T, T *, int);
+
+template <class T>
+void checked_symm(const char *side, const char *uplo, const int *m, const int *n, const T *alpha, const T *a,
+                  const int *lda, const T *b, const int *ldb, const T *beta, T *c, const int *ldc, size_t side_len,
+                  size_t uplo_len, const void *caller, const char *cblas_label = nullptr) {
+  constexpr const RoutineNames &names = routine_names<Family::symm, T>;
+  const char sd = upper(*side), ul = upper(*uplo);
+  if (const int info = symm_illegal_argument(sd, ul, *m, *n, *lda, *ldb, *ldc)) {
+    if (auto cpu_fn = reinterpret_cast<cpu::symm_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"})))
+      cpu_fn(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, side_len, uplo_len);
+    else
+      report_illegal_argument(names, info, caller);
+    return;
+  }
+  if (*m == 0 || *n == 0 || (*alpha == T(0) && *beta == T(1))) return;
+  if (*alpha == T(0)) {
+    // The reference's own branch: C = beta C, A and B not read, C not read when beta == 0.
+    for (int j = 0; j < *n; ++j) {
+      T *column = c + size_t(j) * size_t(*ldc);
+      for (int i = 0; i < *m; ++i) column[i] = *beta == T(0) ? T(0) : *beta * column[i];
+    }
+    return;
+  }
+  Label label(cblas_label, names.symbol);
+  label.shape("%s(%c,%c,m=%d,n=%d)", names.symbol, sd, ul, *m, *n);
+  const double order = sd == 'L' ? *m : *n, mn = double(*m) * *n;
+  const Level3Args<T> args{Level3Op::symm, sd, ul, 'N', 'N', *m, *n, 0, *alpha, *beta, a, *lda, b, *ldb, c, *ldc};
+  const auto cpu_fn = [] { return cpu::symm<T>(); };
+  route_level3<T>(
+      names, label.name,
+      worth_gpu(settings().symm_min_flops, 2 * order * mn, order * order / 2 + mn * (*beta != T(0) ? 3 : 2), sizeof(T)),
+      args, [&] { cpu_fn()(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1); },
+      [&](int first) {
+        // Side L: the columns of C from `first` on are the caller's originals; each is independent.
+        const int rest = *n - first;
+        cpu_fn()(side, uplo, m, &rest, alpha, a, lda, b + size_t(first) * size_t(*ldb), ldb, beta,
+                 c + size_t(first) * size_t(*ldc), ldc, 1, 1);
+      });
+}
+}  // namespace
+
+// The entries of ssymm_/dsymm_ and cblas_ssymm/cblas_dsymm (capi/exports.cpp).
+template <class T>
+void symm(const char *side, const char *uplo, const int *m, const int *n, const T *alpha, const T *a, const int *lda,
+          const T *b, const int *ldb, const T *beta, T *c, const int *ldc, size_t side_len, size_t uplo_len,
+          const void *caller) {
+  checked_symm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, side_len, uplo_len, caller);
+}
+
+// Reference CBLAS: row-major is the column-major call on C^T (n x m), side and triangle
+// swapped. An illegal argument sends the whole call to the CPU library's CBLAS routine.
+template <class T>
+void cblas_symm(int layout, int side, int uplo, int m, int n, T alpha, const T *a, int lda, const T *b, int ldb,
+                T beta, T *c, int ldc, const void *caller) {
+  constexpr const RoutineNames &names = routine_names<Family::cblas_symm, T>;
+  const bool row_major = layout == RowMajor;
+  const char sd = side_code(side, row_major), ul = uplo_code(uplo, row_major);
+  const bool legal_codes = (row_major || layout == ColMajor) && sd != '\0' && ul != '\0';
+  const int fm = row_major ? n : m, fn = row_major ? m : n;
+  const int fortran_info = legal_codes ? symm_illegal_argument(sd, ul, fm, fn, lda, ldb, ldc) : 0;
+  if (!legal_codes || fortran_info != 0) {
+    if (auto cpu_cblas = reinterpret_cast<cblas_symm_fn<T>>(
+            cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_", "cblas_xerbla"})))
+      return cpu_cblas(layout, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (!row_major && layout != ColMajor) report_illegal_cblas_argument(names, 1, false, "layout", layout, caller);
+    else if (sd == '\0') report_illegal_cblas_argument(names, 2, row_major, "Side", side, caller);
+    else if (ul == '\0') report_illegal_cblas_argument(names, 3, row_major, "Uplo", uplo, caller);
+    else report_illegal_cblas_fortran_argument(names, routine_names<Family::symm, T>, fortran_info, row_major, caller);
+    return;
+  }
+  const CblasLabel label(names.symbol, row_major);
+  checked_symm<T>(&sd, &ul, &fm, &fn, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1, caller, label.name);
+}
+
+template decltype(symm<float>) symm<float>;
+template decltype(symm<double>) symm<double>;
+template decltype(cblas_symm<float>) cblas_symm<float>;
+template decltype(cblas_symm<double>) cblas_symm<double>;
+
+}  // namespace cudrop::capi
