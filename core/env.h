@@ -18,7 +18,7 @@ enum class Mode { Auto, Gpu, Cpu };
 namespace env {
 
 enum class CsrFormat { chosen, stream, wide };
-enum class Fault { none, alloc, launch, potrf_step };
+enum class Fault { none, alloc, launch, potrf_step, solve_stage };
 
 struct Environment {
   // Users' settings (README).
@@ -29,6 +29,7 @@ struct Environment {
   double gemm_min_intensity = tuning::kGemmMinIntensity; // CUDROP_GEMM_MIN_INTENSITY
   int getrf_min_n = tuning::kGetrfMinN;                  // CUDROP_GETRF_MIN_N
   int potrf_min_n = 512;                                 // CUDROP_POTRF_MIN_N
+  double solve_min_flops = tuning::kSolveMinFlops;       // CUDROP_SOLVE_MIN_FLOPS
   double power_min_bytes = 4.0 * 1024 * 1024;            // CUDROP_POWER_MIN_BYTES
   size_t gpu_mem_limit = 0;                              // CUDROP_GPU_MEM_LIMIT (0: none)
   const char *cpu_blas = nullptr, *cpu_lapack = nullptr;  // CUDROP_CPU_BLAS / _LAPACK (paths)

@@ -111,6 +111,11 @@ constexpr int kSgemmRepackMinM = 2048, kSgemmRepackMinNK = 128;
 constexpr double kGemmMinFlops = 2.0 * 512 * 512 * 512;
 constexpr double kGemmMinIntensity = 16;
 constexpr int kGetrfMinN = 2048;
+// Auto mode's crossover of ?getrs_/?potrs_ alone (CUDROP_SOLVE_MIN_FLOPS): 2*n*n*nrhs, the two
+// triangular solves' flops. The factor crosses PCIe for O(n^2 nrhs) work, so only many
+// right-hand sides pay for it: the default asks for the work a 16-core CPU needs about as long
+// for as the factor's transfer takes, until a measurement moves it (bench/solve_bench.cu).
+constexpr double kSolveMinFlops = 2.0 * 4096 * 4096 * 64;
 
 // ---- power method (impl/power_*): one value for every generation ----
 // dense_blocks_per_sm: the dense grid aims at this many blocks per SM (about four waves of
