@@ -1,0 +1,127 @@
+#pragma once
+// Small bandwidth-bound kernels around the Level-3 BLAS built on GEMM (impl/level3_device.cu):
+// the diagonal blocks of a triangle (inverted for TRSM, masked for TRMM), a triangle mirrored
+// into a full square (SYMM), a square block merged into a triangle (SYRK, SYR2K) and scalings.
+// Each reads only the triangle its caller names, so the other one may hold anything (NaN).
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace cudrop::kernels {
+
+// The diagonal blocks' order: one CTA per block, one thread per column of the block.
+constexpr int kTriNb = 64;
+
+// Element (i, j) of a triangular block as op-free TRSM/TRMM see it: the stored triangle, the
+// other one zero, the diagonal one when unit; outside the n x n matrix, the identity (so
+// that the last, partial block inverts as a whole block).
+template <class T>
+__device__ T triangle_element(bool lower, bool unit, long long n, const T *a, size_t lda, long long i, long long j) {
+  if (i >= n || j >= n) return i == j ? T(1) : T(0);
+  if (i == j) return unit ? T(1) : a[size_t(i) + size_t(j) * lda];
+  return (lower ? i > j : i < j) ? a[size_t(i) + size_t(j) * lda] : T(0);
+}
+
+// out[b] (kTriNb x kTriNb, leading dimension kTriNb, blocks kTriNb^2 apart) = the diagonal block
+// b of the triangle (invert = false) or its inverse (invert = true).
+template <class T>
+__global__ void __launch_bounds__(kTriNb)
+triangle_blocks(bool invert, bool lower, bool unit, long long n, const T *__restrict__ a, size_t lda,
+                T *__restrict__ out) {
+  __shared__ T tile[kTriNb][kTriNb + 1];  // tile[i][j]: row i, column j of the block
+  const long long b0 = (long long)blockIdx.x * kTriNb;
+  const int c = threadIdx.x;
+  T *block = out + size_t(blockIdx.x) * kTriNb * kTriNb;
+  for (int i = 0; i < kTriNb; ++i) tile[i][c] = triangle_element(lower, unit, n, a, lda, b0 + i, b0 + c);
+  __syncthreads();
+  if (!invert) {
+    for (int i = 0; i < kTriNb; ++i) block[i + size_t(c) * kTriNb] = tile[i][c];
+    return;
+  }
+  // Column c of the inverse by substitution, x kept in registers (loops fully unrolled):
+  // x_i = (delta_ic - sum over the triangle's other entries of row i of a_ik x_k) / a_ii;
+  // the x_i before (lower) or after (upper) c come out zero by themselves.
+  T x[kTriNb];
+  if (lower) {
+#pragma unroll
+    for (int i = 0; i < kTriNb; ++i) {
+      T s = i == c ? T(1) : T(0);
+#pragma unroll
+      for (int k = 0; k < i; ++k) s -= tile[i][k] * x[k];
+      x[i] = s / tile[i][i];
+    }
+  } else {
+#pragma unroll
+    for (int i = kTriNb - 1; i >= 0; --i) {
+      T s = i == c ? T(1) : T(0);
+#pragma unroll
+      for (int k = i + 1; k < kTriNb; ++k) s -= tile[i][k] * x[k];
+      x[i] = s / tile[i][i];
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < kTriNb; ++i) block[i + size_t(c) * kTriNb] = x[i];
+}
+
+template <class T>
+cudaError_t launch_triangle_blocks(bool invert, bool lower, bool unit, long long n, const T *a, size_t lda, T *out,
+                                   cudaStream_t stream) {
+  if (n <= 0) return cudaSuccess;
+  const long long blocks = (n + kTriNb - 1) / kTriNb;
+  if (blocks > 0x7fffffffLL) return cudaErrorInvalidValue;
+  triangle_blocks<T><<<unsigned(blocks), kTriNb, 0, stream>>>(invert, lower, unit, n, a, lda, out);
+  return cudaGetLastError();
+}
+
+// What an element-wise kernel does to the part of an m x n block it covers.
+enum class Part { all, lower, upper };
+__host__ __device__ inline bool in_part(Part part, long long i, long long j) {
+  return part == Part::all || (part == Part::lower ? i >= j : i <= j);
+}
+
+// y(i, j) = alpha * x(i, j) + beta * y(i, j) on `part`, without reading x when alpha == 0 and
+// y when beta == 0 (so NaN there does not spread); the rest of y untouched.
+template <class T>
+__global__ void axpby_matrix(Part part, long long m, long long n, T alpha, const T *x, size_t ldx,
+                             T beta, T *y, size_t ldy) {  // x may be y
+  for (long long j = blockIdx.y; j < n; j += gridDim.y)
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x) {
+      if (!in_part(part, i, j)) continue;
+      T v = alpha == T(0) ? T(0) : alpha * x[size_t(i) + size_t(j) * ldx];
+      if (beta != T(0)) v += beta * y[size_t(i) + size_t(j) * ldy];
+      y[size_t(i) + size_t(j) * ldy] = v;
+    }
+}
+
+template <class T>
+cudaError_t launch_axpby(Part part, long long m, long long n, T alpha, const T *x, size_t ldx, T beta, T *y,
+                         size_t ldy, cudaStream_t stream) {
+  if (m <= 0 || n <= 0) return cudaSuccess;
+  const long long bx = (m + 255) / 256;
+  const dim3 grid(unsigned(bx < 1024 ? bx : 1024), unsigned(n < 65535 ? n : 65535));
+  axpby_matrix<T><<<grid, 256, 0, stream>>>(part, m, n, alpha, x, ldx, beta, y, ldy);
+  return cudaGetLastError();
+}
+
+// out (n x n, full) = the symmetric matrix whose `lower` (else upper) triangle a holds.
+template <class T>
+__global__ void symmetrize_matrix(bool lower, long long n, const T *__restrict__ a, size_t lda, T *__restrict__ out,
+                                  size_t ldo) {
+  for (long long j = blockIdx.y; j < n; j += gridDim.y)
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+      const bool stored = lower ? i >= j : i <= j;
+      out[size_t(i) + size_t(j) * ldo] = stored ? a[size_t(i) + size_t(j) * lda] : a[size_t(j) + size_t(i) * lda];
+    }
+}
+
+template <class T>
+cudaError_t launch_symmetrize(bool lower, long long n, const T *a, size_t lda, T *out, size_t ldo,
+                              cudaStream_t stream) {
+  if (n <= 0) return cudaSuccess;
+  const long long bx = (n + 255) / 256;
+  const dim3 grid(unsigned(bx < 1024 ? bx : 1024), unsigned(n < 65535 ? n : 65535));
+  symmetrize_matrix<T><<<grid, 256, 0, stream>>>(lower, n, a, lda, out, ldo);
+  return cudaGetLastError();
+}
+
+}  // namespace cudrop::kernels
