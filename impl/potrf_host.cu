@@ -182,7 +182,7 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
   const size_t es = sizeof(T), ldd = padded_ld(size_t(n), es);
-  void *d_matrix = nullptr, *d_rhs = nullptr;
+  void *d_matrix = nullptr, *d_rhs = nullptr, *d_work = nullptr;
   Status s = Status::ok;
   if ((s = priority_lane(ctx)) != Status::ok) return s;
   if ((s = potrf_poll(ctx)) != Status::ok) return s;
@@ -191,7 +191,10 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   // could be freed again by device_buffer's release-everything retry of the first.)
   const size_t matrix_bytes = size_t(round_up(ldd * size_t(n) * es, 256));
   const size_t rhs_bytes = rhs != nullptr ? ldd * size_t(rhs->nrhs) * es : 0;
-  if ((s = device_buffers(ctx, {{Slot::a, matrix_bytes + 256, &d_matrix}, {Slot::b, rhs_bytes, &d_rhs}})) != Status::ok)
+  const size_t work_bytes = rhs != nullptr ? solve_device_workspace<T>(n, rhs->nrhs) : 0;
+  if ((s = device_buffers(ctx, {{Slot::a, matrix_bytes + 256, &d_matrix},
+                                {Slot::b, rhs_bytes, &d_rhs},
+                                {Slot::work, work_bytes, &d_work}})) != Status::ok)
     return s;
   T *dA = static_cast<T *>(d_matrix);
   int *d_info = reinterpret_cast<int *>(static_cast<char *>(d_matrix) + matrix_bytes);
@@ -330,7 +333,7 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
     if (solve) {
       if (stop_at_solve_stage(kSolveStageUploaded)) return s = Status::cuda_error;
       if ((s = check(cudaStreamWaitEvent(ctx.compute, ctx.panel_done[1], 0), "posv")) != Status::ok) return s;
-      s = potrs_device<T>(n, rhs->nrhs, dA, ldd, static_cast<T *>(d_rhs), ldd, ctx.compute);
+      s = potrs_device<T>(n, rhs->nrhs, dA, ldd, static_cast<T *>(d_rhs), ldd, ctx.compute, d_work, work_bytes);
       if (s == Status::ok) s = check(cudaEventRecord(ctx.panel_done[0], ctx.compute), "posv");
       if (s != Status::ok) return s;
     }

@@ -78,15 +78,21 @@ Status gesv_host(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb, int *
 
 // ---- device interfaces: asynchronous on `stream` (a cudaStream_t) ----
 
+// Device workspace getrs_device and potrs_device use for n x nrhs right-hand sides, in bytes
+// (the triangular solves': impl::trsm_device_workspace); with less they allocate their own.
+template <class T>
+size_t solve_device_workspace(int n, int nrhs);
+
 // xGETRS on device arrays: dLU (ldda >= n) the factors, d_perm the row_permutation of IPIV
 // (n ints), dB (lddb >= n) the right-hand sides; X lands in dX (lddx >= n), dB is scratch.
 template <class T>
 Status getrs_device(char trans, int n, int nrhs, const T *dLU, size_t ldda, const int *d_perm, T *dB, size_t lddb,
-                    T *dX, size_t lddx, void *stream);
+                    T *dX, size_t lddx, void *stream, void *d_work = nullptr, size_t work_bytes = 0);
 
 // xPOTRS with the lower factor L of A = L L^T (only the lower triangle of dL is read): dB
 // := A^-1 dB in place.
 template <class T>
-Status potrs_device(int n, int nrhs, const T *dL, size_t ldda, T *dB, size_t lddb, void *stream);
+Status potrs_device(int n, int nrhs, const T *dL, size_t ldda, T *dB, size_t lddb, void *stream,
+                    void *d_work = nullptr, size_t work_bytes = 0);
 
 }  // namespace cudrop::impl

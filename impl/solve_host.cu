@@ -71,12 +71,15 @@ Status getrs_host(char trans, int n, int nrhs, const T *a, int lda, const int *i
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
   const size_t es = sizeof(T), ldd = padded_ld(size_t(n), es);
-  void *dA = nullptr, *dB = nullptr, *dX = nullptr, *d_perm = nullptr;
+  // Work slot: the trsm workspace, then the row permutation.
+  const size_t work_bytes = size_t(round_up(solve_device_workspace<T>(n, nrhs), 256));
+  void *dA = nullptr, *dB = nullptr, *dX = nullptr, *dW = nullptr;
   Status s = device_buffers(ctx, {{Slot::a, ldd * size_t(n) * es, &dA},
                                   {Slot::b, ldd * size_t(nrhs) * es, &dB},
                                   {Slot::c, ldd * size_t(nrhs) * es, &dX},
-                                  {Slot::work, size_t(n) * sizeof(int), &d_perm}});
+                                  {Slot::work, work_bytes + size_t(n) * sizeof(int), &dW}});
   if (s != Status::ok) return s;
+  void *d_perm = static_cast<char *>(dW) + work_bytes;
   DrainOnFailure drain{s, ctx};
   if ((s = upload_matrix(ctx, a, size_t(lda) * es, size_t(n) * es, size_t(n), dA, ldd * es)) != Status::ok) return s;
   if ((s = upload_matrix(ctx, b, size_t(ldb) * es, size_t(n) * es, size_t(nrhs), dB, ldd * es)) != Status::ok)
@@ -86,7 +89,7 @@ Status getrs_host(char trans, int n, int nrhs, const T *a, int lda, const int *i
   if (s != Status::ok) return s;
   if (stop_at(SolveStage::uploaded)) return s = Status::cuda_error;
   s = getrs_device<T>(trans, n, nrhs, static_cast<const T *>(dA), ldd, static_cast<const int *>(d_perm),
-                      static_cast<T *>(dB), ldd, static_cast<T *>(dX), ldd, ctx.stream);
+                      static_cast<T *>(dB), ldd, static_cast<T *>(dX), ldd, ctx.stream, dW, work_bytes);
   if (s == Status::ok) s = check(cudaStreamSynchronize(ctx.stream), "getrs");
   if (s != Status::ok) return s;
   if (stop_at(SolveStage::computed)) return s = Status::cuda_error;
@@ -102,11 +105,13 @@ Status potrs_host(bool upper, int n, int nrhs, const T *a, int lda, T *b, int ld
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
   const size_t es = sizeof(T), ldd = padded_ld(size_t(n), es);
-  void *dA = nullptr, *dB = nullptr;
+  const size_t work_bytes = solve_device_workspace<T>(n, nrhs);
+  void *dA = nullptr, *dB = nullptr, *dW = nullptr;
   Status s = priority_lane(ctx);
   if (s != Status::ok) return s;
-  if ((s = device_buffers(ctx, {{Slot::a, ldd * size_t(n) * es, &dA}, {Slot::b, ldd * size_t(nrhs) * es, &dB}})) !=
-      Status::ok)
+  if ((s = device_buffers(ctx, {{Slot::a, ldd * size_t(n) * es, &dA},
+                                {Slot::b, ldd * size_t(nrhs) * es, &dB},
+                                {Slot::work, work_bytes, &dW}})) != Status::ok)
     return s;
   DrainOnFailure drain{s, ctx};
   // Only the factor's triangle goes up, into the device's lower layout (U = L^T mirrored).
@@ -121,7 +126,8 @@ Status potrs_host(bool upper, int n, int nrhs, const T *a, int lda, T *b, int ld
   if (error == cudaSuccess) error = cudaStreamWaitEvent(ctx.compute, ctx.panel_ready, 0);
   if ((s = check(error, "potrs: upload")) != Status::ok) return s;
   if (stop_at(SolveStage::uploaded)) return s = Status::cuda_error;
-  s = potrs_device<T>(n, nrhs, static_cast<const T *>(dA), ldd, static_cast<T *>(dB), ldd, ctx.compute);
+  s = potrs_device<T>(n, nrhs, static_cast<const T *>(dA), ldd, static_cast<T *>(dB), ldd, ctx.compute, dW,
+                      work_bytes);
   if (s == Status::ok) s = check(cudaStreamSynchronize(ctx.compute), "potrs");
   if (s != Status::ok) return s;
   if (stop_at(SolveStage::computed)) return s = Status::cuda_error;
@@ -140,14 +146,16 @@ Status gesv_host(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb, int *
   const size_t es = sizeof(T), ldd = padded_ld(size_t(n), es);
   const size_t exchange_bytes = getrf_device_workspace<T>(n, n);
   if (exchange_bytes == 0) return Status::no_device;
-  // Work slot: the LU's exchange buffers, then IPIV and INFO (one copy brings both back), then
-  // the row permutation.
+  // Work slot: the LU's exchange buffers, then IPIV and INFO (one copy brings both back) and
+  // the row permutation, then the trsm workspace.
   const size_t pivots_offset = size_t(round_up(exchange_bytes, 256));
+  const size_t trsm_offset = size_t(round_up(pivots_offset + (2 * size_t(n) + 1) * sizeof(int), 256));
+  const size_t trsm_bytes = solve_device_workspace<T>(n, nrhs);
   void *dA = nullptr, *dB = nullptr, *dX = nullptr, *dW = nullptr;
   Status s = device_buffers(ctx, {{Slot::a, ldd * size_t(n) * es, &dA},
                                   {Slot::b, ldd * size_t(nrhs) * es, &dB},
                                   {Slot::c, ldd * size_t(nrhs) * es, &dX},
-                                  {Slot::work, pivots_offset + (2 * size_t(n) + 1) * sizeof(int), &dW}});
+                                  {Slot::work, trsm_offset + trsm_bytes, &dW}});
   if (s != Status::ok) return s;
   int *d_ipiv = reinterpret_cast<int *>(static_cast<char *>(dW) + pivots_offset);
   int *d_perm = d_ipiv + n + 1;
@@ -180,7 +188,7 @@ Status gesv_host(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb, int *
     if (error == cudaSuccess) error = cudaStreamWaitEvent(ctx.compute, ctx.panel_done[1], 0);
     if ((s = check(error, "gesv: solve")) != Status::ok) return s;
     s = getrs_device<T>('N', n, nrhs, lu, ldd, d_perm, static_cast<T *>(dB), ldd, static_cast<T *>(dX), ldd,
-                        ctx.compute);
+                        ctx.compute, static_cast<char *>(dW) + trsm_offset, trsm_bytes);
     if (s == Status::ok) s = check(cudaEventRecord(ctx.panel_done[0], ctx.compute), "gesv: solve");
     if (s != Status::ok) return s;
   }

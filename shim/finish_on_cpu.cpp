@@ -86,6 +86,10 @@ void gesv_finish_on_cpu(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb
   if (d < n) {
     const int rest = n - d;
     if (d > 0) {
+      // The GPU's factor columns hold L with every interchange applied, the later ones too:
+      // undone first, they hold L as it stood after step d.
+      const int k1 = d + 1, backward = -1;
+      laswp(&d, a, &lda, &k1, &n, ipiv, &backward);
       laswp(&rest, A(0, d), &lda, &inc, &d, ipiv, &inc);
       trsm("L", "L", "N", "U", &d, &rest, &one, a, &lda, A(0, d), &lda, 1, 1, 1, 1);
       gemm("N", "N", &rest, &rest, &d, &minus_one, A(d, 0), &lda, A(0, d), &lda, &one, A(d, d), &lda, 1, 1);

@@ -23,8 +23,9 @@ void potrf_finish_on_cpu(bool upper, int n, T *a, int lda, const impl::PotrfProg
 
 // xGESV from the state `progress` describes: the GPU's pivots in IPIV, its factor in columns
 // 0..lu_columns-1 of A (the rest the caller's original), X in columns 0..x_columns-1 of B.
-// The factorization is finished left-looking from the GPU's columns (their interchanges on the
-// rest of A, U12 = L11^-1 A12, A22 -= L21 U12, xGETRF of A22, its interchanges on L21), then
+// The factorization is finished left-looking from the GPU's columns (the GPU's later
+// interchanges undone on them; their own interchanges on the rest of A, U12 = L11^-1 A12,
+// A22 -= L21 U12, xGETRF of A22, its interchanges on L21), then
 // B's remaining columns solved by xGETRS when INFO is 0, as the reference leaves them.
 template <class T>
 void gesv_finish_on_cpu(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb, const impl::GesvProgress &progress,
