@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "capi/gemm_fast_entry.h"
+#include "capi/letter.h"
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/gemm.h"
@@ -14,8 +15,6 @@
 
 namespace cudrop::capi {
 namespace {
-
-char upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
 
 // The reference's checks, in its order: the number of the first illegal argument, or 0.
 inline int gemm_illegal_argument(char ta, char tb, int m, int n, int k, int lda, int ldb, int ldc) {

@@ -78,6 +78,7 @@ std::vector<Threshold> thresholds() {
        "and from this many flops per byte of its operands"},
       {"CUDROP_GETRF_MIN_N", double(e.getrf_min_n), "LU on the GPU from min(m,n)"},
       {"CUDROP_POTRF_MIN_N", double(e.potrf_min_n), "Cholesky on the GPU from n"},
+      {"CUDROP_SOLVE_MIN_FLOPS", e.solve_min_flops, "?getrs/?potrs on the GPU from 2*n*n*nrhs flops"},
       {"CUDROP_POWER_MIN_BYTES", e.power_min_bytes, "power method on the GPU from this many matrix bytes"},
   };
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "capi/letter.h"
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/potrf.h"
@@ -12,9 +13,6 @@
 #include "shim/finish_on_cpu.h"
 
 namespace cudrop::capi {
-namespace {
-char upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
-}  // namespace
 
 // The entry of spotrf_/dpotrf_ (capi/exports.cpp). uplo_len: the hidden length, passed on
 // unchanged with an illegal call. caller: the program's return address (see

@@ -256,7 +256,7 @@ size_t byte_size(const char *name, size_t fallback, const char *default_text) {
   return fallback;
 }
 
-// CUDROP_TEST_FAULT_INJECT=alloc|launch[:N] or potrf-step:N.
+// CUDROP_TEST_FAULT_INJECT=alloc|launch[:N], potrf-step:N or solve-stage:N.
 void read_fault(Environment &e) {
   const char *name = "CUDROP_TEST_FAULT_INJECT";
   const char *text = value_of(name);
@@ -273,8 +273,9 @@ void read_fault(Environment &e) {
   if (kind == "alloc") fault = Fault::alloc;
   else if (kind == "launch") fault = Fault::launch;
   else if (kind == "potrf-step" && colon != nullptr) fault = Fault::potrf_step;
+  else if (kind == "solve-stage" && colon != nullptr) fault = Fault::solve_stage;
   if (fault == Fault::none || !from_ok) {
-    warn_invalid(name, text, "alloc, launch, alloc:N, launch:N or potrf-step:N (N >= 1)", "none");
+    warn_invalid(name, text, "alloc, launch, alloc:N, launch:N, potrf-step:N or solve-stage:N (N >= 1)", "none");
     return;
   }
   e.fault = fault;
@@ -296,6 +297,7 @@ Environment read_environment() {
   e.syr2k_min_flops = number("CUDROP_SYR2K_MIN_FLOPS", e.syr2k_min_flops, 0, HUGE_VAL);
   e.trmm_min_flops = number("CUDROP_TRMM_MIN_FLOPS", e.trmm_min_flops, 0, HUGE_VAL);
   e.trsm_min_flops = number("CUDROP_TRSM_MIN_FLOPS", e.trsm_min_flops, 0, HUGE_VAL);
+  e.solve_min_flops = number("CUDROP_SOLVE_MIN_FLOPS", e.solve_min_flops, 0, HUGE_VAL);
   e.power_min_bytes = double(byte_size("CUDROP_POWER_MIN_BYTES", size_t(e.power_min_bytes), "4 MiB"));
   e.gpu_mem_limit = byte_size("CUDROP_GPU_MEM_LIMIT", 0, "no limit");
   e.cpu_blas = value_of("CUDROP_CPU_BLAS");

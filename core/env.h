@@ -18,7 +18,7 @@ enum class Mode { Auto, Gpu, Cpu };
 namespace env {
 
 enum class CsrFormat { chosen, stream, wide };
-enum class Fault { none, alloc, launch, potrf_step };
+enum class Fault { none, alloc, launch, potrf_step, solve_stage };
 
 struct Environment {
   // Users' settings (README).
@@ -34,6 +34,7 @@ struct Environment {
   double syr2k_min_flops = tuning::kSyr2kMinFlops;       // CUDROP_SYR2K_MIN_FLOPS
   double trmm_min_flops = tuning::kTrmmMinFlops;         // CUDROP_TRMM_MIN_FLOPS
   double trsm_min_flops = tuning::kTrsmMinFlops;         // CUDROP_TRSM_MIN_FLOPS
+  double solve_min_flops = tuning::kSolveMinFlops;       // CUDROP_SOLVE_MIN_FLOPS
   double power_min_bytes = 4.0 * 1024 * 1024;            // CUDROP_POWER_MIN_BYTES
   size_t gpu_mem_limit = 0;                              // CUDROP_GPU_MEM_LIMIT (0: none)
   const char *cpu_blas = nullptr, *cpu_lapack = nullptr;  // CUDROP_CPU_BLAS / _LAPACK (paths)

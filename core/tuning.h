@@ -121,6 +121,11 @@ constexpr double kTrmmMinFlops = kGemmMinFlops, kTrsmMinFlops = kGemmMinFlops;
 // (the next chunk's upload overlapping the math), none narrower than kLevel3MinChunkCols.
 constexpr int kLevel3Chunks = 4;
 constexpr int kLevel3MinChunkCols = 512;
+// Auto mode's crossover of ?getrs_/?potrs_ alone (CUDROP_SOLVE_MIN_FLOPS): 2*n*n*nrhs, the two
+// triangular solves' flops. The factor crosses PCIe for O(n^2 nrhs) work, so only many
+// right-hand sides pay for it: the default asks for the work a 16-core CPU needs about as long
+// for as the factor's transfer takes, until a measurement moves it (bench/solve_bench.cu).
+constexpr double kSolveMinFlops = 2.0 * 4096 * 4096 * 64;
 
 // ---- power method (impl/power_*): one value for every generation ----
 // dense_blocks_per_sm: the dense grid aims at this many blocks per SM (about four waves of

@@ -14,11 +14,23 @@ struct PotrfProgress {
   int n = 0;
   int columns = 0;
   int u12_columns = 0;
-  bool any_written() const { return columns != 0 || u12_columns != 0; }
+  int x_columns = 0;  // xPOSV: X's columns in the caller's B (only once the whole factor is back)
+  bool any_written() const { return columns != 0 || u12_columns != 0 || x_columns != 0; }
   // For the log: "after N of M columns were written back".
   void describe(char *text, size_t size) const {
-    std::snprintf(text, size, "after %d of %d columns were written back", columns, n);
+    std::snprintf(text, size, "after %d of %d columns (and %d solution columns) were written back", columns, n,
+                  x_columns);
   }
+};
+
+// Right-hand sides solved with the factor while it is still on the device (xPOSV: xPOTRS after
+// a successful xPOTRF): B (n x nrhs, leading dimension ldb) goes up during the factorization
+// and X comes back after the factor.
+template <class T>
+struct PotrfRhs {
+  int nrhs;
+  T *b;
+  int ldb;
 };
 
 // Host array, LAPACK xPOTRF semantics (arguments already checked, n >= 1): factors the
@@ -28,9 +40,11 @@ struct PotrfProgress {
 // other one is never written. On any Status other than ok, *info has not been touched and `a`
 // holds GPU results only as far as *progress says: when !progress->any_written() it is the
 // caller's original, so the call can be repeated on the CPU; otherwise the dispatch layer
-// finishes it on the CPU from there.
+// finishes it on the CPU from there. rhs (may be null): xPOSV's right-hand sides, solved when
+// *info is 0 (left unchanged otherwise); progress->x_columns of them may hold X on a failure.
 template <class T>
-Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *progress);
+Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *progress,
+                  const PotrfRhs<T> *rhs = nullptr);
 
 // Device array, lower triangle only: A = L L^T in place on `stream` (a cudaStream_t;
 // nullptr = the legacy default stream), asynchronous. The strictly upper triangle within

@@ -15,6 +15,7 @@
 #include "impl/panel_sender.h"
 #include "impl/potrf.h"
 #include "impl/potrf_transfer.cuh"
+#include "impl/solve.h"
 
 namespace cudrop::impl {
 
@@ -174,14 +175,14 @@ bool inject_step_fault(size_t index) {
 }  // namespace
 
 template <class T>
-Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *progress) {
+Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *progress, const PotrfRhs<T> *rhs) {
   progress->n = n;
   if (inject_fault("launch")) return Status::cuda_error;
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
   const size_t es = sizeof(T), ldd = padded_ld(size_t(n), es);
-  void *d_matrix = nullptr;
+  void *d_matrix = nullptr, *d_rhs = nullptr, *d_work = nullptr;
   Status s = Status::ok;
   if ((s = priority_lane(ctx)) != Status::ok) return s;
   if ((s = potrf_poll(ctx)) != Status::ok) return s;
@@ -189,7 +190,12 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   // One allocation: the matrix, then INFO and the panel kernel's counter. (A second slot
   // could be freed again by device_buffer's release-everything retry of the first.)
   const size_t matrix_bytes = size_t(round_up(ldd * size_t(n) * es, 256));
-  if ((s = device_buffer(ctx, Slot::a, matrix_bytes + 256, &d_matrix)) != Status::ok) return s;
+  const size_t rhs_bytes = rhs != nullptr ? ldd * size_t(rhs->nrhs) * es : 0;
+  const size_t work_bytes = rhs != nullptr ? solve_device_workspace<T>(n, rhs->nrhs) : 0;
+  if ((s = device_buffers(ctx, {{Slot::a, matrix_bytes + 256, &d_matrix},
+                                {Slot::b, rhs_bytes, &d_rhs},
+                                {Slot::work, work_bytes, &d_work}})) != Status::ok)
+    return s;
   T *dA = static_cast<T *>(d_matrix);
   int *d_info = reinterpret_cast<int *>(static_cast<char *>(d_matrix) + matrix_bytes);
   auto *d_finished = reinterpret_cast<unsigned *>(d_info + 1);
@@ -256,6 +262,13 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
       while (arrived < step.needs) {
         if ((st = upload.next(&arrived)) != Status::ok) return st;
         if (upload.done()) trace.upload_ms = trace.now_ms();
+        if (upload.done() && rhs != nullptr) {
+          // xPOSV's B, behind the triangle and ahead of the first write-back's use of the
+          // staging buffers; the solve waits for ctx.panel_done[1].
+          st = upload_matrix(ctx, rhs->b, size_t(rhs->ldb) * es, size_t(n) * es, size_t(rhs->nrhs), d_rhs, ldd * es);
+          if (st == Status::ok) st = check(cudaEventRecord(ctx.panel_done[1], ctx.stream), "posv upload");
+          if (st != Status::ok) return st;
+        }
       }
       if (i > 0 && steps[i - 1].group_end) {
         // While pieces are still to be sent, the host must not block on the GPU.
@@ -314,6 +327,16 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
       if ((s = launch_mirror(false, dA, ldd, n, downloaded, n, ctx.compute)) != Status::ok) return s;
       if ((s = check(cudaStreamSynchronize(ctx.compute), "potrf")) != Status::ok) return s;
     }
+    // xPOSV: the solve (on the lower factor, which the mirror leaves alone) runs while the
+    // factor's last columns go back.
+    const bool solve = rhs != nullptr && rhs->nrhs > 0;
+    if (solve) {
+      if (stop_at_solve_stage(kSolveStageUploaded)) return s = Status::cuda_error;
+      if ((s = check(cudaStreamWaitEvent(ctx.compute, ctx.panel_done[1], 0), "posv")) != Status::ok) return s;
+      s = potrs_device<T>(n, rhs->nrhs, dA, ldd, static_cast<T *>(d_rhs), ldd, ctx.compute, d_work, work_bytes);
+      if (s == Status::ok) s = check(cudaEventRecord(ctx.panel_done[0], ctx.compute), "posv");
+      if (s != Status::ok) return s;
+    }
     TransferStats tail_stats;
     s = download_factored(ctx, ctx.stream, upper, n, downloaded, n, dA, ldd, a, size_t(lda), &progress->columns,
                           &tail_stats);
@@ -321,6 +344,13 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
     if (trace.call.level() >= 3) {
       sent_stats.print("download-early", trace.call.start());
       tail_stats.print("download-tail", trace.call.start());
+    }
+    if (solve) {
+      if (stop_at_solve_stage(kSolveStageFactorBack)) return s = Status::cuda_error;
+      if ((s = check(cudaStreamWaitEvent(ctx.stream, ctx.panel_done[0], 0), "posv")) != Status::ok) return s;
+      s = download_columns(ctx, d_rhs, ldd * es, size_t(n) * es, rhs->nrhs, rhs->b, size_t(rhs->ldb) * es,
+                           &progress->x_columns, kSolveStageSolutionHalfBack);
+      if (s != Status::ok) return s;
     }
     *info = 0;
     trace.report(n, upper, downloaded);
@@ -367,7 +397,7 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   return Status::ok;
 }
 
-template Status potrf_host<float>(bool, int, float *, int, int *, PotrfProgress *);
-template Status potrf_host<double>(bool, int, double *, int, int *, PotrfProgress *);
+template Status potrf_host<float>(bool, int, float *, int, int *, PotrfProgress *, const PotrfRhs<float> *);
+template Status potrf_host<double>(bool, int, double *, int, int *, PotrfProgress *, const PotrfRhs<double> *);
 
 }  // namespace cudrop::impl

@@ -67,6 +67,24 @@ void dtrmm_(const char *side, const char *uplo, const char *transa, const char *
 void dtrsm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
             const double *alpha, const double *a, const int *lda, double *b, const int *ldb, size_t side_len,
             size_t uplo_len, size_t transa_len, size_t diag_len);
+/* Solves with the factors of SGETRF/DGETRF (A*X = B, A**T*X = B: TRANS = 'N', 'T' or 'C') and
+ * of SPOTRF/DPOTRF, and the drivers that factor and solve in one call (SGESV/DGESV,
+ * SPOSV/DPOSV), reference semantics: INFO = i > 0 from the factorization leaves B unsolved. */
+void sgetrs_(const char *trans, const int *n, const int *nrhs, const float *a, const int *lda, const int *ipiv,
+             float *b, const int *ldb, int *info, size_t trans_len);
+void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda, const int *ipiv,
+             double *b, const int *ldb, int *info, size_t trans_len);
+void spotrs_(const char *uplo, const int *n, const int *nrhs, const float *a, const int *lda, float *b,
+             const int *ldb, int *info, size_t uplo_len);
+void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a, const int *lda, double *b,
+             const int *ldb, int *info, size_t uplo_len);
+void sgesv_(const int *n, const int *nrhs, float *a, const int *lda, int *ipiv, float *b, const int *ldb, int *info);
+void dgesv_(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv, double *b, const int *ldb,
+            int *info);
+void sposv_(const char *uplo, const int *n, const int *nrhs, float *a, const int *lda, float *b, const int *ldb,
+            int *info, size_t uplo_len);
+void dposv_(const char *uplo, const int *n, const int *nrhs, double *a, const int *lda, double *b, const int *ldb,
+            int *info, size_t uplo_len);
 
 /* The reference error handler's prototype, for a program that defines its own. cudrop defines
  * no xerbla_ or cblas_xerbla: an illegal argument reaches the program's own handler, else the

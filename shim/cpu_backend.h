@@ -83,6 +83,28 @@ template <class T>
 using potrf_fn = void (*)(const char *, const int *, T *, const int *, int *, size_t);
 
 template <class T>
+using getrf_fn = void (*)(const int *, const int *, T *, const int *, int *, int *);
+template <class T>
+using laswp_fn = void (*)(const int *, T *, const int *, const int *, const int *, const int *, const int *);
+template <class T>
+using getrs_fn = void (*)(const char *, const int *, const int *, const T *, const int *, const int *, T *,
+                          const int *, int *, size_t);
+template <class T>
+using potrs_fn = void (*)(const char *, const int *, const int *, const T *, const int *, T *, const int *, int *,
+                          size_t);
+template <class T>
+using gesv_fn = void (*)(const int *, const int *, T *, const int *, int *, T *, const int *, int *);
+template <class T>
+using posv_fn = void (*)(const char *, const int *, const int *, T *, const int *, T *, const int *, int *, size_t);
+
+// The CPU library's routine of row F in precision T, as a function of type Fn (aborts, as
+// require() does, when there is none).
+template <Family F, class T, class Fn>
+Fn routine() {
+  return reinterpret_cast<Fn>(require(routine_names<F, T>.cpu));
+}
+
+template <class T>
 syrk_fn<T> syrk() {
   return reinterpret_cast<syrk_fn<T>>(require(routine_names<Family::syrk, T>.cpu));
 }

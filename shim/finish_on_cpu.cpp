@@ -70,9 +70,68 @@ void potrf_finish_on_cpu(bool upper, int n, T *a, int lda, const impl::PotrfProg
   }
 }
 
+template <class T>
+void gesv_finish_on_cpu(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb, const impl::GesvProgress &progress,
+                        int *info) {
+  const auto laswp = cpu::routine<Family::laswp, T, cpu::laswp_fn<T>>();
+  const auto getrf = cpu::routine<Family::getrf, T, cpu::getrf_fn<T>>();
+  const auto getrs = cpu::routine<Family::getrs, T, cpu::getrs_fn<T>>();
+  const auto trsm = cpu::trsm<T>();
+  const auto gemm = cpu::gemm<T>();
+  const T one = T(1), minus_one = T(-1);
+  const int inc = 1;
+  auto A = [&](int i, int j) { return a + size_t(i) + size_t(j) * size_t(lda); };
+  const int d = progress.lu_columns;
+  int factor_info = progress.info;
+  if (d < n) {
+    const int rest = n - d;
+    if (d > 0) {
+      // The GPU's factor columns hold L with every interchange applied, the later ones too:
+      // undone first, they hold L as it stood after step d.
+      const int k1 = d + 1, backward = -1;
+      laswp(&d, a, &lda, &k1, &n, ipiv, &backward);
+      laswp(&rest, A(0, d), &lda, &inc, &d, ipiv, &inc);
+      trsm("L", "L", "N", "U", &d, &rest, &one, a, &lda, A(0, d), &lda, 1, 1, 1, 1);
+      gemm("N", "N", &rest, &rest, &d, &minus_one, A(d, 0), &lda, A(0, d), &lda, &one, A(d, d), &lda, 1, 1);
+    }
+    int trailing_info = 0;
+    getrf(&rest, &rest, A(d, d), &lda, ipiv + d, &trailing_info);
+    for (int i = d; i < n; ++i) ipiv[i] += d;
+    if (d > 0) {
+      const int k1 = d + 1;
+      laswp(&d, a, &lda, &k1, &n, ipiv, &inc);
+    }
+    // The first exactly-zero pivot: among the GPU's columns if there is one, else the CPU's.
+    if (!(factor_info >= 1 && factor_info <= d)) factor_info = trailing_info != 0 ? d + trailing_info : 0;
+  }
+  const int done = progress.x_columns, left = nrhs - done;
+  if (factor_info == 0 && left > 0) {
+    int solve_info = 0;
+    getrs("N", &n, &left, a, &lda, ipiv, b + size_t(done) * size_t(ldb), &ldb, &solve_info, 1);
+  }
+  *info = factor_info;
+}
+
+template <class T>
+void posv_finish_on_cpu(bool upper, int n, int nrhs, T *a, int lda, T *b, int ldb, const impl::PotrfProgress &progress,
+                        int *info) {
+  potrf_finish_on_cpu<T>(upper, n, a, lda, progress, info);
+  const int done = progress.x_columns, left = nrhs - done;
+  if (*info != 0 || left <= 0) return;
+  int solve_info = 0;
+  cpu::routine<Family::potrs, T, cpu::potrs_fn<T>>()(upper ? "U" : "L", &n, &left, a, &lda,
+                                                     b + size_t(done) * size_t(ldb), &ldb, &solve_info, 1);
+}
+
 template void gemm_finish_on_cpu<float>(const GemmArgs<float> &, const impl::GemmProgress &);
 template void gemm_finish_on_cpu<double>(const GemmArgs<double> &, const impl::GemmProgress &);
 template void potrf_finish_on_cpu<float>(bool, int, float *, int, const impl::PotrfProgress &, int *);
 template void potrf_finish_on_cpu<double>(bool, int, double *, int, const impl::PotrfProgress &, int *);
+template void gesv_finish_on_cpu<float>(int, int, float *, int, int *, float *, int, const impl::GesvProgress &, int *);
+template void gesv_finish_on_cpu<double>(int, int, double *, int, int *, double *, int, const impl::GesvProgress &,
+                                         int *);
+template void posv_finish_on_cpu<float>(bool, int, int, float *, int, float *, int, const impl::PotrfProgress &, int *);
+template void posv_finish_on_cpu<double>(bool, int, int, double *, int, double *, int, const impl::PotrfProgress &,
+                                         int *);
 
 }  // namespace cudrop

@@ -4,6 +4,7 @@
 // library, from the state impl's progress record describes.
 #include "impl/gemm.h"
 #include "impl/potrf.h"
+#include "impl/solve.h"
 
 namespace cudrop {
 
@@ -19,5 +20,21 @@ void gemm_finish_on_cpu(const GemmArgs<T> &g, const impl::GemmProgress &progress
 // reference leaves it, and *info as the reference sets it.
 template <class T>
 void potrf_finish_on_cpu(bool upper, int n, T *a, int lda, const impl::PotrfProgress &progress, int *info);
+
+// xGESV from the state `progress` describes: the GPU's pivots in IPIV, its factor in columns
+// 0..lu_columns-1 of A (the rest the caller's original), X in columns 0..x_columns-1 of B.
+// The factorization is finished left-looking from the GPU's columns (the GPU's later
+// interchanges undone on them; their own interchanges on the rest of A, U12 = L11^-1 A12,
+// A22 -= L21 U12, xGETRF of A22, its interchanges on L21), then
+// B's remaining columns solved by xGETRS when INFO is 0, as the reference leaves them.
+template <class T>
+void gesv_finish_on_cpu(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb, const impl::GesvProgress &progress,
+                        int *info);
+
+// xPOSV: the factorization finished by potrf_finish_on_cpu, then B's columns from
+// progress.x_columns on solved by xPOTRS when INFO is 0.
+template <class T>
+void posv_finish_on_cpu(bool upper, int n, int nrhs, T *a, int lda, T *b, int ldb, const impl::PotrfProgress &progress,
+                        int *info);
 
 }  // namespace cudrop

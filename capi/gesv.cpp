@@ -1,0 +1,58 @@
+// Solve A X = B by LU with partial pivoting: Fortran sgesv_/dgesv_. The reference routine's
+// argument checks in the reference order, its quick return, then one routed call (GPU or the
+// CPU LAPACK underneath). A is factored as xGETRF does (INFO = i > 0: U(i,i) exactly zero,
+// and then B is left unsolved), and B overwritten by X as xGETRS does.
+#include <algorithm>
+#include <cstdio>
+
+#include "capi/report.h"
+#include "core/routines.h"
+#include "impl/solve.h"
+#include "shim/dispatch.h"
+#include "shim/finish_on_cpu.h"
+
+namespace cudrop::capi {
+
+// The entry of sgesv_/dgesv_ (capi/exports.cpp). caller: the program's return address.
+template <class T>
+void gesv(const int *n, const int *nrhs, T *a, const int *lda, int *ipiv, T *b, const int *ldb, int *info,
+          const void *caller) {
+  constexpr const RoutineNames &names = routine_names<Family::gesv, T>;
+  int illegal = 0;
+  if (*n < 0) illegal = 1;
+  else if (*nrhs < 0) illegal = 2;
+  else if (*lda < std::max(1, *n)) illegal = 4;
+  else if (*ldb < std::max(1, *n)) illegal = 7;
+  if (illegal != 0) {
+    // The CPU routine's own checks set INFO and call the handler the process would call.
+    if (auto cpu_gesv = reinterpret_cast<cpu::gesv_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"}))) {
+      cpu_gesv(n, nrhs, a, lda, ipiv, b, ldb, info);
+      return;
+    }
+    *info = -illegal;
+    report_illegal_argument(names, illegal, caller);
+    return;
+  }
+  *info = 0;
+  // With NRHS = 0 the reference still factors A.
+  if (*n == 0) return;
+
+  char label[96];
+  const char *name = names.symbol;
+  if (settings().verbose >= 2) {
+    std::snprintf(label, sizeof label, "%s(n=%d,nrhs=%d)", name, *n, *nrhs);
+    name = label;
+  }
+  route(name, *n >= settings().getrf_min_n, names.cpu,
+        [&](impl::GesvProgress *progress) {
+          return impl::gesv_host<T>(*n, *nrhs, a, *lda, ipiv, b, *ldb, info, progress);
+        },
+        [&] { reinterpret_cast<cpu::gesv_fn<T>>(cpu::require(names.cpu))(n, nrhs, a, lda, ipiv, b, ldb, info); },
+        finish_on_cpu<impl::GesvProgress>(names.symbol, [&](const impl::GesvProgress &progress) {
+          gesv_finish_on_cpu<T>(*n, *nrhs, a, *lda, ipiv, b, *ldb, progress, info);
+        }));
+}
+template decltype(gesv<float>) gesv<float>;
+template decltype(gesv<double>) gesv<double>;
+
+}  // namespace cudrop::capi

@@ -1,0 +1,63 @@
+// Solve with an LU factorization: Fortran sgetrs_/dgetrs_. The reference routine's argument
+// checks in the reference order, its quick return, then one routed call (GPU or the CPU
+// LAPACK underneath). B := op(A)^-1 B with A = P*L*U from xGETRF; TRANS 'N', 'T' or 'C'.
+#include <algorithm>
+#include <cstdio>
+
+#include "capi/letter.h"
+#include "capi/report.h"
+#include "core/routines.h"
+#include "impl/solve.h"
+#include "shim/dispatch.h"
+
+namespace cudrop::capi {
+
+// The entry of sgetrs_/dgetrs_ (capi/exports.cpp). trans_len: the hidden length, passed on
+// unchanged with an illegal call. caller: the program's return address.
+template <class T>
+void getrs(const char *trans, const int *n, const int *nrhs, const T *a, const int *lda, const int *ipiv, T *b,
+           const int *ldb, int *info, size_t trans_len, const void *caller) {
+  constexpr const RoutineNames &names = routine_names<Family::getrs, T>;
+  const char t = upper(*trans);
+  int illegal = 0;
+  if (t != 'N' && t != 'T' && t != 'C') illegal = 1;
+  else if (*n < 0) illegal = 2;
+  else if (*nrhs < 0) illegal = 3;
+  else if (*lda < std::max(1, *n)) illegal = 5;
+  else if (*ldb < std::max(1, *n)) illegal = 8;
+  if (illegal != 0) {
+    // The CPU routine's own checks set INFO and call the handler the process would call.
+    if (auto cpu_getrs = reinterpret_cast<cpu::getrs_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"}))) {
+      cpu_getrs(trans, n, nrhs, a, lda, ipiv, b, ldb, info, trans_len);
+      return;
+    }
+    *info = -illegal;
+    report_illegal_argument(names, illegal, caller);
+    return;
+  }
+  *info = 0;
+  if (*n == 0 || *nrhs == 0) return;
+
+  char label[96];
+  const char *name = names.symbol;
+  if (settings().verbose >= 2) {
+    std::snprintf(label, sizeof label, "%s(%c,n=%d,nrhs=%d)", name, t, *n, *nrhs);
+    name = label;
+  }
+  const auto cpu_getrs = [&](int done) {
+    const int left = *nrhs - done;
+    reinterpret_cast<cpu::getrs_fn<T>>(cpu::require(names.cpu))(trans, n, &left, a, lda, ipiv,
+                                                                 b + size_t(done) * size_t(*ldb), ldb, info, 1);
+  };
+  route(name, 2.0 * *n * double(*n) * *nrhs >= settings().solve_min_flops, names.cpu,
+        [&](impl::SolveProgress *progress) {
+          return impl::getrs_host<T>(t == 'N' ? 'N' : 'T', *n, *nrhs, a, *lda, ipiv, b, *ldb, progress);
+        },
+        [&] { cpu_getrs(0); },
+        finish_on_cpu<impl::SolveProgress>(names.symbol,
+                                           [&](const impl::SolveProgress &progress) { cpu_getrs(progress.columns); }));
+}
+template decltype(getrs<float>) getrs<float>;
+template decltype(getrs<double>) getrs<double>;
+
+}  // namespace cudrop::capi

@@ -1,0 +1,62 @@
+// Solve A X = B by Cholesky: Fortran sposv_/dposv_. The reference routine's argument checks in
+// the reference order, its quick return, then one routed call (GPU or the CPU LAPACK
+// underneath). A's UPLO triangle is factored as xPOTRF does (INFO = k > 0: the leading minor
+// of order k is not positive definite, A left as the reference leaves it and B unsolved), and B
+// overwritten by X as xPOTRS does.
+#include <algorithm>
+#include <cstdio>
+
+#include "capi/letter.h"
+#include "capi/report.h"
+#include "core/routines.h"
+#include "impl/potrf.h"
+#include "shim/dispatch.h"
+#include "shim/finish_on_cpu.h"
+
+namespace cudrop::capi {
+
+// The entry of sposv_/dposv_ (capi/exports.cpp). uplo_len: the hidden length, passed on
+// unchanged with an illegal call. caller: the program's return address.
+template <class T>
+void posv(const char *uplo, const int *n, const int *nrhs, T *a, const int *lda, T *b, const int *ldb, int *info,
+          size_t uplo_len, const void *caller) {
+  constexpr const RoutineNames &names = routine_names<Family::posv, T>;
+  const char u = upper(*uplo);
+  int illegal = 0;
+  if (u != 'U' && u != 'L') illegal = 1;
+  else if (*n < 0) illegal = 2;
+  else if (*nrhs < 0) illegal = 3;
+  else if (*lda < std::max(1, *n)) illegal = 5;
+  else if (*ldb < std::max(1, *n)) illegal = 7;
+  if (illegal != 0) {
+    // The CPU routine's own checks set INFO and call the handler the process would call.
+    if (auto cpu_posv = reinterpret_cast<cpu::posv_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"}))) {
+      cpu_posv(uplo, n, nrhs, a, lda, b, ldb, info, uplo_len);
+      return;
+    }
+    *info = -illegal;
+    report_illegal_argument(names, illegal, caller);
+    return;
+  }
+  *info = 0;
+  // With NRHS = 0 the reference still factors A.
+  if (*n == 0) return;
+
+  char label[96];
+  const char *name = names.symbol;
+  if (settings().verbose >= 2) {
+    std::snprintf(label, sizeof label, "%s(%c,n=%d,nrhs=%d)", name, u, *n, *nrhs);
+    name = label;
+  }
+  const impl::PotrfRhs<T> rhs{*nrhs, b, *ldb};
+  route(name, *n >= settings().potrf_min_n, names.cpu,
+        [&](impl::PotrfProgress *progress) { return impl::potrf_host<T>(u == 'U', *n, a, *lda, info, progress, &rhs); },
+        [&] { reinterpret_cast<cpu::posv_fn<T>>(cpu::require(names.cpu))(uplo, n, nrhs, a, lda, b, ldb, info, 1); },
+        finish_on_cpu<impl::PotrfProgress>(names.symbol, [&](const impl::PotrfProgress &progress) {
+          posv_finish_on_cpu<T>(u == 'U', *n, *nrhs, a, *lda, b, *ldb, progress, info);
+        }));
+}
+template decltype(posv<float>) posv<float>;
+template decltype(posv<double>) posv<double>;
+
+}  // namespace cudrop::capi

@@ -1,0 +1,64 @@
+// Solve with a Cholesky factorization: Fortran spotrs_/dpotrs_. The reference routine's
+// argument checks in the reference order, its quick return, then one routed call (GPU or the
+// CPU LAPACK underneath). B := A^-1 B with A = U^T U (UPLO='U') or L L^T from xPOTRF; only
+// that triangle of A is read.
+#include <algorithm>
+#include <cstdio>
+
+#include "capi/letter.h"
+#include "capi/report.h"
+#include "core/routines.h"
+#include "impl/solve.h"
+#include "shim/dispatch.h"
+
+namespace cudrop::capi {
+
+// The entry of spotrs_/dpotrs_ (capi/exports.cpp). uplo_len: the hidden length, passed on
+// unchanged with an illegal call. caller: the program's return address.
+template <class T>
+void potrs(const char *uplo, const int *n, const int *nrhs, const T *a, const int *lda, T *b, const int *ldb,
+           int *info, size_t uplo_len, const void *caller) {
+  constexpr const RoutineNames &names = routine_names<Family::potrs, T>;
+  const char u = upper(*uplo);
+  int illegal = 0;
+  if (u != 'U' && u != 'L') illegal = 1;
+  else if (*n < 0) illegal = 2;
+  else if (*nrhs < 0) illegal = 3;
+  else if (*lda < std::max(1, *n)) illegal = 5;
+  else if (*ldb < std::max(1, *n)) illegal = 7;
+  if (illegal != 0) {
+    // The CPU routine's own checks set INFO and call the handler the process would call.
+    if (auto cpu_potrs = reinterpret_cast<cpu::potrs_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"}))) {
+      cpu_potrs(uplo, n, nrhs, a, lda, b, ldb, info, uplo_len);
+      return;
+    }
+    *info = -illegal;
+    report_illegal_argument(names, illegal, caller);
+    return;
+  }
+  *info = 0;
+  if (*n == 0 || *nrhs == 0) return;
+
+  char label[96];
+  const char *name = names.symbol;
+  if (settings().verbose >= 2) {
+    std::snprintf(label, sizeof label, "%s(%c,n=%d,nrhs=%d)", name, u, *n, *nrhs);
+    name = label;
+  }
+  const auto cpu_potrs = [&](int done) {
+    const int left = *nrhs - done;
+    reinterpret_cast<cpu::potrs_fn<T>>(cpu::require(names.cpu))(uplo, n, &left, a, lda,
+                                                                 b + size_t(done) * size_t(*ldb), ldb, info, 1);
+  };
+  route(name, 2.0 * *n * double(*n) * *nrhs >= settings().solve_min_flops, names.cpu,
+        [&](impl::SolveProgress *progress) {
+          return impl::potrs_host<T>(u == 'U', *n, *nrhs, a, *lda, b, *ldb, progress);
+        },
+        [&] { cpu_potrs(0); },
+        finish_on_cpu<impl::SolveProgress>(names.symbol,
+                                           [&](const impl::SolveProgress &progress) { cpu_potrs(progress.columns); }));
+}
+template decltype(potrs<float>) potrs<float>;
+template decltype(potrs<double>) potrs<double>;
+
+}  // namespace cudrop::capi

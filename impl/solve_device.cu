@@ -1,0 +1,68 @@
+// Linear solves on the GPU, the device interfaces (impl/solve.h): IPIV's row permutation in one
+// pass, then the two triangular solves of impl::trsm_device.
+#include <utility>
+
+#include "impl/gpu_context.cuh"
+#include "impl/level3_device.h"
+#include "impl/solve.h"
+#include "kernels/solve_permute.cuh"
+
+namespace cudrop::impl {
+
+bool row_permutation(int n, const int *ipiv, std::vector<int> *perm) {
+  perm->resize(size_t(n));
+  for (int i = 0; i < n; ++i) (*perm)[size_t(i)] = i;
+  for (int i = 0; i < n; ++i) {
+    const int p = ipiv[i] - 1;
+    if (p < 0 || p >= n) return false;
+    std::swap((*perm)[size_t(i)], (*perm)[size_t(p)]);
+  }
+  return true;
+}
+
+template <class T>
+size_t solve_device_workspace(int n, int nrhs) {
+  return trsm_device_workspace<T>('L', n, nrhs);
+}
+
+template <class T>
+Status getrs_device(char trans, int n, int nrhs, const T *dLU, size_t ldda, const int *d_perm, T *dB, size_t lddb,
+                    T *dX, size_t lddx, void *stream, void *d_work, size_t work_bytes) {
+  if (n <= 0 || nrhs <= 0) return Status::ok;
+  if (inject_fault("launch")) return Status::cuda_error;
+  auto s = static_cast<cudaStream_t>(stream);
+  if (trans == 'N') {
+    // X = U^-1 L^-1 P B: the interchanges forward, as the reference's xLASWP(.., 1, N, IPIV, 1).
+    Status st = check(kernels::launch_permute_rows(n, nrhs, d_perm, false, dB, lddb, dX, lddx, s), "getrs: permute");
+    if (st == Status::ok) st = trsm_device<T>('L', 'L', 'N', 'U', n, nrhs, T(1), dLU, ldda, dX, lddx, stream, d_work, work_bytes);
+    if (st == Status::ok) st = trsm_device<T>('L', 'U', 'N', 'N', n, nrhs, T(1), dLU, ldda, dX, lddx, stream, d_work, work_bytes);
+    return st;
+  }
+  // X = P^T L^-T U^-T B: the interchanges backward, as xLASWP(.., 1, N, IPIV, -1).
+  Status st = trsm_device<T>('L', 'U', 'T', 'N', n, nrhs, T(1), dLU, ldda, dB, lddb, stream, d_work, work_bytes);
+  if (st == Status::ok) st = trsm_device<T>('L', 'L', 'T', 'U', n, nrhs, T(1), dLU, ldda, dB, lddb, stream, d_work, work_bytes);
+  if (st == Status::ok)
+    st = check(kernels::launch_permute_rows(n, nrhs, d_perm, true, dB, lddb, dX, lddx, s), "getrs: permute");
+  return st;
+}
+
+template <class T>
+Status potrs_device(int n, int nrhs, const T *dL, size_t ldda, T *dB, size_t lddb, void *stream, void *d_work,
+                    size_t work_bytes) {
+  if (n <= 0 || nrhs <= 0) return Status::ok;
+  if (inject_fault("launch")) return Status::cuda_error;
+  Status st = trsm_device<T>('L', 'L', 'N', 'N', n, nrhs, T(1), dL, ldda, dB, lddb, stream, d_work, work_bytes);
+  if (st == Status::ok) st = trsm_device<T>('L', 'L', 'T', 'N', n, nrhs, T(1), dL, ldda, dB, lddb, stream, d_work, work_bytes);
+  return st;
+}
+
+template size_t solve_device_workspace<float>(int, int);
+template size_t solve_device_workspace<double>(int, int);
+template Status getrs_device<float>(char, int, int, const float *, size_t, const int *, float *, size_t, float *,
+                                    size_t, void *, void *, size_t);
+template Status getrs_device<double>(char, int, int, const double *, size_t, const int *, double *, size_t, double *,
+                                     size_t, void *, void *, size_t);
+template Status potrs_device<float>(int, int, const float *, size_t, float *, size_t, void *, void *, size_t);
+template Status potrs_device<double>(int, int, const double *, size_t, double *, size_t, void *, void *, size_t);
+
+}  // namespace cudrop::impl
