@@ -80,7 +80,16 @@ std::vector<Threshold> thresholds() {
       {"CUDROP_POTRF_MIN_N", double(e.potrf_min_n), "Cholesky on the GPU from n"},
       {"CUDROP_SOLVE_MIN_FLOPS", e.solve_min_flops, "?getrs/?potrs on the GPU from 2*n*n*nrhs flops"},
       {"CUDROP_POWER_MIN_BYTES", e.power_min_bytes, "power method on the GPU from this many matrix bytes"},
+      {"CUDROP_GEMM_DEVICE_MIN_FLOPS", e.gemm_device_min_flops,
+       "with CUDROP_DEVICES: GEMM split over as many devices as get this many flops each"},
   };
+}
+
+// "0,1": the devices in use, as CUDROP_DEVICES lists them.
+std::string device_list(const std::vector<int> &devices) {
+  std::string text;
+  for (int d : devices) text += (text.empty() ? "" : ",") + std::to_string(d);
+  return text;
 }
 
 std::string plain(const cudrop::impl::GpuDescription &gpu, const std::vector<cudrop::cpu::Origin> &cpu,
@@ -98,6 +107,7 @@ std::string plain(const cudrop::impl::GpuDescription &gpu, const std::vector<cud
                   gpu.device, gpu.device_count, gpu.name.c_str(), gpu.memory_bytes / double(1 << 30), gpu.cc_major,
                   gpu.cc_minor, version_text(gpu.driver_version).c_str(), gpu.rule.c_str());
     out += line;
+    if (gpu.devices.size() > 1) out += "  devices in use: " + device_list(gpu.devices) + " (GEMM split over them)\n";
   } else {
     out += "  no usable GPU: " + gpu.reason + "\n";
   }
@@ -137,7 +147,7 @@ std::string json(const cudrop::impl::GpuDescription &gpu, const std::vector<cudr
            ", \"memory_bytes\": " + std::to_string(gpu.memory_bytes) + ", \"compute_capability\": " +
            json_string(std::to_string(gpu.cc_major) + "." + std::to_string(gpu.cc_minor)) +
            ", \"driver_cuda_version\": " + json_string(version_text(gpu.driver_version)) +
-           ", \"chosen_by\": " + json_string(gpu.rule);
+           ", \"chosen_by\": " + json_string(gpu.rule) + ", \"devices\": [" + device_list(gpu.devices) + "]";
   } else {
     out += ", \"reason\": " + json_string(gpu.reason);
   }

@@ -5,6 +5,7 @@
 // tested with faked environments (tests/device_choice_test.cpp).
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace cudrop::env {
 
@@ -66,6 +67,48 @@ inline DeviceChoice choose_device(int cudrop_device, int count, const LocalRank 
     return {rank.rank % count, std::string(rank.variable) + "=" + std::to_string(rank.rank) + " mod " +
                                    std::to_string(count) + (count == 1 ? " device" : " devices")};
   return {0, "the first device (neither CUDROP_DEVICE nor an MPI launcher's local rank is set)"};
+}
+
+// The devices a process uses (CUDROP_DEVICES), the first one the device of every call that runs
+// on one (LU, Cholesky, calls too small to split).
+struct DeviceSet {
+  std::vector<int> devices;
+  std::string rule;       // for the verbose start-up line
+  std::string expected;   // non-empty: listed indices were dropped; the warning's "is not ..."
+  std::string instead;    // and its "using ..."
+};
+
+// all / listed: CUDROP_DEVICES ("all", or `listed_count` distinct indices; neither: unset).
+// count: visible devices (> 0). chosen: the one device of today's rule (choose_device).
+// "all": the chosen device first, then the others in order, so that ranks of a node started
+// with CUDROP_DEVICES=all still lead on distinct devices. A list: its indices in its order,
+// those beyond the devices there are dropped with a warning; none left: the chosen device.
+inline DeviceSet choose_devices(bool all, const int *listed, int listed_count, int count, const DeviceChoice &chosen) {
+  DeviceSet set;
+  if (all && count > 0 && chosen.device < count) {
+    set.devices.push_back(chosen.device);
+    for (int d = 0; d < count; ++d)
+      if (d != chosen.device) set.devices.push_back(d);
+    set.rule = "CUDROP_DEVICES=all, led by " + std::to_string(chosen.device) + " (" + chosen.rule + ")";
+    return set;
+  }
+  std::string kept;
+  for (int i = 0; i < listed_count; ++i) {
+    if (listed[i] < 0 || listed[i] >= count) continue;
+    set.devices.push_back(listed[i]);
+    kept += (kept.empty() ? "" : ",") + std::to_string(listed[i]);
+  }
+  if (listed_count > 0 && int(set.devices.size()) < listed_count) {
+    set.expected = "a list of device indices from 0 to " + std::to_string(count - 1);
+    set.instead = set.devices.empty() ? "device " + std::to_string(chosen.device) + " (" + chosen.rule + ")" : kept;
+  }
+  if (set.devices.empty()) {
+    set.devices.push_back(chosen.device);
+    set.rule = chosen.rule;
+  } else {
+    set.rule = "CUDROP_DEVICES=" + kept;
+  }
+  return set;
 }
 
 }  // namespace cudrop::env

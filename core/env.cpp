@@ -256,7 +256,8 @@ size_t byte_size(const char *name, size_t fallback, const char *default_text) {
   return fallback;
 }
 
-// CUDROP_TEST_FAULT_INJECT=alloc|launch[:N], potrf-step:N or solve-stage:N.
+// CUDROP_TEST_FAULT_INJECT=alloc|launch[:N], potrf-step:N or solve-stage:N, each with an optional
+// @D (only on CUDA device D: one device of several failing).
 void read_fault(Environment &e) {
   const char *name = "CUDROP_TEST_FAULT_INJECT";
   const char *text = value_of(name);
@@ -264,23 +265,74 @@ void read_fault(Environment &e) {
     settled("none");
     return;
   }
-  const char *colon = std::strchr(text, ':');
-  const std::string kind(text, colon != nullptr ? size_t(colon - text) : std::strlen(text));
-  double from = 0;
-  const bool from_ok = colon == nullptr || (parse_number(colon + 1, &from) && from >= 1 && from == std::floor(from) &&
-                                            from <= double(LONG_MAX / 2));
+  const char *at = std::strchr(text, '@');
+  const std::string spec(text, at != nullptr ? size_t(at - text) : std::strlen(text));
+  const size_t colon = spec.find(':');
+  const std::string kind = spec.substr(0, colon);
+  double from = 0, device = -1;
+  const bool from_ok = colon == std::string::npos ||
+                       (parse_number(spec.c_str() + colon + 1, &from) && from >= 1 && from == std::floor(from) &&
+                        from <= double(LONG_MAX / 2));
+  const bool device_ok = at == nullptr || (parse_number(at + 1, &device) && device >= 0 &&
+                                           device == std::floor(device) && device < kMaxDevices);
   Fault fault = Fault::none;
   if (kind == "alloc") fault = Fault::alloc;
   else if (kind == "launch") fault = Fault::launch;
-  else if (kind == "potrf-step" && colon != nullptr) fault = Fault::potrf_step;
-  else if (kind == "solve-stage" && colon != nullptr) fault = Fault::solve_stage;
-  if (fault == Fault::none || !from_ok) {
-    warn_invalid(name, text, "alloc, launch, alloc:N, launch:N, potrf-step:N or solve-stage:N (N >= 1)", "none");
+  else if (kind == "potrf-step" && colon != std::string::npos) fault = Fault::potrf_step;
+  else if (kind == "solve-stage" && colon != std::string::npos) fault = Fault::solve_stage;
+  if (fault == Fault::none || !from_ok || !device_ok) {
+    warn_invalid(name, text,
+                 "alloc, launch, alloc:N, launch:N, potrf-step:N or solve-stage:N (N >= 1), each with an optional @D",
+                 "none");
     return;
   }
   e.fault = fault;
   e.fault_from = static_cast<long>(from);
+  e.fault_device = static_cast<int>(device);
   settled(text);
+}
+
+// CUDROP_DEVICES=all or a list of distinct device indices ("0,1", "2, 3"). Indices beyond the
+// devices there are are found only when CUDA starts (impl/gpu_context.cu warns then).
+void read_devices(Environment &e) {
+  const char *name = "CUDROP_DEVICES";
+  const char *text = value_of(name);
+  const char *fallback = "one device (CUDROP_DEVICE, else the MPI launcher's local rank, else 0)";
+  if (text == nullptr) {
+    settled(fallback);
+    return;
+  }
+  if (strcasecmp(text, "all") == 0) {
+    e.devices_all = true;
+    settled("all");
+    return;
+  }
+  int listed[kMaxDevices];
+  int count = 0;
+  bool ok = true;
+  std::string effective;
+  for (const char *p = text; ok;) {
+    while (*p == ' ') ++p;
+    char *end = nullptr;
+    const long index = std::strtol(p, &end, 10);
+    ok = end != p && *p != '-' && *p != '+' && index >= 0 && index < 1000000 && count < kMaxDevices;
+    for (int i = 0; ok && i < count; ++i) ok = listed[i] != index;
+    if (!ok) break;
+    listed[count++] = static_cast<int>(index);
+    effective += (effective.empty() ? "" : ",") + std::to_string(index);
+    p = end;
+    while (*p == ' ') ++p;
+    if (*p == '\0') break;
+    ok = *p == ',';
+    ++p;
+  }
+  if (!ok) {
+    warn_invalid(name, text, "all or a list of distinct device indices such as 0,1", fallback);
+    return;
+  }
+  std::copy(listed, listed + count, e.devices);
+  e.devices_listed = count;
+  settled(effective);
 }
 
 Environment read_environment() {
@@ -290,6 +342,7 @@ Environment read_environment() {
   e.verbose = static_cast<int>(whole_number("CUDROP_VERBOSE", 0, 0, INT_MAX));
   e.gemm_min_flops = number("CUDROP_GEMM_MIN_FLOPS", e.gemm_min_flops, 0, HUGE_VAL);
   e.gemm_min_intensity = number("CUDROP_GEMM_MIN_INTENSITY", e.gemm_min_intensity, 0, HUGE_VAL);
+  e.gemm_device_min_flops = number("CUDROP_GEMM_DEVICE_MIN_FLOPS", e.gemm_device_min_flops, 0, HUGE_VAL);
   e.getrf_min_n = static_cast<int>(whole_number("CUDROP_GETRF_MIN_N", e.getrf_min_n, 0, INT_MAX));
   e.potrf_min_n = static_cast<int>(whole_number("CUDROP_POTRF_MIN_N", e.potrf_min_n, 0, INT_MAX));
   e.symm_min_flops = number("CUDROP_SYMM_MIN_FLOPS", e.symm_min_flops, 0, HUGE_VAL);
@@ -306,8 +359,9 @@ Environment read_environment() {
   settled(e.cpu_lapack != nullptr ? e.cpu_lapack : "none: the library loaded in the process, else the search list");
   e.no_cpu_search = flag("CUDROP_NO_CPU_SEARCH", false);
   e.device = static_cast<int>(whole_number("CUDROP_DEVICE", -1, 0, INT_MAX, "the MPI launcher's local rank, else 0"));
+  read_devices(e);
   e.staging_bytes = size_t(whole_number("CUDROP_STAGING_MB", tuning::kStagingMiB, 1, 1 << 16)) << 20;
-  e.copy_threads = static_cast<int>(whole_number("CUDROP_COPY_THREADS", 0, 1, 1024, "one per core, at most 16"));
+  e.copy_threads = static_cast<int>(whole_number("CUDROP_COPY_THREADS", 0, 1, 1024, "one per core, at most 16 per device"));
   e.potrf_outer = static_cast<int>(whole_number("CUDROP_POTRF_OUTER", 0, 64, 4096, "512", 64));
   e.potrf_left_cols = static_cast<int>(whole_number("CUDROP_POTRF_LEFT_COLS", -1, 0, INT_MAX, "columns by size"));
   e.potrf_strip = static_cast<int>(whole_number("CUDROP_POTRF_STRIP", 0, 1, 1 << 20, "2048"));

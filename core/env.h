@@ -20,6 +20,9 @@ namespace env {
 enum class CsrFormat { chosen, stream, wide };
 enum class Fault { none, alloc, launch, potrf_step, solve_stage };
 
+// The most devices CUDROP_DEVICES may list.
+constexpr int kMaxDevices = 64;
+
 struct Environment {
   // Users' settings (README).
   Mode mode = Mode::Auto;                                // CUDROP_MODE
@@ -27,6 +30,7 @@ struct Environment {
   // Auto mode's crossovers (their defaults and provenance: core/tuning.h).
   double gemm_min_flops = tuning::kGemmMinFlops;         // CUDROP_GEMM_MIN_FLOPS
   double gemm_min_intensity = tuning::kGemmMinIntensity; // CUDROP_GEMM_MIN_INTENSITY
+  double gemm_device_min_flops = tuning::kGemmDeviceMinFlops;  // CUDROP_GEMM_DEVICE_MIN_FLOPS
   int getrf_min_n = tuning::kGetrfMinN;                  // CUDROP_GETRF_MIN_N
   int potrf_min_n = 512;                                 // CUDROP_POTRF_MIN_N
   double symm_min_flops = tuning::kSymmMinFlops;         // CUDROP_SYMM_MIN_FLOPS
@@ -40,6 +44,11 @@ struct Environment {
   const char *cpu_blas = nullptr, *cpu_lapack = nullptr;  // CUDROP_CPU_BLAS / _LAPACK (paths)
   bool no_cpu_search = false;                            // CUDROP_NO_CPU_SEARCH
   int device = -1;  // CUDROP_DEVICE (-1: unset; core/device_choice.h decides)
+  // CUDROP_DEVICES: "all", or the devices listed (distinct indices, the first one the device of
+  // the calls that use one); neither: the one device CUDROP_DEVICE or the launcher gives.
+  bool devices_all = false;
+  int devices_listed = 0;
+  int devices[kMaxDevices] = {};
   size_t staging_bytes = size_t(tuning::kStagingMiB) << 20;  // CUDROP_STAGING_MB
   int copy_threads = 0;                                  // CUDROP_COPY_THREADS (0: by core count)
   // Tuning knobs.
@@ -57,6 +66,7 @@ struct Environment {
   CsrFormat power_csr_format = CsrFormat::chosen;  // CUDROP_TEST_POWER_CSR_FORMAT
   Fault fault = Fault::none;                    // CUDROP_TEST_FAULT_INJECT=kind[:N]
   long fault_from = 0;                          // N (0: every attempt)
+  int fault_device = -1;                        // @D: only on CUDA device D (-1: every device)
 };
 
 // The environment as read at the first use (warnings printed then).

@@ -126,6 +126,15 @@ constexpr int kLevel3MinChunkCols = 512;
 // right-hand sides pay for it: the default asks for the work a 16-core CPU needs about as long
 // for as the factor's transfer takes, until a measurement moves it (bench/solve_bench.cu).
 constexpr double kSolveMinFlops = 2.0 * 4096 * 4096 * 64;
+// Several devices (CUDROP_DEVICES): a GEMM is split over as many of them as give each at least
+// this many flops (CUDROP_GEMM_DEVICE_MIN_FLOPS), since each device added uploads its own copy
+// of the operand it shares and costs a thread start; an estimate, to be replaced by the
+// crossover bench/multi_gemm.c measures. Block edges fall on multiples of the kernels' tiles.
+constexpr double kGemmDeviceMinFlops = 2.0 * 4096 * 4096 * 4096;
+constexpr int kDeviceSplitAlign = 128;
+// Host copy threads per device when CUDROP_COPY_THREADS is unset (and never more than cores);
+// a set CUDROP_COPY_THREADS is the total, shared out among the devices of a call.
+constexpr int kCopyThreadsPerDevice = 16;
 
 // ---- power method (impl/power_*): one value for every generation ----
 // dense_blocks_per_sm: the dense grid aims at this many blocks per SM (about four waves of

@@ -12,8 +12,10 @@
 #include "core/routines.h"
 #include "core/trace.h"
 #include "impl/device_info.h"
+#include "impl/device_split.h"
 #include "impl/gemm_config.h"
 #include "impl/gpu_context.cuh"
+#include "impl/multi_device.h"
 #include "impl/panel_sender.h"
 #include "kernels/gemm_tiled.cuh"
 #include "kernels/transpose.cuh"
@@ -233,11 +235,25 @@ Status gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha, con
   return check(error, what);
 }
 
+namespace {
+
+// C, computed whole on the device, into the caller's array: on a failure part way, *progress
+// says how many leading columns arrived (with beta != 0 the rest must then be computed from the
+// caller's C, which those columns no longer hold).
 template <class T>
-Status gemm_host(const GemmArgs<T> &g, GemmProgress *progress) {
-  GpuLease lease;
-  if (!lease.ok()) return Status::no_device;
-  GpuContext &ctx = lease.ctx();
+Status download_whole_c(GpuContext &ctx, const GemmArgs<T> &g, const void *dC, size_t lddc, GemmProgress *progress) {
+  size_t done = 0;
+  const Status s = download_matrix(ctx, dC, lddc * sizeof(T), g.m * sizeof(T), g.n, g.c, g.ldc * sizeof(T), &done);
+  if (s != Status::ok && progress != nullptr && done > 0) {
+    progress->blocks = {GemmBlock{0, g.m, 0, g.n}};
+    progress->written = {int(done)};
+  }
+  return s;
+}
+
+// gemm_host on one device, ctx's, the calling thread's current device.
+template <class T>
+Status gemm_on(GpuContext &ctx, const GemmArgs<T> &g, GemmProgress *progress) {
   const size_t es = sizeof(T);
   // With alpha == 0 or k == 0 the product vanishes: A and B are not read at all.
   const bool uses_ab = g.alpha != T(0) && g.k > 0;
@@ -300,7 +316,7 @@ Status gemm_host(const GemmArgs<T> &g, GemmProgress *progress) {
     // Everything must have succeeded before the first byte of the caller's C changes: a
     // failure after that point could not fall back to the CPU with C intact.
     if ((s = check(cudaStreamSynchronize(ctx.stream), "gemm")) != Status::ok) return s;
-    return download_matrix(ctx, dC, lddc * es, g.m * es, g.n, g.c, g.ldc * es);
+    return download_whole_c(ctx, g, dC, lddc, progress);
   }
 
   // Pipelined: the first column panel of B goes first, then A in k-chunks (the first panel
@@ -391,10 +407,61 @@ Status gemm_host(const GemmArgs<T> &g, GemmProgress *progress) {
   trace.mark("math");
   int ignored = 0;
   if ((s = sender.finish(&ignored)) != Status::ok) return s;
-  if (!early_download) s = download_matrix(ctx, dC, lddc * es, g.m * es, g.n, g.c, g.ldc * es);
+  if (!early_download) s = download_whole_c(ctx, g, dC, lddc, progress);
   trace.mark("end");
   trace.report("%s trace m=%d n=%d k=%d", routine_names<Family::gemm, T>.symbol, g.m, g.n, g.k);
   return s;
+}
+
+// The part of a GEMM that writes `region` of C: the same call on sub-blocks of its arrays.
+template <class T>
+GemmArgs<T> gemm_region(const GemmArgs<T> &g, const GemmBlock &region) {
+  GemmArgs<T> r = g;
+  r.m = region.rows;
+  r.n = region.cols;
+  r.a = g.trans_a ? g.a + size_t(region.i0) * size_t(g.lda) : g.a + size_t(region.i0);
+  r.b = g.trans_b ? g.b + size_t(region.j0) : g.b + size_t(region.j0) * size_t(g.ldb);
+  r.c = g.c + size_t(region.i0) + size_t(region.j0) * size_t(g.ldc);
+  return r;
+}
+
+// Over several devices (CUDROP_DEVICES), when the call is worth it: C in one region per device,
+// proportional to their SM counts, each region a GEMM of its own on its device. False: one
+// device does it all.
+template <class T>
+bool gemm_several(GpuLease &lease, const GemmArgs<T> &g, GemmProgress *progress, Status *status) {
+  if (!lease.several_devices() || g.alpha == T(0) || g.k <= 0) return false;
+  const double flops = 2.0 * g.m * double(g.n) * g.k;
+  const double min_share = settings().gemm_device_min_flops;
+  if (flops < 2 * min_share) return false;  // not worth even two: nothing started
+  std::vector<GpuContext *> devices = lease.devices();
+  devices.resize(size_t(devices_worth(flops, int(devices.size()), min_share)));
+  if (devices.size() < 2) return false;
+  std::vector<double> weights;
+  for (GpuContext *ctx : devices) {
+    const DeviceInfo *info = nullptr;
+    weights.push_back(device_info(ctx->device, &info) == cudaSuccess ? double(info->sms) : 1.0);
+  }
+  const bool by_rows = split_rows(g.m, g.n);
+  const std::vector<GemmBlock> regions = split_for_devices(g.m, g.n, by_rows, weights, tuning::kDeviceSplitAlign);
+  if (regions.size() < 2) return false;
+  log(2, "%s over %zu devices, C split by %s", routine_names<Family::gemm, T>.symbol, regions.size(),
+      by_rows ? "rows" : "columns");
+  *status = run_on_devices(devices, regions, [&g](GpuContext &ctx, const GemmBlock &region, GemmProgress *own) {
+    return gemm_on(ctx, gemm_region(g, region), own);
+  }, progress);
+  return true;
+}
+
+}  // namespace
+
+template <class T>
+Status gemm_host(const GemmArgs<T> &g, GemmProgress *progress) {
+  GpuLease lease;
+  if (!lease.ok()) return Status::no_device;
+  Status status = Status::ok;
+  if (gemm_several(lease, g, progress, &status)) return status;
+  return gemm_on(lease.ctx(), g, progress);
 }
 
 template Status gemm_host<float>(const GemmArgs<float> &, GemmProgress *);

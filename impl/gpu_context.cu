@@ -32,6 +32,13 @@ struct Gpu {
   std::atomic<bool> cuda_touched{false};  // start() has called into the CUDA runtime
   int device_count = 0;
   std::string device_rule;  // why ctx.device (core/device_choice.h)
+  // The other devices CUDROP_DEVICES gives, and their contexts once started (under the lease,
+  // by the first call that wants several devices); those that could not start are left out.
+  std::vector<int> other_devices;
+  std::once_flag others_started;
+  std::vector<GpuContext *> others;
+  std::atomic<bool> others_ready{false};  // `others` complete (check() reads it without the lease)
+  int copy_threads_total = 0;  // shared out among the devices of a call on several
 };
 
 Gpu *the_gpu = nullptr;
@@ -105,38 +112,13 @@ std::string device_problem(int device, const char *step, cudaError_t error) {
   }
 }
 
-void start(Gpu &g) {
-  g.cuda_touched.store(true);
-  const env::Environment &e = env::environment();
-  int count = 0;
-  if (std::string problem = driver_problem(&count); !problem.empty()) {
-    g.unusable_reason = problem;
-    return;
-  }
-  GpuContext &ctx = g.context;
-  const env::DeviceChoice choice = env::choose_device(e.device, count, env::local_rank());
-  ctx.device = choice.device;
-  g.device_count = count;
-  g.device_rule = choice.rule;
-  if (ctx.device >= count) {  // only CUDROP_DEVICE can name a device that is not there
-    const std::string value = std::to_string(ctx.device), devices = "a device index from 0 to " + std::to_string(count - 1);
-    env::warn_invalid("CUDROP_DEVICE", value.c_str(), devices.c_str(), "no GPU");
-    g.unusable_reason = "CUDROP_DEVICE=" + value + ", but the machine has " + std::to_string(count) +
-                        (count == 1 ? " CUDA device" : " CUDA devices");
-    return;
-  }
-  int compute_mode = cudaComputeModeDefault;
-  if (cudaDeviceGetAttribute(&compute_mode, cudaDevAttrComputeMode, ctx.device) == cudaSuccess &&
-      compute_mode == cudaComputeModeProhibited) {
-    g.unusable_reason = "GPU " + std::to_string(ctx.device) + " cannot be used: its compute mode is Prohibited";
-    return;
-  }
-  cudaGetLastError();
-  ctx.staging_bytes = e.staging_bytes;
-  const int copy_threads = e.copy_threads > 0
-                               ? e.copy_threads
-                               : static_cast<int>(std::min(16u, std::max(1u, std::thread::hardware_concurrency())));
-  ctx.copier = make_copy_pool(copy_threads);
+// Streams, events and pinned staging buffers of one device's context, `copier` its host copy
+// threads; on return the calling thread's current device is `device`. Empty, else why the
+// device cannot be used.
+std::string start_context(GpuContext &ctx, int device, size_t staging_bytes, CopyPool *copier) {
+  ctx.device = device;
+  ctx.staging_bytes = staging_bytes;
+  ctx.copier = copier;
   const char *step = "cudaSetDevice";
   cudaError_t error = cudaSetDevice(ctx.device);
   if (error == cudaSuccess) {
@@ -157,14 +139,83 @@ void start(Gpu &g) {
     error = cudaHostAlloc(&ctx.staging[i], ctx.staging_bytes, cudaHostAllocDefault);
     if (error == cudaSuccess) error = cudaEventCreateWithFlags(&ctx.staging_free[i], cudaEventDisableTiming);
   }
-  if (error != cudaSuccess) {
-    g.unusable_reason = device_problem(ctx.device, step, error);
-    cudaGetLastError();
+  if (error == cudaSuccess) return {};
+  cudaGetLastError();
+  return device_problem(ctx.device, step, error);
+}
+
+// The contexts of the other devices, each with its share of the copy threads (the first
+// device's share too, for the calls that run on several). Under the lease.
+void start_others(Gpu &g) {
+  const int devices = 1 + int(g.other_devices.size());
+  const int share = std::max(1, g.copy_threads_total / devices);
+  const env::Environment &e = env::environment();
+  for (int device : g.other_devices) {
+    auto *ctx = new GpuContext;  // never destroyed, as the first device's
+    std::string problem = start_context(*ctx, device, e.staging_bytes, make_copy_pool(share));
+    if (!problem.empty()) {
+      log(1, "%s; the other devices go on without it", problem.c_str());
+      continue;  // its streams and buffers stay allocated: a failed start is rare and once
+    }
+    const DeviceInfo *info = nullptr;
+    if (device_info(device, &info) == cudaSuccess)
+      log(1, "GPU %d (CUDROP_DEVICES, %d copy threads): %s, %d SMs, %.1f GiB", device, share, info->name, info->sms,
+          info->global_bytes / double(1 << 30));
+    g.others.push_back(ctx);
+  }
+  g.context.shared_copier = make_copy_pool(share);
+  g.others_ready.store(true);
+  cudaSetDevice(g.context.device);
+  cudaGetLastError();
+}
+
+void start(Gpu &g) {
+  g.cuda_touched.store(true);
+  const env::Environment &e = env::environment();
+  int count = 0;
+  if (std::string problem = driver_problem(&count); !problem.empty()) {
+    g.unusable_reason = problem;
+    return;
+  }
+  GpuContext &ctx = g.context;
+  const env::DeviceChoice choice = env::choose_device(e.device, count, env::local_rank());
+  const env::DeviceSet set = env::choose_devices(e.devices_all, e.devices, e.devices_listed, count, choice);
+  if (!set.expected.empty()) {
+    std::string value;
+    for (int i = 0; i < e.devices_listed; ++i) value += (i > 0 ? "," : "") + std::to_string(e.devices[i]);
+    env::warn_invalid("CUDROP_DEVICES", value.c_str(), set.expected.c_str(), set.instead.c_str());
+  }
+  ctx.device = set.devices[0];
+  g.device_count = count;
+  g.device_rule = set.rule;
+  g.other_devices.assign(set.devices.begin() + 1, set.devices.end());
+  if (ctx.device >= count) {  // only CUDROP_DEVICE can name a device that is not there
+    const std::string value = std::to_string(ctx.device), devices = "a device index from 0 to " + std::to_string(count - 1);
+    env::warn_invalid("CUDROP_DEVICE", value.c_str(), devices.c_str(), "no GPU");
+    g.unusable_reason = "CUDROP_DEVICE=" + value + ", but the machine has " + std::to_string(count) +
+                        (count == 1 ? " CUDA device" : " CUDA devices");
+    return;
+  }
+  int compute_mode = cudaComputeModeDefault;
+  if (cudaDeviceGetAttribute(&compute_mode, cudaDevAttrComputeMode, ctx.device) == cudaSuccess &&
+      compute_mode == cudaComputeModeProhibited) {
+    g.unusable_reason = "GPU " + std::to_string(ctx.device) + " cannot be used: its compute mode is Prohibited";
+    return;
+  }
+  cudaGetLastError();
+  g.copy_threads_total = e.copy_threads > 0 ? e.copy_threads : std::min<int>(
+      tuning::kCopyThreadsPerDevice * int(set.devices.size()), int(std::max(1u, std::thread::hardware_concurrency())));
+  // One device keeps every copy thread (CUDROP_COPY_THREADS, else one per core up to 16).
+  const int copy_threads = e.copy_threads > 0 ? e.copy_threads
+                                              : std::min(tuning::kCopyThreadsPerDevice, g.copy_threads_total);
+  if (std::string problem = start_context(ctx, ctx.device, e.staging_bytes, make_copy_pool(copy_threads));
+      !problem.empty()) {
+    g.unusable_reason = problem;
     return;
   }
   const DeviceInfo *info = nullptr;
   if (device_info(ctx.device, &info) == cudaSuccess)
-    log(1, "GPU %d (%s): %s, %d SMs, %.1f GiB", ctx.device, choice.rule.c_str(), info->name, info->sms,
+    log(1, "GPU %d (%s): %s, %d SMs, %.1f GiB", ctx.device, set.rule.c_str(), info->name, info->sms,
         info->global_bytes / double(1 << 30));
   g.usable.store(true);
 }
@@ -193,6 +244,8 @@ GpuDescription describe_gpu() {
   }
   d.device = g.context.device;
   d.rule = g.device_rule;
+  d.devices.push_back(d.device);
+  d.devices.insert(d.devices.end(), g.other_devices.begin(), g.other_devices.end());
   const DeviceInfo *info = nullptr;
   if (device_info(d.device, &info) == cudaSuccess) {
     d.name = info->name;
@@ -212,6 +265,17 @@ GpuLease::GpuLease() {
   // The current device is per host thread: each caller's thread must select ours.
   if (cudaSetDevice(g.context.device) != cudaSuccess) return;
   context_ = &g.context;
+}
+
+bool GpuLease::several_devices() const { return !gpu().other_devices.empty(); }
+
+std::vector<GpuContext *> GpuLease::devices() {
+  Gpu &g = gpu();
+  std::call_once(g.others_started, [&] { start_others(g); });
+  std::vector<GpuContext *> usable = {context_};
+  for (GpuContext *ctx : g.others)
+    if (!ctx->failed.load()) usable.push_back(ctx);
+  return usable;
 }
 
 Status device_context(GpuContext **out) {
@@ -243,6 +307,17 @@ Status check(cudaError_t error, const char *what) {
     return Status::out_of_memory;
   }
   Gpu &g = gpu();
+  // A device other than the first fails alone: the calling thread works on it.
+  int current = -1;
+  if (g.others_ready.load() && cudaGetDevice(&current) == cudaSuccess && current != g.context.device) {
+    for (GpuContext *ctx : g.others) {
+      if (ctx->device != current) continue;
+      ctx->failed.store(true);
+      log(1, "%s failed on GPU %d (%s); that GPU is not used again by this process", what, current,
+          cudaGetErrorString(error));
+      return Status::cuda_error;
+    }
+  }
   g.usable.store(false);
   g.unusable_reason = std::string(what) + ": " + cudaGetErrorString(error);
   log(1, "%s failed (%s); the GPU is not used again by this process", what, cudaGetErrorString(error));
@@ -254,6 +329,8 @@ bool inject_fault(const char *kind) {
   const bool this_kind = (e.fault == env::Fault::alloc && std::strcmp(kind, "alloc") == 0) ||
                          (e.fault == env::Fault::launch && std::strcmp(kind, "launch") == 0);
   if (!this_kind) return false;
+  int device = -1;
+  if (e.fault_device >= 0 && (cudaGetDevice(&device) != cudaSuccess || device != e.fault_device)) return false;
   if (e.fault_from == 0) return true;
   // kind:N: the N-th attempt of this kind in the process fails, and every later one.
   static std::atomic<long> attempts{0};

@@ -5,8 +5,10 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <atomic>
 #include <initializer_list>
 #include <mutex>
+#include <vector>
 
 #include "impl/host_copy.h"
 #include "impl/gpu.h"
@@ -30,6 +32,12 @@ struct GpuContext {
   int staging_turn = 0;  // the staging buffer the next upload chunk goes through
   size_t staging_bytes = 0;
   CopyPool *copier = nullptr;  // host threads for pageable <-> pinned copies
+  // With several devices (CUDROP_DEVICES): this device's share of the host copy threads, what
+  // `copier` is while a call runs on several devices at once; made with the other devices.
+  CopyPool *shared_copier = nullptr;
+  // A device other than the first that had a real CUDA failure: left out of later calls (the
+  // first device's failure stops the whole GPU use, as with one device).
+  std::atomic<bool> failed{false};
   // The return lane: downloads issued from a sender thread while the calling thread keeps
   // uploading, on their own stream and staging buffers (created on first use, return_lane()).
   cudaStream_t return_stream = nullptr;
@@ -76,6 +84,12 @@ class GpuLease {
   GpuLease();
   bool ok() const { return context_ != nullptr; }
   GpuContext &ctx() { return *context_; }
+  // Whether CUDROP_DEVICES gave more devices than ctx()'s (cheap: nothing is started).
+  bool several_devices() const;
+  // ctx() and the contexts of the other devices CUDROP_DEVICES gives that can be used (started
+  // on the first call that asks, with their own streams, staging buffers and device buffers);
+  // the calling thread's current device is ctx()'s on return.
+  std::vector<GpuContext *> devices();
 
  private:
   std::unique_lock<std::mutex> lock_;
@@ -91,7 +105,8 @@ Status device_context(GpuContext **out);
 Status priority_lane(GpuContext &ctx);
 
 // Turns a CUDA result into a Status; a real failure (not an allocation failure) stops
-// the process from using the GPU again, since the context may be unusable.
+// the process from using the GPU again, since the context may be unusable: the calling thread's
+// current device only, when that is one of several other than the first (GpuLease::devices).
 Status check(cudaError_t error, const char *what);
 
 // Device buffers of at least the requested sizes for these slots (contents undefined), all
@@ -138,7 +153,8 @@ Status return_lane(GpuContext &ctx);
 
 // Test hook (CUDROP_TEST_FAULT_INJECT=alloc|launch|launch:N): pretend GPU allocations or launches
 // fail (every one; with launch:N, the N-th launch of the process and every later one, so a
-// long call can fail part way).
+// long call can fail part way). With @D, only on CUDA device D (the calling thread's current
+// device), and N counts that device's attempts.
 bool inject_fault(const char *kind);
 
 }  // namespace cudrop::impl

@@ -2,6 +2,7 @@
 // The GPU cudrop uses, described for cudrop-info (capi/info.cpp).
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace cudrop::impl {
 
@@ -10,7 +11,8 @@ struct GpuDescription {
   std::string reason;  // why not, when not usable (the text of gpu-mode's notice)
   int device = -1;     // index among the visible devices
   int device_count = 0;
-  std::string rule;    // why this device (CUDROP_DEVICE, an MPI launcher's local rank, the first)
+  std::string rule;    // why this device (CUDROP_DEVICE(S), an MPI launcher's local rank, the first)
+  std::vector<int> devices;  // every device in use (CUDROP_DEVICES), `device` first
   std::string name;
   size_t memory_bytes = 0;
   int cc_major = 0, cc_minor = 0;

@@ -27,6 +27,7 @@
 // columns 2*tig, 2*tig+1. DMMA is IEEE FP64 FMA. Fragments are double-buffered in registers
 // by 4-deep groups (the next group loads while the current one multiplies); 8-deep groups
 // (m16n8k8) need 48 more registers than the 255 a thread has, and spilled.
+#include "kernels/per_device_once.cuh"
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -377,12 +378,14 @@ gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A
 }
 
 // Enables the dynamic shared memory the pipeline needs (more than the 48 KB default) once
-// per instantiation; cudaFuncSetAttribute is per function and per device context.
+// per instantiation and device; cudaFuncSetAttribute is per function and per device context.
 template <bool TRANS_A, bool TRANS_B, class CFG>
 cudaError_t prepare_gemm_dmma() {
-  static const cudaError_t status = cudaFuncSetAttribute(
-      gemm_dmma_kernel<TRANS_A, TRANS_B, CFG>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(CFG::smem_bytes));
-  return status;
+  static PerDeviceOnce once;
+  return once_per_device(once, [] {
+    return cudaFuncSetAttribute(gemm_dmma_kernel<TRANS_A, TRANS_B, CFG>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                int(CFG::smem_bytes));
+  });
 }
 
 // One transpose pair and configuration; same contract as launch_gemm_dmma.

@@ -15,6 +15,7 @@
 // out-of-range elements are zero-filled by the copy itself (src-size 0). Predicates and
 // addresses per element in every tile would make a much larger share of the issued
 // instructions non-FFMA than in cuBLAS's kernel (docs/perf/2026-11-22-h100-session12.md).
+#include "kernels/per_device_once.cuh"
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -272,12 +273,14 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
 }
 
 // Enables the dynamic shared memory the pipeline needs (more than the 48 KB default) once
-// per instantiation; cudaFuncSetAttribute is per function and per device context.
+// per instantiation and device; cudaFuncSetAttribute is per function and per device context.
 template <bool TRANS_A, bool TRANS_B, bool VEC_A, bool VEC_B, class S>
 cudaError_t prepare_gemm_ffma() {
-  static const cudaError_t status = cudaFuncSetAttribute(
-      gemm_ffma<TRANS_A, TRANS_B, VEC_A, VEC_B, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::smem_bytes));
-  return status;
+  static PerDeviceOnce once;
+  return once_per_device(once, [] {
+    return cudaFuncSetAttribute(gemm_ffma<TRANS_A, TRANS_B, VEC_A, VEC_B, S>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, int(S::smem_bytes));
+  });
 }
 
 template <bool TRANS_A, bool TRANS_B, bool VEC_A, bool VEC_B, class S>

@@ -30,6 +30,13 @@ out=$(CUDROP_MODE=fast "$tool" 2>&1) || fail "run with an invalid value exited $
 grep -Eq "^  CUDROP_MODE +auto +default \(invalid value\)\$" <<<"$out" || fail "CUDROP_MODE=fast: no fallback shown"
 grep -q "warning: CUDROP_MODE=fast is not auto, gpu or cpu; using auto" <<<"$out" || fail "CUDROP_MODE=fast: no warning shown"
 
+out=$(CUDROP_DEVICES=" 0, 1" "$tool" 2>&1) || fail "run with CUDROP_DEVICES exited $?"
+grep -Eq "^  CUDROP_DEVICES +( 0, 1 -> )?0,1 +environment\$" <<<"$out" || fail "CUDROP_DEVICES=' 0, 1' not shown as 0,1"
+out=$(CUDROP_DEVICES=0,0 "$tool" 2>&1) || fail "run with CUDROP_DEVICES=0,0 exited $?"
+grep -q "warning: CUDROP_DEVICES=0,0 is not all or a list of distinct device indices such as 0,1; using one device" \
+  <<<"$out" || fail "CUDROP_DEVICES=0,0: no warning shown"
+grep -Eq "^  CUDROP_GEMM_DEVICE_MIN_FLOPS " <<<"$out" || fail "no multi-device GEMM threshold"
+
 json=$(CUDROP_MODE=fast "$tool" --json 2>/dev/null) || fail "--json exited $?"
 python3 -m json.tool <<<"$json" >/dev/null || fail "--json is not JSON: $json"
 python3 -c '

@@ -3,6 +3,7 @@
 // devices, from each launcher cudrop knows; else device 0. No GPU needed.
 #include <map>
 #include <string>
+#include <vector>
 
 #include "core/device_choice.h"
 #include "tests/harness/check.h"
@@ -62,6 +63,32 @@ int main() {
   CHECK(device_for(-1, 4, {{"PMI_LOCAL_RANK", ""}}) == 0, "empty rank ignored");
   CHECK(device_for(-1, 4, {{"PMI_LOCAL_RANK", "99999999999"}}) == 0, "rank past INT_MAX ignored");
   CHECK(rank_in({{"MPI_LOCALRANKID", "1"}, {"MPI_LOCALNRANKS", "none"}}).size == 0, "unreadable size: 0");
+
+  // CUDROP_DEVICES (choose_devices): unset keeps the one chosen device.
+  using cudrop::env::choose_devices;
+  using Set = std::vector<int>;
+  const cudrop::env::DeviceChoice rank3 = choose_device(-1, 4, rank_in({{"OMPI_COMM_WORLD_LOCAL_RANK", "3"}}));
+  CHECK(choose_devices(false, nullptr, 0, 4, rank3).devices == Set({3}), "unset: the chosen device only");
+  CHECK(choose_devices(false, nullptr, 0, 4, rank3).expected.empty(), "unset: no warning");
+  // all: the chosen device leads, the others follow in order.
+  CHECK(choose_devices(true, nullptr, 0, 4, rank3).devices == Set({3, 0, 1, 2}), "all, rank 3: 3 0 1 2");
+  CHECK(choose_devices(true, nullptr, 0, 2, choose_device(-1, 2, rank_in({}))).devices == Set({0, 1}), "all: 0 1");
+  CHECK(choose_devices(true, nullptr, 0, 1, choose_device(-1, 1, rank_in({}))).devices == Set({0}), "all, 1 GPU");
+  // A list: in its order, the first one leading (over CUDROP_DEVICE and the local rank).
+  const int list10[] = {1, 0};
+  CHECK(choose_devices(false, list10, 2, 4, rank3).devices == Set({1, 0}), "1,0: 1 0");
+  CHECK(choose_devices(false, list10, 2, 4, rank3).rule == "CUDROP_DEVICES=1,0", "rule for a list");
+  // Indices beyond the devices there are: dropped, with the warning's text; none left: the
+  // chosen device.
+  const int list05[] = {0, 5, 1};
+  const cudrop::env::DeviceSet dropped = choose_devices(false, list05, 3, 2, choose_device(-1, 2, rank_in({})));
+  CHECK(dropped.devices == Set({0, 1}), "0,5,1 on 2 GPUs: 0 1");
+  CHECK(dropped.expected == "a list of device indices from 0 to 1" && dropped.instead == "0,1",
+        "0,5,1 on 2 GPUs: warning '%s' / '%s'", dropped.expected.c_str(), dropped.instead.c_str());
+  const int list7[] = {7};
+  const cudrop::env::DeviceSet none = choose_devices(false, list7, 1, 2, choose_device(-1, 2, rank_in({})));
+  CHECK(none.devices == Set({0}) && none.instead.rfind("device 0 (", 0) == 0, "7 on 2 GPUs: device 0, '%s'",
+        none.instead.c_str());
 
   std::printf("device_choice: %d checks, %d failures\n", checks, failures);
   return failures == 0 ? 0 : 1;

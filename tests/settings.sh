@@ -85,7 +85,7 @@ run auto_v0 CUDROP_GEMM_MIN_FLOPS=0 CUDROP_GEMM_MIN_INTENSITY=0 -- "$probe" 2
 # --- values cudrop does not understand: exactly one warning each -----------------------------------
 while IFS='|' read -r variable value instead; do
   [[ -z $variable ]] && continue
-  name=bad_$variable
+  name=bad_$variable${value//[^a-z0-9]/_}
   run "$name" "$variable=$value" -- "$probe" 2
   expected_start="cudrop: $variable=$value is not "
   expected_end="; using $instead"
@@ -120,11 +120,17 @@ CUDROP_DEVICE|first|the MPI launcher's local rank, else 0
 CUDROP_STAGING_MB|0|32
 CUDROP_GPU_MEM_LIMIT|lots|no limit
 CUDROP_TEST_FAULT_INJECT|crash|none
-CUDROP_COPY_THREADS|many|one per core, at most 16
+CUDROP_COPY_THREADS|many|one per core, at most 16 per device
+CUDROP_DEVICES|first|one device (CUDROP_DEVICE, else the MPI launcher's local rank, else 0)
+CUDROP_DEVICES|0,0|one device (CUDROP_DEVICE, else the MPI launcher's local rank, else 0)
+CUDROP_DEVICES|0,-1|one device (CUDROP_DEVICE, else the MPI launcher's local rank, else 0)
+CUDROP_DEVICES|1,,2|one device (CUDROP_DEVICE, else the MPI launcher's local rank, else 0)
+CUDROP_GEMM_DEVICE_MIN_FLOPS|-1|137438953472
+CUDROP_TEST_FAULT_INJECT|launch@x|none
 TABLE
 # The exact text of one of them.
 expected='cudrop: CUDROP_MODE=fast is not auto, gpu or cpu; using auto'
-[[ $(cat "$work/bad_CUDROP_MODE.err") == "$expected" ]] && pass "exact text: $expected" || fail "expected '$expected'"
+[[ $(cat "$work/bad_CUDROP_MODEfast.err") == "$expected" ]] && pass "exact text: $expected" || fail "expected '$expected'"
 # Only from a process that uses cudrop (warned at the first call).
 run bad_no_call CUDROP_MODE=fast -- "$probe" 0
 [[ $(lines bad_no_call) == 0 ]] && pass "no call: no warning" || { show bad_no_call; fail "no call: a warning"; }
@@ -135,12 +141,18 @@ run good CUDROP_MODE=Cpu CUDROP_VERBOSE=0 CUDROP_GEMM_MIN_FLOPS=1e9 CUDROP_GEMM_
   CUDROP_POTRF_STRIP=1024 CUDROP_POTRF_TRACE=2 CUDROP_POTRF_LOOKAHEAD=0 CUDROP_GEMM_TRACE=1 \
   CUDROP_DMMA_TILE=128X64 CUDROP_POWER_MIN_BYTES=8M CUDROP_TEST_POWER_CSR_ELEMENTWISE=1 CUDROP_TEST_POWER_PDL=0 \
   CUDROP_TEST_POWER_L2=0 CUDROP_TEST_POWER_CSR_FORMAT=Wide CUDROP_NO_CPU_SEARCH=0 CUDROP_DEVICE=0 \
-  CUDROP_STAGING_MB=64 CUDROP_GPU_MEM_LIMIT=1.5GiB CUDROP_TEST_FAULT_INJECT=launch:3 CUDROP_COPY_THREADS=4 \
+  CUDROP_STAGING_MB=64 CUDROP_GPU_MEM_LIMIT=1.5GiB CUDROP_TEST_FAULT_INJECT=launch:3@1 CUDROP_COPY_THREADS=4 \
+  CUDROP_DEVICES=0,1 CUDROP_GEMM_DEVICE_MIN_FLOPS=1e12 \
   CUDROP_CPU_LAPACK=liblapack.so.3 \
   CUDROP_NETLIB_DIR=/nowhere CUDROP_NETLIB_TIMEOUT=5 CUDROP_TEST_MAX_SIZE=3 CUDROP_TEST_REF_LAPACK=x \
   CUDROP_GIT_COMMIT=abc CUDROP_BENCH_CPU_BLAS=x -- "$probe" 2
 [[ $rc == 0 && $(lines good) == 0 ]] && pass "good values (and the tools' own names): no message" ||
   { show good; fail "good values: messages (exit $rc)"; }
+for value in all ALL '0,1' ' 2, 0 ,1' 7; do
+  run "devices_$value" CUDROP_MODE=cpu CUDROP_DEVICES="$value" -- "$probe" 1
+  grep -q 'is not' "$work/devices_$value.err" && { show "devices_$value"; fail "CUDROP_DEVICES='$value' warned"; }
+done
+pass "CUDROP_DEVICES: all, ALL, 0,1, ' 2, 0 ,1' and 7 understood (an index beyond the GPUs is judged once CUDA starts)"
 for value in auto AUTO gpu cpu; do
   run "mode_$value" CUDROP_MODE=$value -- "$probe" 1
   grep -q 'is not' "$work/mode_$value.err" && { show "mode_$value"; fail "CUDROP_MODE=$value warned"; }
