@@ -10,6 +10,9 @@
 // Median of --reps (default 3) after one warm-up each. Spot check: the solution residual of
 // B's first column, ||A x - b||_inf / (n ||A||_inf ||x||_inf eps), for cudrop and cuSOLVER.
 //   cudrop-solve-bench [--sizes 8192,16384] [--nrhs 1,100,1000] [--prec sd] [--reps 3] [--routines gesv,posv]
+// --routines getrs,potrs times the solves alone through the public entries instead (no
+// cuSOLVER; run once more with CUDROP_MODE=cpu for the CPU LAPACK's time: the crossover of
+// CUDROP_SOLVE_MIN_FLOPS).
 // Output: one line per routine, precision, n and nrhs:
 //   gesv d n=8192 nrhs1 cudrop_e2e_ms=.. cusolver_host_ms=.. cusolver_ms=.. speedup=.. ...
 // (speedup: cusolver_host_ms / cudrop_e2e_ms.)
@@ -41,6 +44,21 @@ template <class T> struct Api {
   static void posv(const int *n, const int *nrhs, T *a, const int *lda, T *b, const int *ldb, int *info) {
     if constexpr (single) sposv_("L", n, nrhs, a, lda, b, ldb, info, 1);
     else dposv_("L", n, nrhs, a, lda, b, ldb, info, 1);
+  }
+  // The factorization alone (cudrop's), and the solve with it.
+  static void factor(bool lu, const int *n, T *a, int *ipiv, int *info) {
+    const int zero = 0;
+    if (lu) gesv(n, &zero, a, n, ipiv, nullptr, n, info);
+    else posv(n, &zero, a, n, nullptr, n, info);
+  }
+  static void solve_with(bool lu, const int *n, const int *nrhs, const T *a, const int *ipiv, T *b, int *info) {
+    if constexpr (single) {
+      if (lu) sgetrs_("N", n, nrhs, a, n, ipiv, b, n, info, 1);
+      else spotrs_("L", n, nrhs, a, n, b, n, info, 1);
+    } else {
+      if (lu) dgetrs_("N", n, nrhs, a, n, ipiv, b, n, info, 1);
+      else dpotrs_("L", n, nrhs, a, n, b, n, info, 1);
+    }
   }
   static int lwork(cusolverDnHandle_t h, bool lu, int n, T *a) {
     int w = 0;
@@ -181,6 +199,38 @@ void run(bool lu, int n, int nrhs, int reps, cusolverDnHandle_t handle, cudaStre
   cudaFree(dA); cudaFree(dPristine); cudaFree(dB); cudaFree(dB0); cudaFree(dIpiv); cudaFree(dWork);
 }
 
+// ?getrs_/?potrs_ alone, host->host through the public entry (the factor made once by cudrop,
+// untimed): with CUDROP_MODE=cpu the same line gives the CPU LAPACK's time, the crossover that
+// CUDROP_SOLVE_MIN_FLOPS sets.
+template <class T>
+void run_solve(bool lu, int n, int nrhs, int reps) {
+  const size_t count = size_t(n) * n, bcount = size_t(n) * nrhs;
+  std::vector<T> a(count), b0(bcount), b(bcount);
+  unsigned long long state = 777 + n + nrhs;
+  auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return T(double(state >> 11) / 9007199254740992.0 - 0.5);
+  };
+  for (int j = 0; j < n; ++j)
+    for (int i = lu ? 0 : j; i < n; ++i) {
+      const T v = lu ? next() : (i == j ? T(n) : next());
+      a[size_t(i) + size_t(j) * n] = v;
+      if (!lu) a[size_t(j) + size_t(i) * n] = v;
+    }
+  for (T &v : b0) v = next();
+  std::vector<int> ipiv(n);
+  int info = 0;
+  Api<T>::factor(lu, &n, a.data(), ipiv.data(), &info);
+  bool on_gpu = false;
+  const double ms = bench::host_median_ms(
+      reps, [&] { std::memcpy(b.data(), b0.data(), bcount * sizeof(T)); },
+      [&] { Api<T>::solve_with(lu, &n, &nrhs, a.data(), ipiv.data(), b.data(), &info); }, &on_gpu);
+  std::printf("%s %s n=%d nrhs%d nrhs=%d cudrop_e2e_ms=%.2f solve_flops=%.3g on_gpu=%s info=%d\n",
+              lu ? "getrs" : "potrs", Api<T>::prec, n, nrhs, nrhs, ms, 2.0 * double(n) * n * nrhs,
+              on_gpu ? "yes" : "no", info);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -204,13 +254,16 @@ int main(int argc, char **argv) {
   const cudaStream_t stream = bench::open_device(cudaStreamNonBlocking);
   cusolverDnHandle_t handle;
   CHECK_CUSOLVER(cusolverDnCreate(&handle));
-  for (const char *routine : {"gesv", "posv"}) {
+  for (const char *routine : {"gesv", "posv", "getrs", "potrs"}) {
     if (routines.find(routine) == std::string::npos) continue;
+    const bool lu = routine[0] == 'g', driver = std::strlen(routine) == 4;
     for (char p : prec)
       for (int n : sizes)
         for (int nrhs : rhs) {
-          if (p == 's') run<float>(routine[0] == 'g', n, nrhs, reps, handle, stream);
-          else if (p == 'd') run<double>(routine[0] == 'g', n, nrhs, reps, handle, stream);
+          if (driver && p == 's') run<float>(lu, n, nrhs, reps, handle, stream);
+          else if (driver && p == 'd') run<double>(lu, n, nrhs, reps, handle, stream);
+          else if (p == 's') run_solve<float>(lu, n, nrhs, reps);
+          else if (p == 'd') run_solve<double>(lu, n, nrhs, reps);
         }
   }
   cusolverDnDestroy(handle);

@@ -24,13 +24,7 @@ void gesv(const int *n, const int *nrhs, T *a, const int *lda, int *ipiv, T *b, 
   else if (*lda < std::max(1, *n)) illegal = 4;
   else if (*ldb < std::max(1, *n)) illegal = 7;
   if (illegal != 0) {
-    // The CPU routine's own checks set INFO and call the handler the process would call.
-    if (auto cpu_gesv = reinterpret_cast<cpu::gesv_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"}))) {
-      cpu_gesv(n, nrhs, a, lda, ipiv, b, ldb, info);
-      return;
-    }
-    *info = -illegal;
-    report_illegal_argument(names, illegal, caller);
+    illegal_lapack_call<cpu::gesv_fn<T>>(names, illegal, info, caller, n, nrhs, a, lda, ipiv, b, ldb, info);
     return;
   }
   *info = 0;

@@ -11,11 +11,6 @@
 #include "shim/dispatch.h"
 
 namespace cudrop::capi {
-namespace {
-template <class T>
-using getrf_fn = void (*)(const int *, const int *, T *, const int *, int *, int *);
-}  // namespace
-
 // The entry of sgetrf_/dgetrf_ (capi/exports.cpp). caller: the program's return address (see
 // cpu::find_for_illegal_call).
 template <class T>
@@ -26,14 +21,7 @@ void getrf(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *inf
   else if (*n < 0) illegal = 2;
   else if (*lda < std::max(1, *m)) illegal = 4;
   if (illegal != 0) {
-    // The CPU routine's own checks set INFO and call the handler the process would call.
-    if (auto cpu_getrf = reinterpret_cast<getrf_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"}))) {
-      cpu_getrf(m, n, a, lda, ipiv, info);
-      return;
-    }
-    // Reference order; INFO is set before XERBLA gets its (positive) parameter number.
-    *info = -illegal;
-    report_illegal_argument(names, illegal, caller);
+    illegal_lapack_call<cpu::getrf_fn<T>>(names, illegal, info, caller, m, n, a, lda, ipiv, info);
     return;
   }
   *info = 0;
@@ -47,7 +35,7 @@ void getrf(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *inf
   }
   route(name, std::min(*m, *n) >= settings().getrf_min_n, names.cpu,
         [&] { return impl::getrf_host<T>(*m, *n, a, *lda, ipiv, info); },
-        [&] { reinterpret_cast<getrf_fn<T>>(cpu::require(names.cpu))(m, n, a, lda, ipiv, info); });
+        [&] { reinterpret_cast<cpu::getrf_fn<T>>(cpu::require(names.cpu))(m, n, a, lda, ipiv, info); });
 }
 template decltype(getrf<float>) getrf<float>;
 template decltype(getrf<double>) getrf<double>;

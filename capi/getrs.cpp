@@ -26,13 +26,7 @@ void getrs(const char *trans, const int *n, const int *nrhs, const T *a, const i
   else if (*lda < std::max(1, *n)) illegal = 5;
   else if (*ldb < std::max(1, *n)) illegal = 8;
   if (illegal != 0) {
-    // The CPU routine's own checks set INFO and call the handler the process would call.
-    if (auto cpu_getrs = reinterpret_cast<cpu::getrs_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"}))) {
-      cpu_getrs(trans, n, nrhs, a, lda, ipiv, b, ldb, info, trans_len);
-      return;
-    }
-    *info = -illegal;
-    report_illegal_argument(names, illegal, caller);
+    illegal_lapack_call<cpu::getrs_fn<T>>(names, illegal, info, caller, trans, n, nrhs, a, lda, ipiv, b, ldb, info, trans_len);
     return;
   }
   *info = 0;

@@ -3,11 +3,11 @@
 // underneath). A's UPLO triangle is factored as xPOTRF does (INFO = k > 0: the leading minor
 // of order k is not positive definite, A left as the reference leaves it and B unsolved), and B
 // overwritten by X as xPOTRS does.
-#include <algorithm>
 #include <cstdio>
 
 #include "capi/letter.h"
 #include "capi/report.h"
+#include "capi/solve_checks.h"
 #include "core/routines.h"
 #include "impl/potrf.h"
 #include "shim/dispatch.h"
@@ -22,20 +22,8 @@ void posv(const char *uplo, const int *n, const int *nrhs, T *a, const int *lda,
           size_t uplo_len, const void *caller) {
   constexpr const RoutineNames &names = routine_names<Family::posv, T>;
   const char u = upper(*uplo);
-  int illegal = 0;
-  if (u != 'U' && u != 'L') illegal = 1;
-  else if (*n < 0) illegal = 2;
-  else if (*nrhs < 0) illegal = 3;
-  else if (*lda < std::max(1, *n)) illegal = 5;
-  else if (*ldb < std::max(1, *n)) illegal = 7;
-  if (illegal != 0) {
-    // The CPU routine's own checks set INFO and call the handler the process would call.
-    if (auto cpu_posv = reinterpret_cast<cpu::posv_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"}))) {
-      cpu_posv(uplo, n, nrhs, a, lda, b, ldb, info, uplo_len);
-      return;
-    }
-    *info = -illegal;
-    report_illegal_argument(names, illegal, caller);
+  if (const int illegal = cholesky_solve_illegal_argument(u, *n, *nrhs, *lda, *ldb); illegal != 0) {
+    illegal_lapack_call<cpu::posv_fn<T>>(names, illegal, info, caller, uplo, n, nrhs, a, lda, b, ldb, info, uplo_len);
     return;
   }
   *info = 0;

@@ -26,13 +26,7 @@ void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info, size
   else if (*n < 0) illegal = 2;
   else if (*lda < std::max(1, *n)) illegal = 4;
   if (illegal != 0) {
-    // The CPU routine's own checks set INFO and call the handler the process would call.
-    if (auto cpu_potrf = reinterpret_cast<cpu::potrf_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"}))) {
-      cpu_potrf(uplo, n, a, lda, info, uplo_len);
-      return;
-    }
-    *info = -illegal;
-    report_illegal_argument(names, illegal, caller);
+    illegal_lapack_call<cpu::potrf_fn<T>>(names, illegal, info, caller, uplo, n, a, lda, info, uplo_len);
     return;
   }
   *info = 0;

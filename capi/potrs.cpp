@@ -2,11 +2,11 @@
 // argument checks in the reference order, its quick return, then one routed call (GPU or the
 // CPU LAPACK underneath). B := A^-1 B with A = U^T U (UPLO='U') or L L^T from xPOTRF; only
 // that triangle of A is read.
-#include <algorithm>
 #include <cstdio>
 
 #include "capi/letter.h"
 #include "capi/report.h"
+#include "capi/solve_checks.h"
 #include "core/routines.h"
 #include "impl/solve.h"
 #include "shim/dispatch.h"
@@ -20,20 +20,8 @@ void potrs(const char *uplo, const int *n, const int *nrhs, const T *a, const in
            int *info, size_t uplo_len, const void *caller) {
   constexpr const RoutineNames &names = routine_names<Family::potrs, T>;
   const char u = upper(*uplo);
-  int illegal = 0;
-  if (u != 'U' && u != 'L') illegal = 1;
-  else if (*n < 0) illegal = 2;
-  else if (*nrhs < 0) illegal = 3;
-  else if (*lda < std::max(1, *n)) illegal = 5;
-  else if (*ldb < std::max(1, *n)) illegal = 7;
-  if (illegal != 0) {
-    // The CPU routine's own checks set INFO and call the handler the process would call.
-    if (auto cpu_potrs = reinterpret_cast<cpu::potrs_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"}))) {
-      cpu_potrs(uplo, n, nrhs, a, lda, b, ldb, info, uplo_len);
-      return;
-    }
-    *info = -illegal;
-    report_illegal_argument(names, illegal, caller);
+  if (const int illegal = cholesky_solve_illegal_argument(u, *n, *nrhs, *lda, *ldb); illegal != 0) {
+    illegal_lapack_call<cpu::potrs_fn<T>>(names, illegal, info, caller, uplo, n, nrhs, a, lda, b, ldb, info, uplo_len);
     return;
   }
   *info = 0;

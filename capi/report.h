@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "core/routines.h"
+#include "shim/cpu_backend.h"
 
 namespace cudrop::capi {
 // Fortran interface: the program's xerbla_ (global scope, the executable first; then the
@@ -14,6 +15,20 @@ namespace cudrop::capi {
 // XERBLA's text on stdout and exit(0) (Fortran STOP). The handler gets routine.handler
 // ("SGEMM ", 6: the reference's own padding).
 void report_illegal_argument(const RoutineNames &routine, int info, const void *caller);
+
+// A Fortran LAPACK call with an illegal argument (parameter number `illegal`): handed whole to
+// the CPU routine underneath (a function of type Fn, called with args), whose own checks set
+// INFO and call the handler the process would call; without one, INFO = -illegal (set before
+// the handler gets its positive number, as the reference does) and report_illegal_argument.
+template <class Fn, class... Args>
+void illegal_lapack_call(const RoutineNames &routine, int illegal, int *info, const void *caller, Args... args) {
+  if (auto cpu_routine = reinterpret_cast<Fn>(cpu::find_for_illegal_call(routine.cpu, caller, {"xerbla_"}))) {
+    cpu_routine(args...);
+    return;
+  }
+  *info = -illegal;
+  report_illegal_argument(routine, illegal, caller);
+}
 
 // CBLAS interface, numbered like reference CBLAS (the layout argument is parameter 1).
 // cblas: the CBLAS routine's names. info: the CBLAS parameter number of a CBLAS-level check

@@ -190,12 +190,14 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   // One allocation: the matrix, then INFO and the panel kernel's counter. (A second slot
   // could be freed again by device_buffer's release-everything retry of the first.)
   const size_t matrix_bytes = size_t(round_up(ldd * size_t(n) * es, 256));
-  const size_t rhs_bytes = rhs != nullptr ? ldd * size_t(rhs->nrhs) * es : 0;
-  const size_t work_bytes = rhs != nullptr ? solve_device_workspace<T>(n, rhs->nrhs) : 0;
-  if ((s = device_buffers(ctx, {{Slot::a, matrix_bytes + 256, &d_matrix},
-                                {Slot::b, rhs_bytes, &d_rhs},
-                                {Slot::work, work_bytes, &d_work}})) != Status::ok)
-    return s;
+  // xPOSV: B and the solve's workspace too (other slots a call does not ask for may be released
+  // under CUDROP_GPU_MEM_LIMIT, so a plain Cholesky asks for its own only).
+  if (rhs == nullptr) s = device_buffer(ctx, Slot::a, matrix_bytes + 256, &d_matrix);
+  else
+    s = device_buffers(ctx, {{Slot::a, matrix_bytes + 256, &d_matrix},
+                             {Slot::b, ldd * size_t(rhs->nrhs) * es, &d_rhs},
+                             {Slot::work, solve_device_workspace<T>(n, rhs->nrhs), &d_work}});
+  if (s != Status::ok) return s;
   T *dA = static_cast<T *>(d_matrix);
   int *d_info = reinterpret_cast<int *>(static_cast<char *>(d_matrix) + matrix_bytes);
   auto *d_finished = reinterpret_cast<unsigned *>(d_info + 1);
@@ -333,7 +335,8 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
     if (solve) {
       if (stop_at_solve_stage(kSolveStageUploaded)) return s = Status::cuda_error;
       if ((s = check(cudaStreamWaitEvent(ctx.compute, ctx.panel_done[1], 0), "posv")) != Status::ok) return s;
-      s = potrs_device<T>(n, rhs->nrhs, dA, ldd, static_cast<T *>(d_rhs), ldd, ctx.compute, d_work, work_bytes);
+      s = potrs_device<T>(n, rhs->nrhs, dA, ldd, static_cast<T *>(d_rhs), ldd, ctx.compute, d_work,
+                          solve_device_workspace<T>(n, rhs->nrhs));
       if (s == Status::ok) s = check(cudaEventRecord(ctx.panel_done[0], ctx.compute), "posv");
       if (s != Status::ok) return s;
     }

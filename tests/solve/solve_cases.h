@@ -89,6 +89,17 @@ void gesv_case(Kind kind, int n, int nrhs, int pad, Rng &rng) {
     CHECK(info == rinfo, "%s: INFO %d, reference %d", what, info, rinfo);
     agree = 0;
     while (agree < n && rpiv[agree] == ipiv[agree]) ++agree;
+    if (agree == n && kind != Kind::illcond) {
+      // The same pivots: the same factors, up to rounding.
+      double lmax = 0, diff = 0;
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+          lmax = std::max(lmax, std::fabs(double(R(i, j))));
+          diff = std::max(diff, std::fabs(double(A(i, j)) - double(R(i, j))));
+        }
+      CHECK(diff <= 64.0 * n * eps<T>() * lmax, "%s: factor differs from the reference's by %.3g (max %.3g)", what,
+            diff, lmax);
+    }
   }
   if (opt.verbose || took > 1.0)
     std::printf("%s: info=%d factor=%.3g solution=%.3g pivots equal to the reference's: %d (%.1f ms)\n", what, info, lr,

@@ -10,7 +10,8 @@
 //    the order of the first leading minor that is not positive definite (?posv);
 //  * solution residual ||op(A) X - B||_1 / (||A||_1 ||X||_1 n eps) < 30 (LAPACK's xGET02 ratio);
 //  * ?gesv's factor: ||P A x - L (U x)||_1 / (n ||A||_1 ||x||_1 eps) < 30 for a random x, IPIV
-//    in range; how many leading pivots equal the reference's is printed with -v;
+//    in range; where IPIV equals the reference's (n <= 1007), L and U within 64 n eps max|LU| of
+//    the reference's (not for the badly scaled kind); how many leading pivots agree: -v;
 //  * ?posv's factor: the UPLO triangle within 16 n eps max|A| of the reference's factor; after
 //    a failure at minor k, the columns before k's 64-block as well (--strict-state: all of it,
 //    the state the reference leaves, as the GPU path promises).
