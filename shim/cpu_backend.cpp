@@ -147,6 +147,17 @@ void *resolve(const Entry &entry, How *how) {
                                   : from_candidates(kLapackCandidates, entry.symbol, how);
 }
 
+// resolve(), and the verbose line naming the file it found.
+void *resolve_and_log(const Entry &entry, How *how) {
+  void *fn = resolve(entry, how);
+  if (fn != nullptr) {
+    Dl_info info{};
+    dladdr(fn, &info);
+    log(1, "CPU %s from %s", entry.symbol, info.dli_fname ? info.dli_fname : "?");
+  }
+  return fn;
+}
+
 struct Table {
   std::array<void *, static_cast<size_t>(Routine::count)> fn{};
   std::array<std::once_flag, static_cast<size_t>(Routine::count)> once;
@@ -168,12 +179,7 @@ void *find(Routine routine) {
   const auto index = static_cast<size_t>(routine);
   Table &t = table();
   std::call_once(t.once[index], [&] {
-    t.fn[index] = resolve(kRoutines[index], &t.how[index]);
-    if (t.fn[index] != nullptr) {
-      Dl_info info{};
-      dladdr(t.fn[index], &info);
-      log(1, "CPU %s from %s", kRoutines[index].symbol, info.dli_fname ? info.dli_fname : "?");
-    }
+    t.fn[index] = resolve_and_log(kRoutines[index], &t.how[index]);
     detail::resolved[index].store(t.fn[index], std::memory_order_release);
   });
   return t.fn[index];
@@ -260,18 +266,27 @@ void *find_for_illegal_call(Routine routine, const void *return_address,
   return fn;
 }
 
+void *find_by_name(const char *symbol, bool lapack) {
+  How how;
+  return resolve_and_log({symbol, lapack ? Kind::Lapack : Kind::Blas}, &how);
+}
+
+void missing(const char *symbol, bool lapack) {
+  std::fprintf(stderr,
+               "cudrop: fatal: this call needs the CPU %s routine %s (CUDROP_MODE=cpu, no usable "
+               "GPU, a call too small for it, or a routine cudrop forwards), and no CPU %s library "
+               "provides it.\n"
+               "cudrop: install one (e.g. `apt install %s`) or name it with %s=/path/to/lib%s.so\n",
+               lapack ? "LAPACK" : "BLAS", symbol, lapack ? "LAPACK" : "BLAS",
+               lapack ? "liblapack3" : "libopenblas0 (or libblas3)", lapack ? "CUDROP_CPU_LAPACK" : "CUDROP_CPU_BLAS",
+               lapack ? "lapack" : "blas");
+  std::abort();
+}
+
 void *require(Routine routine) {
   if (void *fn = find(routine)) return fn;
   const Entry &entry = kRoutines[static_cast<size_t>(routine)];
-  const bool blas = entry.kind == Kind::Blas;
-  std::fprintf(stderr,
-               "cudrop: fatal: this call needs the CPU %s routine %s (CUDROP_MODE=cpu, no usable "
-               "GPU, or a call too small for it), and no CPU %s library provides it.\n"
-               "cudrop: install one (e.g. `apt install %s`) or name it with %s=/path/to/lib%s.so\n",
-               blas ? "BLAS" : "LAPACK", entry.symbol, blas ? "BLAS" : "LAPACK",
-               blas ? "libopenblas0 (or libblas3)" : "liblapack3", blas ? "CUDROP_CPU_BLAS" : "CUDROP_CPU_LAPACK",
-               blas ? "blas" : "lapack");
-  std::abort();
+  missing(entry.symbol, entry.kind == Kind::Lapack);
 }
 
 }  // namespace cudrop::cpu
