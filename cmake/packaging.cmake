@@ -17,25 +17,20 @@ endif()
 set(CUDROP_STANDIN_INSTALL_DIR lib/${CUDROP_TRIPLET}/cudrop)
 set(CUDROP_FULL_SONAME libcudrop_full.so.${PROJECT_VERSION_MAJOR})
 
-# Installed links, relative so that any prefix works: made here, copied as links by install().
+# The links, relative so that any prefix works: made here and copied as links by install();
+# and the build tree's stand-in directory, beside the complete library (the standin tests use
+# it), made here rather than by a build step: a step that always runs would replace the links
+# while a test (deb_package's cpack builds what is out of date) may be loading through them.
 file(RELATIVE_PATH cudrop_standin_target "/${CUDROP_STANDIN_INSTALL_DIR}"
      "/${CMAKE_INSTALL_LIBDIR}/${CUDROP_FULL_SONAME}")
 set(cudrop_standin_links ${CMAKE_CURRENT_BINARY_DIR}/install-standin)
-file(MAKE_DIRECTORY ${cudrop_standin_links})
+set(CUDROP_BUILD_STANDIN_DIR ${CMAKE_CURRENT_BINARY_DIR}/standin)
+file(MAKE_DIRECTORY ${cudrop_standin_links} ${CUDROP_BUILD_STANDIN_DIR})
 foreach(name libblas.so.3 liblapack.so.3)
   file(CREATE_LINK ${cudrop_standin_target} ${cudrop_standin_links}/${name} SYMBOLIC)
   install(FILES ${cudrop_standin_links}/${name} DESTINATION ${CUDROP_STANDIN_INSTALL_DIR})
+  file(CREATE_LINK ../${CUDROP_FULL_SONAME} ${CUDROP_BUILD_STANDIN_DIR}/${name} SYMBOLIC)
 endforeach()
-
-# The build tree's stand-in directory, beside the complete library (the standin tests use it).
-set(CUDROP_BUILD_STANDIN_DIR ${CMAKE_CURRENT_BINARY_DIR}/standin)
-add_custom_target(cudrop_standin ALL
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${CUDROP_BUILD_STANDIN_DIR}
-  COMMAND ${CMAKE_COMMAND} -E create_symlink ../$<TARGET_SONAME_FILE_NAME:cudrop_full> ${CUDROP_BUILD_STANDIN_DIR}/libblas.so.3
-  COMMAND ${CMAKE_COMMAND} -E create_symlink ../$<TARGET_SONAME_FILE_NAME:cudrop_full> ${CUDROP_BUILD_STANDIN_DIR}/liblapack.so.3
-  DEPENDS cudrop_full
-  COMMENT "Linking standin/libblas.so.3 and liblapack.so.3 to the complete library"
-  VERBATIM)
 
 install(FILES docs/man/cudrop.7 DESTINATION ${CMAKE_INSTALL_MANDIR}/man7)
 install(FILES docs/man/cudrop-info.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
