@@ -3,7 +3,8 @@
 #   FORWARDED_DEF  CUDROP_FORWARD(index, symbol, library) per forwarded name, library blas,
 #                  lapack or both (where the resolver looks for it); included by shim/forwarders.S and
 #                  shim/forward.cpp. Empty when NO_FORWARDERS is set (no assembly for this CPU).
-#   FULL_MAP       exports.map's global list plus the forwarded names.
+#   FULL_MAP       exports.map's global list, the forwarded names and the reference CBLAS's two
+#                  variables (abi/data.names, defined by shim/cblas_globals.cpp).
 # The names cudrop defines are subtracted here rather than their forwarders made weak: a weak
 # definition would still be exported (as W, which some tools and linkers treat differently), its
 # dead stub and slot would stay in the library, and a name dropped from routines.def would
@@ -37,6 +38,7 @@ endif()
 read_names(${ABI_DIR}/blas.names blas)
 read_names(${ABI_DIR}/cblas.names cblas)
 read_names(${ABI_DIR}/lapack.names lapack)
+read_names(${ABI_DIR}/data.names data)
 list(APPEND blas ${cblas})
 list(REMOVE_DUPLICATES blas)
 # In both libraries (xerbla_, xerbla_array_, lsame_): whichever the process would have reached
@@ -57,7 +59,7 @@ endforeach()
 
 set(def "/* Written by cmake/forwarders.cmake from the abi/ name lists minus exports.map: do not edit. */\n")
 set(map_text "/* Written by cmake/forwarders.cmake: exports.map's names plus the forwarders'. */\n{\n  global:\n")
-foreach(name IN LISTS own)
+foreach(name IN LISTS own data)
   string(APPEND map_text "    ${name};\n")
 endforeach()
 set(index 0)

@@ -1,10 +1,10 @@
 #!/bin/bash
 # abi: libcudrop_full.so exports every function of the reference BLAS, CBLAS and LAPACK: all
-# of abi/*.names (Debian 12's lists, committed) and all function symbols (nm -D, types T and W)
+# of abi/*.names (Debian 12's lists, committed) and every symbol (functions and data, nm -D)
 # of the Debian libraries on this machine, if installed; nothing else than those and
-# exports.map's names; the handlers xerbla_ and cblas_xerbla (forwarders), never the reference
-# CBLAS's data symbols RowMajorStrg and CBLAS_CallFromC (a function cannot stand in for a
-# variable); unversioned, not -Bsymbolic, and no CUDA/BLAS/LAPACK library NEEDED (the CPU one is
+# exports.map's names; the handlers xerbla_ and cblas_xerbla (forwarders), and the reference
+# CBLAS's variables RowMajorStrg and CBLAS_CallFromC (abi/data.names) as data; unversioned, not
+# -Bsymbolic, and no CUDA/BLAS/LAPACK library NEEDED (the CPU one is
 # found at run time). The preload library's own list is tests/exports.sh's.
 # usage: abi.sh LIBCUDROP_FULL.so ABI_DIR EXPORTS_MAP
 set -u
@@ -17,11 +17,12 @@ case "$(uname -m)" in
   *) echo "SKIP: no forwarders on $(uname -m) (shim/forwarders.S is x86-64)"; exit 77 ;;
 esac
 
-functions() { nm -D --defined-only "$1" | awk '$2 == "T" || $2 == "W" {print $3}' | sed 's/@.*//' | LC_ALL=C sort -u; }
+# Every defined symbol, functions and data.
+functions() { nm -D --defined-only "$1" | awk 'NF >= 3 && $2 != "A" {print $3}' | sed 's/@.*//' | LC_ALL=C sort -u; }
 actual=$(nm -D --defined-only "$lib" | awk 'NF >= 3 {print $3}' | LC_ALL=C sort -u)
 own=$(sed -e 's@/\*.*\*/@@g' -e 's@//.*$@@' "$map" | tr '\n' ' ' |
   sed -n 's/.*global:\(.*\)local:.*/\1/p' | tr ';' '\n' | tr -d ' \t' | grep -v '^$' | LC_ALL=C sort -u)
-listed=$(cat "$abi"/blas.names "$abi"/cblas.names "$abi"/lapack.names | LC_ALL=C sort -u)
+listed=$(cat "$abi"/blas.names "$abi"/cblas.names "$abi"/lapack.names "$abi"/data.names | LC_ALL=C sort -u)
 echo "exported: $(echo "$actual" | wc -l) names; abi/*.names: $(echo "$listed" | wc -l); cudrop's own: $(echo "$own" | wc -l)"
 
 missing=$(LC_ALL=C comm -23 <(echo "$listed") <(echo "$actual"))
@@ -38,9 +39,9 @@ for debian in /usr/lib/x86_64-linux-gnu/blas/libblas.so.3 /usr/lib/x86_64-linux-
   compared=$((compared + 1))
   missing=$(LC_ALL=C comm -23 <(functions "$debian") <(echo "$actual"))
   if [ -n "$missing" ]; then
-    fail "$(basename "$debian") ($(readlink -f "$debian")) functions not exported (abi/regenerate.sh updates the lists): $(echo $missing | cut -c1-400)"
+    fail "$(basename "$debian") ($(readlink -f "$debian")) symbols not exported (abi/regenerate.sh updates the lists): $(echo $missing | cut -c1-400)"
   else
-    echo "ok: every function of $debian ($(functions "$debian" | wc -l)) is exported"
+    echo "ok: every symbol of $debian ($(functions "$debian" | wc -l)) is exported"
   fi
 done
 
@@ -48,7 +49,8 @@ for handler in xerbla_ cblas_xerbla; do
   echo "$actual" | grep -qx "$handler" || fail "does not export $handler"
 done
 for data in RowMajorStrg CBLAS_CallFromC; do
-  if echo "$actual" | grep -qx "$data"; then fail "exports the data symbol $data"; fi
+  nm -D --defined-only "$lib" | awk -v n="$data" '$3 == n && ($2 == "B" || $2 == "D") {ok = 1} END {exit !ok}' ||
+    fail "does not export the variable $data"
 done
 if nm -D --defined-only "$lib" | awk '{print $3}' | grep -q '@'; then fail "versioned symbols exported"; fi
 if readelf -d "$lib" | grep -q 'SYMBOLIC'; then fail "linked with -Bsymbolic: a program's own xerbla_ could not override"; fi
