@@ -78,8 +78,9 @@ bool is_a_cudrop(const char *file, const void *base) {
 
 // A symbol that lives in libcudrop itself (under any file name, e.g. when cudrop is
 // installed as libblas.so.3), or in another copy of it, would have the two call each other
-// forever: reject it, and say so once per other copy (a second cudrop in one process is
-// never what the user meant).
+// forever: reject it, and say so once per other copy when verbose (a process can meet a
+// second copy legitimately: libcudrop.so preloaded where the system libblas.so.3 is cudrop's
+// complete library, so the notice must not change what the program prints).
 void *accept_foreign(void *fn) {
   if (fn == nullptr) return nullptr;
   Dl_info info{};
@@ -91,7 +92,7 @@ void *accept_foreign(void *fn) {
     std::lock_guard<std::mutex> lock(told_mutex);
     if (std::find(told.begin(), told.end(), info.dli_fbase) == told.end()) {
       told.push_back(info.dli_fbase);
-      log(0, "%s is another copy of cudrop, not a CPU BLAS/LAPACK: skipped", info.dli_fname);
+      log(1, "%s is another copy of cudrop, not a CPU BLAS/LAPACK: skipped", info.dli_fname);
     }
     return nullptr;
   }
