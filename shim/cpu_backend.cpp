@@ -78,9 +78,11 @@ bool is_a_cudrop(const char *file, const void *base) {
 
 // A symbol that lives in libcudrop itself (under any file name, e.g. when cudrop is
 // installed as libblas.so.3), or in another copy of it, would have the two call each other
-// forever: reject it, and say so once per other copy (a second cudrop in one process is
-// never what the user meant).
-void *accept_foreign(void *fn) {
+// forever: reject it, and say so once per other copy: always when the user named it
+// (CUDROP_CPU_BLAS/LAPACK: a setting that cannot work), else only when verbose (a process meets
+// a second copy legitimately when libcudrop.so is preloaded where the system libblas.so.3 is
+// cudrop's complete library, and must print what it prints without cudrop).
+void *accept_foreign(void *fn, bool named_by_user = false) {
   if (fn == nullptr) return nullptr;
   Dl_info info{};
   if (dladdr(fn, &info) == 0) return fn;
@@ -91,17 +93,17 @@ void *accept_foreign(void *fn) {
     std::lock_guard<std::mutex> lock(told_mutex);
     if (std::find(told.begin(), told.end(), info.dli_fbase) == told.end()) {
       told.push_back(info.dli_fbase);
-      log(0, "%s is another copy of cudrop, not a CPU BLAS/LAPACK: skipped", info.dli_fname);
+      log(named_by_user ? 0 : 1, "%s is another copy of cudrop, not a CPU BLAS/LAPACK: skipped", info.dli_fname);
     }
     return nullptr;
   }
   return fn;
 }
 
-void *from_library(const char *library, const char *symbol) {
+void *from_library(const char *library, const char *symbol, bool named_by_user = false) {
   void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) return nullptr;
-  void *fn = accept_foreign(dlsym(handle, symbol));
+  void *fn = accept_foreign(dlsym(handle, symbol), named_by_user);
   if (fn == nullptr) dlclose(handle);
   return fn;
 }
@@ -133,7 +135,7 @@ void *resolve(const Entry &entry, How *how) {
   const env::Environment &e = env::environment();
   const char *named = entry.kind == Kind::Blas ? e.cpu_blas : e.cpu_lapack;
   if (named != nullptr) {
-    if (void *fn = from_library(named, entry.symbol)) {
+    if (void *fn = from_library(named, entry.symbol, true)) {
       how->rule = entry.kind == Kind::Blas ? "CUDROP_CPU_BLAS" : "CUDROP_CPU_LAPACK";
       return fn;
     }
