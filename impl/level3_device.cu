@@ -157,6 +157,17 @@ Triangular<T> triangular(char side, char uplo, char trans, int64_t m, int64_t n,
   return t;
 }
 
+// The workspace (at least `bytes`) with the diagonal blocks of the triangle at its start:
+// inverted (TRSM) or masked (TRMM).
+template <class T>
+Status diagonal_blocks(bool invert, char uplo, char diag, int64_t order, const T *dA, size_t ldda, size_t bytes,
+                       void *workspace, size_t workspace_bytes, Scratch &scratch, char **ws, cudaStream_t stream) {
+  if (Status s = scratch.get(bytes, workspace, workspace_bytes, ws); s != Status::ok) return s;
+  return launched(kernels::launch_triangle_blocks(invert, upper_char(uplo) == 'L', upper_char(diag) == 'U', order, dA,
+                                                  ldda, reinterpret_cast<T *>(*ws), stream),
+                  invert ? "trsm diagonal inverses" : "trmm diagonal blocks");
+}
+
 // Leading dimension of the right side's m x kTriNb block products.
 template <class T>
 size_t tmp_ld(int64_t m) { return padded_ld(size_t(m), sizeof(T)); }
@@ -187,15 +198,12 @@ Status trsm_device(char side, char uplo, char trans, char diag, int64_t m, int64
   const int64_t order = left ? m : n;
   Scratch scratch(stream);
   char *ws = nullptr;
-  if (Status s = scratch.get(trsm_device_workspace<T>(side, m, n), workspace, workspace_bytes, &ws); s != Status::ok)
-    return s;
-  T *inverses = reinterpret_cast<T *>(ws);
-  T *tmp = reinterpret_cast<T *>(ws + diagonal_blocks_bytes<T>(order));
-  if (Status s = launched(kernels::launch_triangle_blocks(true, upper_char(uplo) == 'L', upper_char(diag) == 'U',
-                                                          order, dA, ldda, inverses, stream),
-                          "trsm diagonal inverses");
+  if (Status s = diagonal_blocks(true, uplo, diag, order, dA, ldda, trsm_device_workspace<T>(side, m, n), workspace,
+                                 workspace_bytes, scratch, &ws, stream);
       s != Status::ok)
     return s;
+  const T *inverses = reinterpret_cast<const T *>(ws);
+  T *tmp = reinterpret_cast<T *>(ws + diagonal_blocks_bytes<T>(order));
   const Triangular<T> t = triangular(side, uplo, trans, m, n, T(1), dA, ldda, inverses, stream);
   return t.solve(0, order, dB, lddb, tmp, left ? size_t(kTriNb) : tmp_ld<T>(m));
 }
@@ -217,14 +225,11 @@ Status trmm_device(char side, char uplo, char trans, char diag, int64_t m, int64
   const int64_t order = upper_char(side) == 'L' ? m : n;
   Scratch scratch(stream);
   char *ws = nullptr;
-  if (Status s = scratch.get(trmm_device_workspace<T>(side, m, n), workspace, workspace_bytes, &ws); s != Status::ok)
-    return s;
-  T *blocks = reinterpret_cast<T *>(ws);
-  if (Status s = launched(kernels::launch_triangle_blocks(false, upper_char(uplo) == 'L', upper_char(diag) == 'U',
-                                                          order, dA, ldda, blocks, stream),
-                          "trmm diagonal blocks");
+  if (Status s = diagonal_blocks(false, uplo, diag, order, dA, ldda, trmm_device_workspace<T>(side, m, n), workspace,
+                                 workspace_bytes, scratch, &ws, stream);
       s != Status::ok)
     return s;
+  const T *blocks = reinterpret_cast<const T *>(ws);
   return triangular(side, uplo, trans, m, n, alpha, dA, ldda, blocks, stream).multiply(0, order, dB, lddb, dC, lddc);
 }
 
