@@ -141,7 +141,7 @@ void run(const std::string &r, int n, int reps, cublasHandle_t handle, cudaStrea
   const double theirs =
       bench::device_median_ms(stream, 1, reps, restore, [&] { Blas<T>::cublas(handle, r, n, dA, dB, dC, dBw); });
   const double flops = flops_of(r, n);
-  std::printf("level3 %s %s n=%d cudrop_e2e_ms=%.2f cudrop_e2e_tflops=%.2f cudrop_dev_ms=%.2f cudrop_dev_tflops=%.2f "
+  std::printf("%s %s n=%d cudrop_e2e_ms=%.2f cudrop_e2e_tflops=%.2f cudrop_dev_ms=%.2f cudrop_dev_tflops=%.2f "
               "cublas_ms=%.2f cublas_tflops=%.2f ratio=%.2f%s\n",
               r.c_str(), Blas<T>::prec, n, e2e, flops / e2e / 1e9, ours, flops / ours / 1e9, theirs,
               flops / theirs / 1e9, ours / theirs, on_gpu ? "" : " (WARNING: not every cudrop call ran on the GPU)");
