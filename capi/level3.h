@@ -2,6 +2,7 @@
 // What the Level-3 entries beside GEMM share (capi/symm.cpp, capi/syrk.cpp, capi/trsm.cpp):
 // CBLAS's codes, auto mode's size test and the routed call.
 #include <cstdio>
+#include <initializer_list>
 #include <utility>
 
 #include "capi/report.h"
@@ -37,6 +38,26 @@ inline char trans_code(int trans) {
   return trans == Trans ? 'T' : trans == ConjTrans ? 'C' : trans == NoTrans ? 'N' : '\0';
 }
 inline char diag_code(int diag) { return diag == Unit ? 'U' : diag == NonUnit ? 'N' : '\0'; }
+
+// An illegal CBLAS call with no CPU CBLAS routine to take it, reported as reference CBLAS does:
+// an illegal layout as parameter 1, else the first illegal code in parameter order from 2 on,
+// else the Fortran routine's INFO (of the swapped call, for row-major).
+struct IllegalCode {
+  const char *what;  // "Side", "Uplo", "Trans", "Diag"
+  int value;
+  bool legal;
+};
+inline void report_illegal_cblas_call(const RoutineNames &cblas, const RoutineNames &fortran, int layout,
+                                      std::initializer_list<IllegalCode> codes, int fortran_info, const void *caller) {
+  const bool row_major = layout == RowMajor;
+  if (!row_major && layout != ColMajor) return report_illegal_cblas_argument(cblas, 1, false, "layout", layout, caller);
+  int position = 2;
+  for (const IllegalCode &code : codes) {
+    if (!code.legal) return report_illegal_cblas_argument(cblas, position, row_major, code.what, code.value, caller);
+    ++position;
+  }
+  report_illegal_cblas_fortran_argument(cblas, fortran, fortran_info, row_major, caller);
+}
 
 // Auto mode's size test, GEMM's rule in the routine's own flops: enough arithmetic, and
 // enough of it per byte crossing the link (elements: what goes up and comes back).

@@ -90,10 +90,8 @@ void cblas_symm(int layout, int side, int uplo, int m, int n, T alpha, const T *
     if (auto cpu_cblas = reinterpret_cast<cblas_symm_fn<T>>(
             cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_", "cblas_xerbla"})))
       return cpu_cblas(layout, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
-    if (!row_major && layout != ColMajor) report_illegal_cblas_argument(names, 1, false, "layout", layout, caller);
-    else if (sd == '\0') report_illegal_cblas_argument(names, 2, row_major, "Side", side, caller);
-    else if (ul == '\0') report_illegal_cblas_argument(names, 3, row_major, "Uplo", uplo, caller);
-    else report_illegal_cblas_fortran_argument(names, routine_names<Family::symm, T>, fortran_info, row_major, caller);
+    report_illegal_cblas_call(names, routine_names<Family::symm, T>, layout,
+                              {{"Side", side, sd != '\0'}, {"Uplo", uplo, ul != '\0'}}, fortran_info, caller);
     return;
   }
   const CblasLabel label(names.symbol, row_major);

@@ -112,11 +112,8 @@ void cblas_rank(bool two, int layout, int uplo, int trans, int n, int k, T alpha
                                                             c, ldc);
     if (cpu_cblas != nullptr)
       return reinterpret_cast<cblas_syrk_fn<T>>(cpu_cblas)(layout, uplo, trans, n, k, alpha, a, lda, beta, c, ldc);
-    const RoutineNames &fortran = two ? routine_names<Family::syr2k, T> : routine_names<Family::syrk, T>;
-    if (!row_major && layout != ColMajor) report_illegal_cblas_argument(names, 1, false, "layout", layout, caller);
-    else if (ul == '\0') report_illegal_cblas_argument(names, 2, row_major, "Uplo", uplo, caller);
-    else if (tr == '\0') report_illegal_cblas_argument(names, 3, row_major, "Trans", trans, caller);
-    else report_illegal_cblas_fortran_argument(names, fortran, fortran_info, row_major, caller);
+    report_illegal_cblas_call(names, two ? routine_names<Family::syr2k, T> : routine_names<Family::syrk, T>, layout,
+                              {{"Uplo", uplo, ul != '\0'}, {"Trans", trans, tr != '\0'}}, fortran_info, caller);
     return;
   }
   const CblasLabel label(names.symbol, row_major);

@@ -90,12 +90,10 @@ void cblas_triangular(int layout, int side, int uplo, int trans_a, int diag, int
     if (auto cpu_cblas = reinterpret_cast<cblas_triangular_fn<T>>(
             cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_", "cblas_xerbla"})))
       return cpu_cblas(layout, side, uplo, trans_a, diag, m, n, alpha, a, lda, b, ldb);
-    if (!row_major && layout != ColMajor) report_illegal_cblas_argument(names, 1, false, "layout", layout, caller);
-    else if (sd == '\0') report_illegal_cblas_argument(names, 2, row_major, "Side", side, caller);
-    else if (ul == '\0') report_illegal_cblas_argument(names, 3, row_major, "Uplo", uplo, caller);
-    else if (ta == '\0') report_illegal_cblas_argument(names, 4, row_major, "Trans", trans_a, caller);
-    else if (di == '\0') report_illegal_cblas_argument(names, 5, row_major, "Diag", diag, caller);
-    else report_illegal_cblas_fortran_argument(names, routine_names<F, T>, fortran_info, row_major, caller);
+    report_illegal_cblas_call(names, routine_names<F, T>, layout,
+                              {{"Side", side, sd != '\0'}, {"Uplo", uplo, ul != '\0'}, {"Trans", trans_a, ta != '\0'},
+                               {"Diag", diag, di != '\0'}},
+                              fortran_info, caller);
     return;
   }
   const CblasLabel label(names.symbol, row_major);

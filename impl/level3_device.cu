@@ -1,7 +1,9 @@
 // The Level-3 BLAS beside GEMM, device interface (impl/level3_device.h). Each algorithm is a
 // recursion that halves the triangle at multiples of kernels::kTriNb, so that the work off the
 // diagonal goes to a few large GEMMs (k up to half the order) and only the kTriNb-wide
-// diagonal blocks need kernels of their own (kernels/triangular.cuh).
+// diagonal blocks need kernels of their own (kernels/triangular.cuh): TRSM solves them by
+// substitution (backward stable as the reference, whatever their condition, where multiplying
+// by inverted blocks is not), TRMM multiplies by masked copies of them.
 #include "impl/level3_device.h"
 
 #include <cuda_runtime.h>
@@ -83,10 +85,10 @@ Status launched(cudaError_t error, const char *what) { return check(error, what)
 // the range's start (op(A) lower on the left, upper on the right).
 template <class T>
 struct Triangular {
-  bool left, forward;
+  bool left, forward, lower, unit;  // lower, unit: A's stored triangle and diagonal
   OpA<T> A;
   int m, n;              // B and C
-  const T *blocks;       // the diagonal blocks (inverted for TRSM, masked for TRMM)
+  const T *blocks;       // TRMM: the masked diagonal blocks
   T alpha;
   cudaStream_t stream;
   const T *block(int64_t r0) const { return blocks + size_t(r0 / kTriNb) * kTriNb * kTriNb; }
@@ -109,22 +111,21 @@ struct Triangular {
                           A.at(f0, t0), A.lda, T(1), out + size_t(t0) * ldo, ldo, stream);
   }
 
-  // B[range] := X solving the triangular system in place (B already scaled by alpha); the
-  // diagonal products go through `tmp` (kTriNb rows x n on the left, m x kTriNb on the right).
-  Status solve(int64_t r0, int64_t r1, T *b, size_t ldb, T *tmp, size_t ldt) const {
-    if (r1 - r0 <= kTriNb) {
-      if (Status s = diagonal(r0, r1, T(1), b, ldb, tmp, ldt); s != Status::ok) return s;
-      const size_t rows = left ? size_t(r1 - r0) : size_t(m), cols = left ? size_t(n) : size_t(r1 - r0);
-      return launched(cudaMemcpy2DAsync(left ? b + r0 : b + size_t(r0) * ldb, ldb * sizeof(T), tmp,
-                                        ldt * sizeof(T), rows * sizeof(T), cols, cudaMemcpyDeviceToDevice, stream),
-                      "trsm block copy");
-    }
+  // B[range] := X solving the triangular system in place (B already scaled by alpha). On the
+  // right a row x of the block solves x op(A_bb) = b, that is op(A_bb)^T x = b.
+  Status solve(int64_t r0, int64_t r1, T *b, size_t ldb) const {
+    if (r1 - r0 <= kTriNb)
+      return launched(kernels::launch_triangle_solve_block(left, lower, left ? A.trans : !A.trans, unit, int(r1 - r0),
+                                                           A.a + size_t(r0) + size_t(r0) * A.lda, A.lda,
+                                                           left ? b + r0 : b + size_t(r0) * ldb, ldb,
+                                                           left ? (long long)n : (long long)m, stream),
+                      "trsm diagonal block");
     const int64_t mid = split(r0, r1);
     const int64_t a0 = forward ? r0 : mid, a1 = forward ? mid : r1;  // solved first
     const int64_t z0 = forward ? mid : r0, z1 = forward ? r1 : mid;  // then updated and solved
-    if (Status s = solve(a0, a1, b, ldb, tmp, ldt); s != Status::ok) return s;
+    if (Status s = solve(a0, a1, b, ldb); s != Status::ok) return s;
     if (Status s = update(z0, z1, a0, a1, T(-1), b, ldb, b, ldb); s != Status::ok) return s;
-    return solve(z0, z1, b, ldb, tmp, ldt);
+    return solve(z0, z1, b, ldb);
   }
 
   // C[range] = alpha * (op(A) B)[range] (or (B op(A))[range]), B untouched.
@@ -142,13 +143,15 @@ struct Triangular {
 
 // The recursion's description for side/uplo/trans.
 template <class T>
-Triangular<T> triangular(char side, char uplo, char trans, int64_t m, int64_t n, T alpha, const T *dA, size_t ldda,
-                         const T *blocks, cudaStream_t stream) {
+Triangular<T> triangular(char side, char uplo, char trans, char diag, int64_t m, int64_t n, T alpha, const T *dA,
+                         size_t ldda, const T *blocks, cudaStream_t stream) {
   Triangular<T> t;
   t.left = upper_char(side) == 'L';
   t.A = {dA, ldda, is_trans(trans)};
   const bool op_lower = (upper_char(uplo) == 'L') != t.A.trans;
   t.forward = t.left ? op_lower : !op_lower;
+  t.lower = upper_char(uplo) == 'L';
+  t.unit = upper_char(diag) == 'U';
   t.m = int(m);
   t.n = int(n);
   t.blocks = blocks;
@@ -157,22 +160,16 @@ Triangular<T> triangular(char side, char uplo, char trans, int64_t m, int64_t n,
   return t;
 }
 
-// Leading dimension of the right side's m x kTriNb block products.
-template <class T>
-size_t tmp_ld(int64_t m) { return padded_ld(size_t(m), sizeof(T)); }
-
 }  // namespace
 
 template <class T>
-size_t trsm_device_workspace(char side, int64_t m, int64_t n) {
-  const bool left = upper_char(side) == 'L';
-  const size_t tmp = left ? size_t(kTriNb) * size_t(n) : tmp_ld<T>(m) * kTriNb;
-  return diagonal_blocks_bytes<T>(left ? m : n) + aligned(tmp * sizeof(T));
+size_t trsm_device_workspace(char, int64_t, int64_t) {
+  return 0;  // the diagonal blocks are solved in place
 }
 
 template <class T>
 Status trsm_device(char side, char uplo, char trans, char diag, int64_t m, int64_t n, T alpha, const T *dA,
-                   size_t ldda, T *dB, size_t lddb, void *stream_ptr, void *workspace, size_t workspace_bytes) {
+                   size_t ldda, T *dB, size_t lddb, void *stream_ptr, void *, size_t) {
   if (m <= 0 || n <= 0) return Status::ok;
   if (inject_fault("launch")) return Status::cuda_error;
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
@@ -183,21 +180,9 @@ Status trsm_device(char side, char uplo, char trans, char diag, int64_t m, int64
         s != Status::ok)
       return s;
   }
-  const bool left = upper_char(side) == 'L';
-  const int64_t order = left ? m : n;
-  Scratch scratch(stream);
-  char *ws = nullptr;
-  if (Status s = scratch.get(trsm_device_workspace<T>(side, m, n), workspace, workspace_bytes, &ws); s != Status::ok)
-    return s;
-  T *inverses = reinterpret_cast<T *>(ws);
-  T *tmp = reinterpret_cast<T *>(ws + diagonal_blocks_bytes<T>(order));
-  if (Status s = launched(kernels::launch_triangle_blocks(true, upper_char(uplo) == 'L', upper_char(diag) == 'U',
-                                                          order, dA, ldda, inverses, stream),
-                          "trsm diagonal inverses");
-      s != Status::ok)
-    return s;
-  const Triangular<T> t = triangular(side, uplo, trans, m, n, T(1), dA, ldda, inverses, stream);
-  return t.solve(0, order, dB, lddb, tmp, left ? size_t(kTriNb) : tmp_ld<T>(m));
+  const int64_t order = upper_char(side) == 'L' ? m : n;
+  return triangular(side, uplo, trans, diag, m, n, T(1), dA, ldda, static_cast<const T *>(nullptr), stream)
+      .solve(0, order, dB, lddb);
 }
 
 template <class T>
@@ -220,12 +205,13 @@ Status trmm_device(char side, char uplo, char trans, char diag, int64_t m, int64
   if (Status s = scratch.get(trmm_device_workspace<T>(side, m, n), workspace, workspace_bytes, &ws); s != Status::ok)
     return s;
   T *blocks = reinterpret_cast<T *>(ws);
-  if (Status s = launched(kernels::launch_triangle_blocks(false, upper_char(uplo) == 'L', upper_char(diag) == 'U',
-                                                          order, dA, ldda, blocks, stream),
+  if (Status s = launched(kernels::launch_triangle_blocks(upper_char(uplo) == 'L', upper_char(diag) == 'U', order, dA,
+                                                          ldda, blocks, stream),
                           "trmm diagonal blocks");
       s != Status::ok)
     return s;
-  return triangular(side, uplo, trans, m, n, alpha, dA, ldda, blocks, stream).multiply(0, order, dB, lddb, dC, lddc);
+  return triangular(side, uplo, trans, diag, m, n, alpha, dA, ldda, static_cast<const T *>(blocks), stream)
+      .multiply(0, order, dB, lddb, dC, lddc);
 }
 
 template <class T>

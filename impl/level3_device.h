@@ -18,7 +18,8 @@
 namespace cudrop::impl {
 
 // op(A) X = alpha B (side 'L', A m x m) or X op(A) = alpha B (side 'R', A n x n); B (m x n)
-// is overwritten by X. alpha == 0 sets B to zero without reading A or B.
+// is overwritten by X. alpha == 0 sets B to zero without reading A or B. Needs no workspace
+// (trsm_device_workspace is 0; the parameters stay for callers that pass one).
 template <class T>
 Status trsm_device(char side, char uplo, char trans, char diag, int64_t m, int64_t n, T alpha, const T *dA,
                    size_t ldda, T *dB, size_t lddb, void *stream, void *workspace = nullptr,

@@ -1,6 +1,6 @@
 #pragma once
-// Small bandwidth-bound kernels around the Level-3 BLAS built on GEMM (impl/level3_device.cu):
-// the diagonal blocks of a triangle (inverted for TRSM, masked for TRMM), a triangle mirrored
+// Small kernels around the Level-3 BLAS built on GEMM (impl/level3_device.cu): the diagonal
+// blocks of a triangle (masked for TRMM, solved by substitution for TRSM), a triangle mirrored
 // into a full square (SYMM), a square block merged into a triangle (SYRK, SYR2K) and scalings.
 // Each reads only the triangle its caller names, so the other one may hold anything (NaN).
 #include <cuda_runtime.h>
@@ -9,12 +9,13 @@
 
 namespace cudrop::kernels {
 
-// The diagonal blocks' order: one CTA per block, one thread per column of the block.
+// The diagonal blocks' order: one CTA of kTriNb threads per block (a thread per column of a
+// masked block, per right-hand side of a solve).
 constexpr int kTriNb = 64;
 
 // Element (i, j) of a triangular block as op-free TRSM/TRMM see it: the stored triangle, the
-// other one zero, the diagonal one when unit; outside the n x n matrix, the identity (so
-// that the last, partial block inverts as a whole block).
+// other one zero, the diagonal one when unit; outside the n x n matrix, the identity (so that
+// a partial last block solves and multiplies as a whole one).
 template <class T>
 __device__ T triangle_element(bool lower, bool unit, long long n, const T *a, size_t lda, long long i, long long j) {
   if (i >= n || j >= n) return i == j ? T(1) : T(0);
@@ -23,53 +24,84 @@ __device__ T triangle_element(bool lower, bool unit, long long n, const T *a, si
 }
 
 // out[b] (kTriNb x kTriNb, leading dimension kTriNb, blocks kTriNb^2 apart) = the diagonal block
-// b of the triangle (invert = false) or its inverse (invert = true).
+// b of the triangle, the other triangle zero (TRMM's diagonal products run on it as GEMMs).
 template <class T>
 __global__ void __launch_bounds__(kTriNb)
-triangle_blocks(bool invert, bool lower, bool unit, long long n, const T *__restrict__ a, size_t lda,
-                T *__restrict__ out) {
-  __shared__ T tile[kTriNb][kTriNb + 1];  // tile[i][j]: row i, column j of the block
+triangle_blocks(bool lower, bool unit, long long n, const T *__restrict__ a, size_t lda, T *__restrict__ out) {
   const long long b0 = (long long)blockIdx.x * kTriNb;
   const int c = threadIdx.x;
   T *block = out + size_t(blockIdx.x) * kTriNb * kTriNb;
-  for (int i = 0; i < kTriNb; ++i) tile[i][c] = triangle_element(lower, unit, n, a, lda, b0 + i, b0 + c);
-  __syncthreads();
-  if (!invert) {
-    for (int i = 0; i < kTriNb; ++i) block[i + size_t(c) * kTriNb] = tile[i][c];
-    return;
-  }
-  // Column c of the inverse by substitution, x kept in registers (loops fully unrolled):
-  // x_i = (delta_ic - sum over the triangle's other entries of row i of a_ik x_k) / a_ii;
-  // the x_i before (lower) or after (upper) c come out zero by themselves.
-  T x[kTriNb];
-  if (lower) {
-#pragma unroll
-    for (int i = 0; i < kTriNb; ++i) {
-      T s = i == c ? T(1) : T(0);
-#pragma unroll
-      for (int k = 0; k < i; ++k) s -= tile[i][k] * x[k];
-      x[i] = s / tile[i][i];
-    }
-  } else {
-#pragma unroll
-    for (int i = kTriNb - 1; i >= 0; --i) {
-      T s = i == c ? T(1) : T(0);
-#pragma unroll
-      for (int k = i + 1; k < kTriNb; ++k) s -= tile[i][k] * x[k];
-      x[i] = s / tile[i][i];
-    }
-  }
-#pragma unroll
-  for (int i = 0; i < kTriNb; ++i) block[i + size_t(c) * kTriNb] = x[i];
+  for (int i = 0; i < kTriNb; ++i) block[i + size_t(c) * kTriNb] = triangle_element(lower, unit, n, a, lda, b0 + i, b0 + c);
 }
 
 template <class T>
-cudaError_t launch_triangle_blocks(bool invert, bool lower, bool unit, long long n, const T *a, size_t lda, T *out,
+cudaError_t launch_triangle_blocks(bool lower, bool unit, long long n, const T *a, size_t lda, T *out,
                                    cudaStream_t stream) {
   if (n <= 0) return cudaSuccess;
   const long long blocks = (n + kTriNb - 1) / kTriNb;
   if (blocks > 0x7fffffffLL) return cudaErrorInvalidValue;
-  triangle_blocks<T><<<unsigned(blocks), kTriNb, 0, stream>>>(invert, lower, unit, n, a, lda, out);
+  triangle_blocks<T><<<unsigned(blocks), kTriNb, 0, stream>>>(lower, unit, n, a, lda, out);
+  return cudaGetLastError();
+}
+
+// TRSM's diagonal blocks, solved in place by substitution as the reference solves them (so with
+// its backward stability, whatever the block's condition): the s x s system matrix (s <= kTriNb)
+// is op(A_bb) on the left, op(A_bb)^T on the right (a row x of B solves x op(A) = b as
+// op(A)^T x = b); sys_trans: it is A_bb^T. One thread per right-hand side (a column of B's
+// s-row block on the left, a row of its s-column block on the right), x in registers.
+template <class T>
+__global__ void __launch_bounds__(kTriNb)
+triangle_solve_block(bool left, bool lower, bool sys_trans, bool unit, int s, const T *__restrict__ a, size_t lda,
+                     T *__restrict__ b, size_t ldb, long long count) {
+  __shared__ T tile[kTriNb][kTriNb + 1];  // the system matrix, identity past s
+  for (int k = 0; k < kTriNb; ++k) {
+    const int i = sys_trans ? k : threadIdx.x, j = sys_trans ? threadIdx.x : k;  // element (i, j) of A_bb
+    const T v = triangle_element(lower, unit, (long long)s, a, lda, i, j);
+    if (sys_trans) tile[j][i] = v;
+    else tile[i][j] = v;
+  }
+  __syncthreads();
+  const bool sys_lower = lower != sys_trans;
+  const long long v = (long long)blockIdx.x * kTriNb + threadIdx.x;
+  if (v >= count) return;
+  T *rhs = left ? b + size_t(v) * ldb : b + size_t(v);
+  const size_t step = left ? 1 : ldb;
+  T x[kTriNb];
+#pragma unroll
+  for (int i = 0; i < kTriNb; ++i) x[i] = i < s ? rhs[size_t(i) * step] : T(0);
+  if (sys_lower) {
+#pragma unroll
+    for (int i = 0; i < kTriNb; ++i) {
+      T t = x[i];
+#pragma unroll
+      for (int k = 0; k < i; ++k) t -= tile[i][k] * x[k];
+      x[i] = t / tile[i][i];
+    }
+  } else {
+#pragma unroll
+    for (int i = kTriNb - 1; i >= 0; --i) {
+      T t = x[i];
+#pragma unroll
+      for (int k = i + 1; k < kTriNb; ++k) t -= tile[i][k] * x[k];
+      x[i] = t / tile[i][i];
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < kTriNb; ++i)
+    if (i < s) rhs[size_t(i) * step] = x[i];
+}
+
+// a: A_bb (the block's first element); b: the block's first element of B (row r0 on the left,
+// column r0 on the right); count: n on the left, m on the right.
+template <class T>
+cudaError_t launch_triangle_solve_block(bool left, bool lower, bool sys_trans, bool unit, int s, const T *a,
+                                        size_t lda, T *b, size_t ldb, long long count, cudaStream_t stream) {
+  if (s <= 0 || count <= 0) return cudaSuccess;
+  if (s > kTriNb) return cudaErrorInvalidValue;
+  const long long blocks = (count + kTriNb - 1) / kTriNb;
+  if (blocks > 0x7fffffffLL) return cudaErrorInvalidValue;
+  triangle_solve_block<T><<<unsigned(blocks), kTriNb, 0, stream>>>(left, lower, sys_trans, unit, s, a, lda, b, ldb,
+                                                                   count);
   return cudaGetLastError();
 }
 

@@ -15,8 +15,9 @@
 // A row-major CBLAS call is made on the same storage, read as the transposed problem (side and
 // triangle swapped, M and N swapped; SYRK's trans flipped): its answer is the column-major one.
 //
-// Options: --max-size N (largest dimension, default 1100), --prec s|d|sd, --shapes
-// normal|partial, -v, and the placement options (tests/harness/options.h). --expect-partial:
+// Options: --max-size N (largest dimension of the normal shapes, default 2100), --prec s|d|sd, --shapes
+// normal|partial|chunked (side-L TRSM/TRMM/SYMM only, for the fault injected part way / for a
+// capped device memory), -v, and the placement options (tests/harness/options.h). --expect-partial:
 // at the end gpu_calls > 0 and gpu_fallbacks > 0 (with CUDROP_TEST_FAULT_INJECT=launch:N a
 // chunked side-L call failed part way and was finished on the CPU).
 #include <algorithm>
@@ -41,7 +42,7 @@ constexpr double kBound = 4.0, kSolveBound = 16.0;
 constexpr double kSentinel = -7777.5;
 
 struct Options {
-  long max_size = 1100;
+  long max_size = 2100;
   std::string prec = "sd", shapes = "normal";
   bool verbose = false, expect_partial = false;
   harness::Placement placement;
@@ -246,9 +247,15 @@ void run_precision(const Reference<T> &ref) {
   std::vector<Shape> rank_shapes = {{1, 1}, {7, 1}, {1, 7}, {33, 7}, {100, 100}, {300, 33}, {1007, 20}, {600, 600}};
   const double alphas[] = {-0.7, 1, 0, 1.3}, betas[] = {1.3, 0, 1, -0.5};
   std::vector<Op> ops = {Op::trsm, Op::trmm, Op::symm, Op::syrk, Op::syr2k};
+  const bool left_only = opt.shapes == "partial" || opt.shapes == "chunked";
   if (opt.shapes == "partial") {
     // The first GPU call is a side-L TRSM in column chunks, for the fault injected part way.
     side_shapes = {{100, 2100}};
+  } else if (opt.shapes == "chunked") {
+    // Under CUDROP_GPU_MEM_LIMIT=6M: A (517 x 517) stays, B and C go in narrow column chunks.
+    side_shapes = {{517, 1500}};
+  }
+  if (left_only) {
     rank_shapes = {};
     ops = {Op::trsm, Op::trmm, Op::symm};
   }
@@ -257,14 +264,14 @@ void run_precision(const Reference<T> &ref) {
     const bool rank = op == Op::syrk || op == Op::syr2k;
     const std::vector<Shape> &shapes = rank ? rank_shapes : side_shapes;
     for (const Shape &s : shapes) {
-      if (std::max(s.m, s.n) > opt.max_size) continue;
+      if (!left_only && std::max(s.m, s.n) > opt.max_size) continue;
       for (char side : {'L', 'R'})
         for (char uplo : {'U', 'L'})
           for (char trans : {'N', 'T', 'C'})
             for (char diag : {'N', 'U'}) {
               if (rank && (side == 'R' || diag == 'U')) continue;
               if (op == Op::symm && (trans != 'N' || diag == 'U')) continue;
-              if (opt.shapes == "partial" && side == 'R') continue;
+              if (left_only && side == 'R') continue;
               ++index;
               Case c{op, side, uplo, trans, diag, s.m, s.n, s.n, alphas[index % 4], betas[(index / 4) % 4],
                      int(index % 3), int((index / 3) % 3), size_t(index % 2)};
@@ -279,7 +286,7 @@ void run_precision(const Reference<T> &ref) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  harness::CommandLine cl("usage: level3_accuracy [--max-size N] [--prec s|d|sd] [--shapes normal|partial] [-v] "
+  harness::CommandLine cl("usage: level3_accuracy [--max-size N] [--prec s|d|sd] [--shapes normal|partial|chunked] [-v] "
                           "[--expect-partial] [placement options]");
   cl.number("--max-size", &opt.max_size).text("--prec", &opt.prec).text("--shapes", &opt.shapes)
       .flag("-v", &opt.verbose).flag("--expect-partial", &opt.expect_partial).placement(&opt.placement);

@@ -1,0 +1,138 @@
+// impl::trsm_device, the device interface blocked LAPACK solvers call (impl/level3_device.h):
+// every side/uplo/trans/diag at orders around the 64-wide diagonal blocks and past a few
+// levels of the recursion, device arrays with padded leading dimensions, with and without a
+// caller's workspace, alpha 1 / -0.5 / 0, against a substitution computed here in long double.
+// The other triangle of A (and its diagonal with diag = 'U') is NaN and must not be read; the
+// padding rows of B must be unchanged.
+#include <cuda_runtime.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "impl/level3_device.h"
+#include "tests/harness/check.h"
+#include "tests/harness/rng.h"
+
+namespace {
+
+// X with op(A) X = alpha B (left) or X op(A) = alpha B (right), column by column / row by row.
+template <class T>
+std::vector<long double> reference(char side, char uplo, char trans, char diag, int m, int n, double alpha,
+                                   const std::vector<T> &a, int lda, const std::vector<T> &b, int ldb) {
+  const bool left = side == 'L', unit = diag == 'U', t = trans != 'N';
+  const int order = left ? m : n;
+  // op(A) as a dense matrix with the other triangle zero.
+  std::vector<long double> op(size_t(order) * order, 0.0L);
+  for (int j = 0; j < order; ++j)
+    for (int i = 0; i < order; ++i) {
+      const bool stored = uplo == 'U' ? i <= j : i >= j;
+      if (!stored) continue;
+      const long double v = i == j && unit ? 1.0L : (long double)a[size_t(i) + size_t(j) * lda];
+      if (t) op[size_t(j) + size_t(i) * order] = v;
+      else op[size_t(i) + size_t(j) * order] = v;
+    }
+  const bool op_lower = (uplo == 'L') != t;
+  std::vector<long double> x(size_t(m) * n);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) x[size_t(i) + size_t(j) * m] = alpha * (long double)b[size_t(i) + size_t(j) * ldb];
+  if (left) {
+    for (int j = 0; j < n; ++j)
+      for (int s = 0; s < m; ++s) {
+        const int i = op_lower ? s : m - 1 - s;
+        long double v = x[size_t(i) + size_t(j) * m];
+        for (int k = 0; k < m; ++k)
+          if (k != i && (op_lower ? k < i : k > i)) v -= op[size_t(i) + size_t(k) * order] * x[size_t(k) + size_t(j) * m];
+        x[size_t(i) + size_t(j) * m] = v / op[size_t(i) + size_t(i) * order];
+      }
+  } else {
+    // X op(A) = B: column j of X from the columns k with op(A)(k, j) != 0, k != j.
+    for (int s = 0; s < n; ++s) {
+      const int j = op_lower ? n - 1 - s : s;
+      for (int i = 0; i < m; ++i) {
+        long double v = x[size_t(i) + size_t(j) * m];
+        for (int k = 0; k < n; ++k)
+          if (k != j && (op_lower ? k > j : k < j)) v -= x[size_t(i) + size_t(k) * m] * op[size_t(k) + size_t(j) * order];
+        x[size_t(i) + size_t(j) * m] = v / op[size_t(j) + size_t(j) * order];
+      }
+    }
+  }
+  return x;
+}
+
+template <class T>
+void run(char side, char uplo, char trans, char diag, int m, int n, double alpha, bool own_workspace, Rng &rng) {
+  const int order = side == 'L' ? m : n, lda = order + 3, ldb = m + 5;
+  std::vector<T> a(size_t(lda) * order), b(size_t(ldb) * n);
+  for (int j = 0; j < order; ++j)
+    for (int i = 0; i < lda; ++i) {
+      const bool stored = i < order && (uplo == 'U' ? i <= j : i >= j);
+      T v = T(0.5 * rng.symmetric() / order);
+      if (i == j) v = diag == 'U' ? T(NAN) : T(1 + rng.uniform());
+      a[size_t(i) + size_t(j) * lda] = stored ? v : T(NAN);
+    }
+  for (T &v : b) v = T(rng.symmetric());
+  const std::vector<long double> want = reference(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb);
+  T *dA, *dB;
+  void *work = nullptr;
+  const size_t work_bytes = cudrop::impl::trsm_device_workspace<T>(side, m, n);
+  cudaMalloc(&dA, a.size() * sizeof(T));
+  cudaMalloc(&dB, b.size() * sizeof(T));
+  if (own_workspace) cudaMalloc(&work, work_bytes);
+  cudaMemcpy(dA, a.data(), a.size() * sizeof(T), cudaMemcpyHostToDevice);
+  cudaMemcpy(dB, b.data(), b.size() * sizeof(T), cudaMemcpyHostToDevice);
+  const cudrop::Status s = cudrop::impl::trsm_device<T>(side, uplo, trans, diag, m, n, T(alpha), dA, size_t(lda), dB,
+                                                       size_t(ldb), nullptr, work, own_workspace ? work_bytes : 0);
+  std::vector<T> got(b.size());
+  const cudaError_t e = cudaMemcpy(got.data(), dB, b.size() * sizeof(T), cudaMemcpyDeviceToHost);
+  cudaFree(dA);
+  cudaFree(dB);
+  cudaFree(work);
+  CHECK(s == cudrop::Status::ok && e == cudaSuccess, "%c%c%c%c m=%d n=%d: status %d, %s", side, uplo, trans, diag, m,
+        n, int(s), cudaGetErrorString(e));
+  long double err = 0, scale = 0;
+  long pad_changed = 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < ldb; ++i) {
+      const size_t e_ = size_t(i) + size_t(j) * ldb;
+      if (i >= m) { pad_changed += std::memcmp(&got[e_], &b[e_], sizeof(T)) != 0; continue; }
+      const long double w = want[size_t(i) + size_t(j) * m];
+      err = std::fmax(err, std::isnan((double)got[e_]) ? INFINITY : std::fabs((long double)got[e_] - w));
+      scale = std::fmax(scale, std::fabs(w));
+    }
+  const double eps = sizeof(T) == 4 ? FLT_EPSILON : DBL_EPSILON;
+  const double ratio = scale > 0 ? double(err / (scale * order * eps)) : double(err);
+  CHECK(ratio < 16, "%s %c%c%c%c m=%d n=%d alpha=%g: error ratio %.3g", sizeof(T) == 4 ? "s" : "d", side, uplo, trans,
+        diag, m, n, alpha, ratio);
+  CHECK(pad_changed == 0, "%c%c%c%c m=%d n=%d: %ld padding elements changed", side, uplo, trans, diag, m, n,
+        pad_changed);
+}
+
+}  // namespace
+
+int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("trsm_device_test: SKIP: no usable GPU\n");
+    return 77;  // ctest's SKIP_RETURN_CODE
+  }
+  Rng rng(7);
+  const int orders[] = {1, 63, 64, 65, 130, 517};
+  const double alphas[] = {1, -0.5, 0};
+  int index = 0;
+  for (int order : orders)
+    for (char side : {'L', 'R'})
+      for (char uplo : {'U', 'L'})
+        for (char trans : {'N', 'T', 'C'})
+          for (char diag : {'N', 'U'}) {
+            ++index;
+            const int other = 1 + (index * 37) % 90;
+            const int m = side == 'L' ? order : other, n = side == 'L' ? other : order;
+            run<float>(side, uplo, trans, diag, m, n, alphas[index % 3], index % 2 == 0, rng);
+            run<double>(side, uplo, trans, diag, m, n, alphas[(index + 1) % 3], index % 2 == 1, rng);
+          }
+  std::printf("%d checks, %d failures\n%s\n", checks, failures, failures == 0 ? "PASS" : "FAIL");
+  return failures == 0 ? 0 : 1;
+}
