@@ -32,8 +32,9 @@ fi
 echo "gemm_multi_gpu: $count GPU(s) visible, CUDROP_DEVICES=all uses $devices"
 [[ $devices == "$count" ]] && pass "CUDROP_DEVICES=all: all $count devices" || fail "CUDROP_DEVICES=all: $devices of $count"
 
-# An index beyond the devices there are: dropped, with one warning saying what is used.
-CUDROP_DEVICES=0,99 "$probe" 1 >"$work/range.out" 2>"$work/range.err"
+# An index beyond the devices there are: dropped, with one warning saying what is used (at the
+# first call on the GPU, when the devices are counted).
+CUDROP_MODE=gpu CUDROP_DEVICES=0,99 "$probe" 1 >"$work/range.out" 2>"$work/range.err"
 expected="cudrop: CUDROP_DEVICES=0,99 is not a list of device indices from 0 to $((count - 1)); using 0"
 if [[ $(cat "$work/range.err") == "$expected" ]]; then pass "$expected"; else
   sed 's/^/    /' "$work/range.err"; fail "CUDROP_DEVICES=0,99: expected '$expected'"; fi
