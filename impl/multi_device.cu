@@ -19,24 +19,20 @@ struct DeviceTurn {
   std::vector<GemmProgress> own;
 };
 
-// Runs turn.regions on turn.ctx's device from the calling thread, which it moves there. No
+// Runs turn.regions on turn.ctx's device from the calling thread, which it moves there, into
+// turn.status and turn.own (sized by the caller: nothing here allocates outside the work). No
 // exception leaves (a failed region instead: its device may still run the next).
-void run_turn(DeviceTurn &turn, const RegionWork &work) {
-  turn.status.assign(turn.regions.size(), Status::ok);
-  turn.own.assign(turn.regions.size(), GemmProgress{});
+void run_turn(DeviceTurn &turn, const RegionWork &work) noexcept {
   if (cudaSetDevice(turn.ctx->device) != cudaSuccess) {
     cudaGetLastError();
-    turn.status.assign(turn.regions.size(), Status::cuda_error);
+    for (Status &s : turn.status) s = Status::cuda_error;
     return;
   }
   for (size_t r = 0; r < turn.regions.size(); ++r) {
     try {
       turn.status[r] = work(*turn.ctx, turn.regions[r], &turn.own[r]);
-    } catch (const std::exception &e) {
-      log(1, "GPU %d: exception on a region of a call over several devices: %s", turn.ctx->device, e.what());
-      turn.status[r] = Status::out_of_memory;
     } catch (...) {
-      turn.status[r] = Status::out_of_memory;
+      turn.status[r] = Status::out_of_memory;  // as a failed allocation: the region is done elsewhere
     }
   }
 }
@@ -44,10 +40,12 @@ void run_turn(DeviceTurn &turn, const RegionWork &work) {
 // Each turn on its own thread, the first on the calling thread. A thread that cannot be started
 // leaves its turn failed, with nothing written.
 void run_round(std::vector<DeviceTurn> &turns, const RegionWork &work) {
+  for (DeviceTurn &turn : turns) {
+    turn.status.assign(turn.regions.size(), Status::out_of_memory);
+    turn.own.assign(turn.regions.size(), GemmProgress{});
+  }
   std::vector<std::thread> threads;
   for (size_t t = 1; t < turns.size(); ++t) {
-    turns[t].status.assign(turns[t].regions.size(), Status::out_of_memory);
-    turns[t].own.assign(turns[t].regions.size(), GemmProgress{});
     try {
       threads.emplace_back([&turns, &work, t] { run_turn(turns[t], work); });
     } catch (const std::exception &) {
@@ -107,7 +105,6 @@ Status run_on_devices(const std::vector<GpuContext *> &devices, const std::vecto
       turn.ctx = succeeded[r % retry.size()];
       turn.regions.push_back(missing[r]);
     }
-    // The first device (the calling thread's) leads the round when it is among them.
     run_round(retry, work);
     missing.clear();
     for (DeviceTurn &turn : retry)

@@ -21,14 +21,7 @@ trap 'rm -rf "$work"' EXIT
 for name in $(compgen -e | grep '^CUDROP_'); do unset "$name"; done
 
 # run NAME [VAR=VALUE...] -- COMMAND...: stderr in $work/NAME.err, status in $rc.
-run() {
-  local name=$1; shift
-  local assignments=()
-  while [[ $1 != -- ]]; do assignments+=("$1"); shift; done
-  shift
-  timeout 60 env "${assignments[@]}" "$@" >"$work/$name.out" 2>"$work/$name.err"
-  rc=$?
-}
+. "$(dirname "$0")/harness/run_case.sh"
 show() { sed "s/^/    [$1] /" "$work/$1.err"; }
 lines() { grep -c '' "$work/$1.err"; }
 

@@ -33,7 +33,7 @@ echo "gemm_multi_gpu: $count GPU(s) visible, CUDROP_DEVICES=all uses $devices"
 [[ $devices == "$count" ]] && pass "CUDROP_DEVICES=all: all $count devices" || fail "CUDROP_DEVICES=all: $devices of $count"
 
 # An index beyond the devices there are: dropped, with one warning saying what is used (at the
-# first call that starts the GPU: forced, since auto mode keeps the probe's small call on the CPU).
+# first call on the GPU, when the devices are counted).
 CUDROP_MODE=gpu CUDROP_DEVICES=0,99 "$probe" 1 >"$work/range.out" 2>"$work/range.err"
 expected="cudrop: CUDROP_DEVICES=0,99 is not a list of device indices from 0 to $((count - 1)); using 0"
 if [[ $(cat "$work/range.err") == "$expected" ]]; then pass "$expected"; else
@@ -51,16 +51,10 @@ grep -q "devices in use: 0,1" <<<"$out" && pass "cudrop-info: devices in use: 0,
 
 split=(CUDROP_MODE=gpu CUDROP_DEVICES=all CUDROP_GEMM_DEVICE_MIN_FLOPS=0)
 # run NAME [VAR=VALUE...] -- COMMAND...: output in $work/NAME.{out,err}, status in $rc.
-run() {
-  local name=$1; shift
-  local assignments=()
-  while [[ $1 != -- ]]; do assignments+=("$1"); shift; done
-  shift
-  timeout 1200 env "${assignments[@]}" "$@" >"$work/$name.out" 2>"$work/$name.err"
-  rc=$?
-  tail -3 "$work/$name.out" | sed "s/^/    [$name] /"
-}
-expect_ok() {  # NAME WHAT
+. "$(dirname "$0")/../harness/run_case.sh"
+run_timeout=1200
+expect_ok() {  # NAME WHAT: the run's last lines, and whether it exited 0
+  tail -3 "$work/$1.out" | sed "s/^/    [$1] /"
   if [[ $rc == 0 ]]; then pass "$2"; else
     tail -20 "$work/$1.out" "$work/$1.err" | sed "s/^/    /"; fail "$2 (exit $rc)"; fi
 }
