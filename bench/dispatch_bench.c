@@ -21,35 +21,12 @@
 #include <time.h>
 
 #include "host_timing.h"
+#include "loaded_symbol.h"
 
 typedef void gemm_fn(const char *, const char *, const int *, const int *, const int *, const void *, const void *,
                      const int *, const void *, const int *, const void *, void *, const int *, size_t, size_t);
 typedef void counters_fn(long *, long *, long *);
 
-
-/* The first loaded object other than libcudrop that defines `symbol`. */
-struct Search {
-  const char *symbol;
-  void *cudrop_fn;
-  void *found;
-  char name[512];
-};
-
-static int visit(struct dl_phdr_info *info, size_t size, void *data) {
-  (void)size;
-  struct Search *s = data;
-  if (s->found || info->dlpi_name == NULL || info->dlpi_name[0] == '\0' || strstr(info->dlpi_name, "libcudrop"))
-    return 0;
-  void *handle = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
-  if (handle == NULL) return 0;
-  void *fn = dlsym(handle, s->symbol);
-  if (fn != NULL && fn != s->cudrop_fn) {
-    s->found = fn;
-    snprintf(s->name, sizeof s->name, "%s", info->dlpi_name);
-  }
-  dlclose(handle);
-  return 0;
-}
 
 static double batch_seconds(gemm_fn *gemm, int n, int calls, const void *a, const void *b, void *c, int dbl) {
   const double one_d = 1.0, zero_d = 0.0;
@@ -94,7 +71,7 @@ int main(int argc, char **argv) {
              dbl ? (void *)&zero : (void *)&zero_s, c, &two, 1, 1);
     }
     struct Search search = {symbol, (void *)cudrop, NULL, ""};
-    dl_iterate_phdr(visit, &search);
+    find_loaded_symbol(&search);
     if (search.found == NULL) {
       fprintf(stderr, "no CPU BLAS with %s is loaded next to cudrop\n", symbol);
       return 2;

@@ -78,9 +78,11 @@ bool is_a_cudrop(const char *file, const void *base) {
 
 // A symbol that lives in libcudrop itself (under any file name, e.g. when cudrop is
 // installed as libblas.so.3), or in another copy of it, would have the two call each other
-// forever: reject it, and say so once per other copy (a second cudrop in one process is
-// never what the user meant).
-void *accept_foreign(void *fn) {
+// forever: reject it, and say so once per other copy: always when the user named it
+// (CUDROP_CPU_BLAS/LAPACK: a setting that cannot work), else only when verbose (a process meets
+// a second copy legitimately when libcudrop.so is preloaded where the system libblas.so.3 is
+// cudrop's complete library, and must print what it prints without cudrop).
+void *accept_foreign(void *fn, bool named_by_user = false) {
   if (fn == nullptr) return nullptr;
   Dl_info info{};
   if (dladdr(fn, &info) == 0) return fn;
@@ -91,17 +93,17 @@ void *accept_foreign(void *fn) {
     std::lock_guard<std::mutex> lock(told_mutex);
     if (std::find(told.begin(), told.end(), info.dli_fbase) == told.end()) {
       told.push_back(info.dli_fbase);
-      log(0, "%s is another copy of cudrop, not a CPU BLAS/LAPACK: skipped", info.dli_fname);
+      log(named_by_user ? 0 : 1, "%s is another copy of cudrop, not a CPU BLAS/LAPACK: skipped", info.dli_fname);
     }
     return nullptr;
   }
   return fn;
 }
 
-void *from_library(const char *library, const char *symbol) {
+void *from_library(const char *library, const char *symbol, bool named_by_user = false) {
   void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) return nullptr;
-  void *fn = accept_foreign(dlsym(handle, symbol));
+  void *fn = accept_foreign(dlsym(handle, symbol), named_by_user);
   if (fn == nullptr) dlclose(handle);
   return fn;
 }
@@ -133,7 +135,7 @@ void *resolve(const Entry &entry, How *how) {
   const env::Environment &e = env::environment();
   const char *named = entry.kind == Kind::Blas ? e.cpu_blas : e.cpu_lapack;
   if (named != nullptr) {
-    if (void *fn = from_library(named, entry.symbol)) {
+    if (void *fn = from_library(named, entry.symbol, true)) {
       how->rule = entry.kind == Kind::Blas ? "CUDROP_CPU_BLAS" : "CUDROP_CPU_LAPACK";
       return fn;
     }
@@ -145,6 +147,17 @@ void *resolve(const Entry &entry, How *how) {
   if (e.no_cpu_search) return nullptr;
   return entry.kind == Kind::Blas ? from_candidates(kBlasCandidates, entry.symbol, how)
                                   : from_candidates(kLapackCandidates, entry.symbol, how);
+}
+
+// resolve(), and the verbose line naming the file it found.
+void *resolve_and_log(const Entry &entry, How *how) {
+  void *fn = resolve(entry, how);
+  if (fn != nullptr) {
+    Dl_info info{};
+    dladdr(fn, &info);
+    log(1, "CPU %s from %s", entry.symbol, info.dli_fname ? info.dli_fname : "?");
+  }
+  return fn;
 }
 
 struct Table {
@@ -168,12 +181,7 @@ void *find(Routine routine) {
   const auto index = static_cast<size_t>(routine);
   Table &t = table();
   std::call_once(t.once[index], [&] {
-    t.fn[index] = resolve(kRoutines[index], &t.how[index]);
-    if (t.fn[index] != nullptr) {
-      Dl_info info{};
-      dladdr(t.fn[index], &info);
-      log(1, "CPU %s from %s", kRoutines[index].symbol, info.dli_fname ? info.dli_fname : "?");
-    }
+    t.fn[index] = resolve_and_log(kRoutines[index], &t.how[index]);
     detail::resolved[index].store(t.fn[index], std::memory_order_release);
   });
   return t.fn[index];
@@ -260,18 +268,27 @@ void *find_for_illegal_call(Routine routine, const void *return_address,
   return fn;
 }
 
+void *find_by_name(const char *symbol, bool lapack) {
+  How how;
+  return resolve_and_log({symbol, lapack ? Kind::Lapack : Kind::Blas}, &how);
+}
+
+void missing(const char *symbol, bool lapack) {
+  std::fprintf(stderr,
+               "cudrop: fatal: this call needs the CPU %s routine %s (CUDROP_MODE=cpu, no usable "
+               "GPU, a call too small for it, or a routine cudrop forwards), and no CPU %s library "
+               "provides it.\n"
+               "cudrop: install one (e.g. `apt install %s`) or name it with %s=/path/to/lib%s.so\n",
+               lapack ? "LAPACK" : "BLAS", symbol, lapack ? "LAPACK" : "BLAS",
+               lapack ? "liblapack3" : "libopenblas0 (or libblas3)", lapack ? "CUDROP_CPU_LAPACK" : "CUDROP_CPU_BLAS",
+               lapack ? "lapack" : "blas");
+  std::abort();
+}
+
 void *require(Routine routine) {
   if (void *fn = find(routine)) return fn;
   const Entry &entry = kRoutines[static_cast<size_t>(routine)];
-  const bool blas = entry.kind == Kind::Blas;
-  std::fprintf(stderr,
-               "cudrop: fatal: this call needs the CPU %s routine %s (CUDROP_MODE=cpu, no usable "
-               "GPU, or a call too small for it), and no CPU %s library provides it.\n"
-               "cudrop: install one (e.g. `apt install %s`) or name it with %s=/path/to/lib%s.so\n",
-               blas ? "BLAS" : "LAPACK", entry.symbol, blas ? "BLAS" : "LAPACK",
-               blas ? "libopenblas0 (or libblas3)" : "liblapack3", blas ? "CUDROP_CPU_BLAS" : "CUDROP_CPU_LAPACK",
-               blas ? "blas" : "lapack");
-  std::abort();
+  missing(entry.symbol, entry.kind == Kind::Lapack);
 }
 
 }  // namespace cudrop::cpu

@@ -17,6 +17,12 @@ void *require(Routine routine);
 // Same, but returns nullptr instead of aborting (for probes and tests).
 void *find(Routine routine);
 
+// `symbol` from the CPU BLAS (lapack false) or LAPACK underneath, searched as find() searches
+// (never cudrop itself), uncached: each forwarder of the complete library keeps its own slot.
+void *find_by_name(const char *symbol, bool lapack);
+// require()'s message on stderr (what to install or set), then abort.
+[[noreturn]] void missing(const char *symbol, bool lapack);
+
 // Where an illegal call goes, so that the process sees what it would without cudrop: the
 // routine underneath, whose own checks call the handler its own symbol binding gives; or
 // nullptr, and capi reports it itself (capi/report.h). nullptr when the executable defines one

@@ -163,6 +163,12 @@ run f3 env CUDROP_VERBOSE=0 CUDROP_CPU_BLAS="$work/copy/libcudrop-copy.so" "$wor
   fail "f3: exit status $rc or wrong result"
 [ "$(grep -c 'is another copy of cudrop' "$work/f3.log")" -eq 1 ] && pass "f3: one notice at verbose 0" ||
   fail "f3: want exactly one notice at CUDROP_VERBOSE=0"
+# Met by the search (cudrop's complete library installed as the system libblas.so.3, the
+# preload library loaded too): legitimate, so silent unless verbose.
+run f4 env CUDROP_VERBOSE=0 LD_LIBRARY_PATH="$work/copy" LD_PRELOAD="$lib" "$work/probe_blas"
+[ "$rc" -eq 0 ] && grep -q '^probe: .*: OK$' "$work/f4.log" && pass "f4: correct result" || fail "f4: exit status $rc or wrong result"
+grep -q 'is another copy of cudrop' "$work/f4.log" && fail "f4: a notice at CUDROP_VERBOSE=0" ||
+  pass "f4: no notice at verbose 0 for a copy the search met"
 
 if [ "$failures" -ne 0 ]; then echo "cpu_resolver: $failures failure(s)"; exit 1; fi
 echo "cpu_resolver: PASS"

@@ -19,6 +19,10 @@ cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 || { cat "
 libdir=$(dirname "$(find "$prefix" -name 'libcudrop.so*' -type f | head -1)")
 echo "installed: $(cd "$prefix" && find . -type f -o -type l | sort | tr '\n' ' ')"
 [ -f "$prefix/include/cudrop.h" ] || fail "no include/cudrop.h in the prefix"
+# Both libraries: the preload one and the complete one (with its development link) that users link.
+for name in libcudrop.so.0 libcudrop_full.so.0 libcudrop_full.so; do
+  [ -e "$libdir/$name" ] || fail "no $name in $libdir"
+done
 
 # pkg-config, as a user's Makefile would use it; then the same after moving the prefix.
 check_pkg_config() {  # check_pkg_config PREFIX LABEL
@@ -43,6 +47,8 @@ if cmake -S "$(dirname "$0")/install_consumer" -B "$work/consumer" -DCMAKE_PREFI
    cmake --build "$work/consumer" >>"$work/consumer.log" 2>&1; then
   if "$work/consumer/relink" >"$work/cmake-run.log" 2>&1 && grep -qx 'relink.c: PASS' "$work/cmake-run.log"; then
     echo "find_package: built and ran ($(readelf -d "$work/consumer/relink" | grep -o 'R[UN]*PATH.*' | head -1))"
+    readelf -d "$work/consumer/relink" | grep -q 'NEEDED.*\[libcudrop_full\.so\.0\]' ||
+      fail "find_package: cudrop::cudrop does not link libcudrop_full (the complete library)"
   else
     cat "$work/cmake-run.log"; fail "find_package: the program failed"
   fi

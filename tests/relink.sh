@@ -2,7 +2,7 @@
 # relink_c / relink_f77: build examples/relink.c or examples/relink.f the way a user would,
 # with flags only from `pkg-config --cflags --libs cudrop` (PKG_CONFIG_PATH=BUILD/pkgconfig,
 # which holds cudrop-uninstalled.pc for the build tree) and no BLAS on the link line; check
-# that the program needs libcudrop and no libblas; run it with LD_LIBRARY_PATH=BUILD; the
+# that the program needs libcudrop_full (the complete library) and no libblas; run it with LD_LIBRARY_PATH=BUILD; the
 # program checks its own results (exit 1 on a mismatch) and must print its PASS line.
 # usage: relink.sh c|f77 EXAMPLES_DIR BUILD_DIR COMPILER
 set -u
@@ -37,7 +37,8 @@ fi
 
 needed=$(readelf -d "$work/relink" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 echo "NEEDED: $(echo $needed)"
-echo "$needed" | grep -q '^libcudrop\.so' || { echo "FAIL: the program does not need libcudrop"; exit 1; }
+# pkg-config links the complete library (the whole BLAS/LAPACK ABI), not the preload one.
+echo "$needed" | grep -q '^libcudrop_full\.so' || { echo "FAIL: the program does not need libcudrop_full"; exit 1; }
 if echo "$needed" | grep -Eq '^lib(blas|openblas|cblas|mkl|blis|lapack)'; then
   echo "FAIL: the program needs another BLAS/LAPACK library"; exit 1
 fi
@@ -50,6 +51,6 @@ if [ "$rc" -ne 0 ]; then echo "FAIL: exit status $rc"; exit 1; fi
 grep -qx "$pass_line" "$work/out.log" || { echo "FAIL: no '$pass_line' line"; exit 1; }
 grep -q 'WRONG' "$work/out.log" && { echo "FAIL: a check printed WRONG"; exit 1; }
 # The library that actually ran is this build's (not an installed cudrop).
-LD_LIBRARY_PATH=$build ldd "$work/relink" | grep -q "libcudrop.so.* => $(readlink -f "$build")/\|libcudrop.so.* => $build/" ||
-  { echo "FAIL: the loader does not take libcudrop from $build"; exit 1; }
+LD_LIBRARY_PATH=$build ldd "$work/relink" | grep -q "libcudrop_full.so.* => $(readlink -f "$build")/\|libcudrop_full.so.* => $build/" ||
+  { echo "FAIL: the loader does not take libcudrop_full from $build"; exit 1; }
 echo "relink_$lang: PASS"

@@ -10,6 +10,12 @@
 #   case:    sgemm_ bad LDA, bad TRANSA; cblas_sgemm column-major bad lda, row-major bad ldb,
 #            bad layout; dgesv_ bad LDA (-llapack -lblas only: it does not link against -lblas
 #            alone, nor against libcudrop alone, which has no dgesv_)
+#   the complete library: libcudrop_full alone (relinked; baseline the -llapack -lblas build),
+#   and standing in as libblas.so.3 + liblapack.so.3 (LD_LIBRARY_PATH) under the -llapack -lblas
+#   build, dgesv_ included (forwarded to the CPU LAPACK, whose XERBLA is reached). Not for a
+#   handler in a library loaded RTLD_LOCAL: a forwarded routine runs in the CPU library, which
+#   binds its XERBLA in its own scope, not the module's (docs: the preload library is the one
+#   for numpy's lapack_lite).
 #   and a call wrapper preloaded before cudrop (wrapper.c: its sgemm_/cblas_sgemm hand each
 #   call to the next definition, cudrop's), over the -lblas programs.
 # usage: handlers.sh C_COMPILER SOURCE_DIR BUILD_DIR (BUILD_DIR holds libcudrop.so)
@@ -38,6 +44,7 @@ build_one() {  # handler link -> $work/<handler>-<link>/main (and lib.so)
     blas) libs="-lblas" ;;
     lapack) libs="-DWITH_LAPACK -llapack -lblas" ;;
     cudrop) libs="-L$build -lcudrop -Wl,-rpath,$build" ;;
+    full) libs="-DWITH_LAPACK -L$build -lcudrop_full -Wl,-rpath,$build" ;;
   esac
   # shellcheck disable=SC2086  # libs is meant to split
   case $handler in
@@ -93,6 +100,23 @@ for handler in exe lib none; do
     out=$work/$handler-cudrop-$case
     run_one "$work/$handler-cudrop" "$case" "$out"
     compare "handler=$handler relinked-with-cudrop-alone $case" "$work/$handler-blas-$case.base" "$out"
+  done
+done
+
+# The complete library, relinked and standing in for the system's libraries.
+standin=$work/standin
+mkdir -p "$standin"
+ln -s "$build/libcudrop_full.so.0" "$standin/libblas.so.3"
+ln -s "$build/libcudrop_full.so.0" "$standin/liblapack.so.3"
+for handler in exe none; do
+  build_one $handler full || { echo "FAIL: cannot build handler=$handler link=full"; failures=$((failures + 1)); }
+  for case in $gemm_cases dgesv_lda; do
+    out=$work/$handler-full-$case
+    run_one "$work/$handler-full" "$case" "$out"
+    compare "handler=$handler relinked-with-cudrop_full $case" "$work/$handler-lapack-$case.base" "$out"
+    out=$work/$handler-standin-$case
+    run_one "$work/$handler-lapack" "$case" "$out" LD_LIBRARY_PATH="$standin"
+    compare "handler=$handler link=lapack cudrop_full-as-libblas+liblapack $case" "$work/$handler-lapack-$case.base" "$out"
   done
 done
 

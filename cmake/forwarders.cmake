@@ -1,0 +1,79 @@
+# Writes the forwarders' list and the complete library's export list (run at build time with
+# cmake -P, after exports.map): every function of abi/*.names that cudrop does not define itself.
+#   FORWARDED_DEF  CUDROP_FORWARD(index, symbol, library) per forwarded name, library blas,
+#                  lapack or both (where the resolver looks for it); included by shim/forwarders.S and
+#                  shim/forward.cpp. Empty when NO_FORWARDERS is set (no assembly for this CPU).
+#   FULL_MAP       exports.map's global list, the forwarded names and the reference CBLAS's two
+#                  variables (abi/data.names, defined by shim/cblas_globals.cpp).
+# The names cudrop defines are subtracted here rather than their forwarders made weak: a weak
+# definition would still be exported (as W, which some tools and linkers treat differently), its
+# dead stub and slot would stay in the library, and a name dropped from routines.def would
+# silently become a forwarder without anyone seeing the list change.
+cmake_policy(VERSION 3.24)
+foreach(var ABI_DIR EXPORTS_MAP FORWARDED_DEF FULL_MAP)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "forwarders.cmake: ${var} not set")
+  endif()
+endforeach()
+
+function(read_names file out)
+  file(STRINGS ${file} lines REGEX "^[A-Za-z_][A-Za-z0-9_]*$")
+  set(${out} ${lines} PARENT_SCOPE)
+endfunction()
+
+# exports.map's global list: between "global:" and "local:", comments removed, split at ';'.
+file(READ ${EXPORTS_MAP} map)
+string(REGEX REPLACE "/\\*([^*]|\\*+[^*/])*\\*+/" "" map "${map}")
+string(REGEX REPLACE "//[^\n]*" "" map "${map}")
+string(REGEX MATCH "global:(.*)local:" map "${map}")
+set(map "${CMAKE_MATCH_1}")
+string(REGEX REPLACE "[ \t\r\n]" "" map "${map}")
+set(own "${map}")  # "a;b;" is already a list
+list(REMOVE_ITEM own "")
+list(LENGTH own own_count)
+if(own_count EQUAL 0)
+  message(FATAL_ERROR "forwarders.cmake: no global list in ${EXPORTS_MAP}")
+endif()
+
+read_names(${ABI_DIR}/blas.names blas)
+read_names(${ABI_DIR}/cblas.names cblas)
+read_names(${ABI_DIR}/lapack.names lapack)
+read_names(${ABI_DIR}/data.names data)
+list(APPEND blas ${cblas})
+list(REMOVE_DUPLICATES blas)
+# In both libraries (xerbla_, xerbla_array_, lsame_): whichever the process would have reached
+# first (shim/forward.cpp).
+set(both "")
+foreach(name IN LISTS blas)
+  if(name IN_LIST lapack)
+    list(APPEND both ${name})
+  endif()
+endforeach()
+list(REMOVE_ITEM blas ${both})
+list(REMOVE_ITEM lapack ${both})
+foreach(library blas lapack both)
+  if(${library})
+    list(REMOVE_ITEM ${library} ${own})
+  endif()
+endforeach()
+
+set(def "/* Written by cmake/forwarders.cmake from the abi/ name lists minus exports.map: do not edit. */\n")
+set(map_text "/* Written by cmake/forwarders.cmake: exports.map's names plus the forwarders'. */\n{\n  global:\n")
+foreach(name IN LISTS own data)
+  string(APPEND map_text "    ${name};\n")
+endforeach()
+set(index 0)
+if(NOT NO_FORWARDERS)
+  foreach(library blas lapack both)
+    foreach(name IN LISTS ${library})
+      string(APPEND def "CUDROP_FORWARD(${index}, ${name}, ${library})\n")
+      string(APPEND map_text "    ${name};\n")
+      math(EXPR index "${index} + 1")
+    endforeach()
+  endforeach()
+endif()
+string(APPEND map_text "  local: *;\n};\n")
+string(APPEND def "#define CUDROP_FORWARD_COUNT ${index}\n")
+
+file(WRITE ${FORWARDED_DEF} "${def}")
+file(WRITE ${FULL_MAP} "${map_text}")
