@@ -18,8 +18,11 @@ struct PotrfProgress {
   bool any_written() const { return columns != 0 || u12_columns != 0 || x_columns != 0; }
   // For the log: "after N of M columns were written back".
   void describe(char *text, size_t size) const {
-    std::snprintf(text, size, "after %d of %d columns (and %d solution columns) were written back", columns, n,
-                  x_columns);
+    if (x_columns == 0)
+      std::snprintf(text, size, "after %d of %d columns were written back", columns, n);
+    else
+      std::snprintf(text, size, "after %d of %d factor columns and %d solution columns were written back", columns,
+                    n, x_columns);
   }
 };
 
