@@ -52,6 +52,25 @@ constexpr const char *kLapackCandidates[] = {
     "/usr/lib/x86_64-linux-gnu/liblapack.so.3", "/usr/lib64/liblapack.so.3",
     "/usr/lib/liblapack.so.3"};
 
+// ILP64 libraries (64-bit integers): OpenBLAS built with SYMBOLSUFFIX=64_ (Julia's, and
+// libblastrampoline's convention) exports suffixed names; the rest, the unsuffixed ones of
+// Debian's libblas64-3 / liblapack64-3 / libopenblas64-0-* (same names as LP64, other soname).
+constexpr const char *kSuffixed64Candidates[] = {"libopenblas64_.so.0", "libopenblas64_.so"};
+constexpr const char *kBlas64Candidates[] = {
+    "libopenblas64.so.0", "libblas64.so.3",
+    "/usr/lib/x86_64-linux-gnu/openblas64-pthread/libblas64.so.3",
+    "/usr/lib/x86_64-linux-gnu/openblas64-openmp/libblas64.so.3",
+    "/usr/lib/x86_64-linux-gnu/openblas64-serial/libblas64.so.3",
+    "/usr/lib/x86_64-linux-gnu/blas64/libblas64.so.3",
+    "/usr/lib/x86_64-linux-gnu/libblas64.so.3"};
+constexpr const char *kLapack64Candidates[] = {
+    "libopenblas64.so.0", "liblapack64.so.3",
+    "/usr/lib/x86_64-linux-gnu/openblas64-pthread/liblapack64.so.3",
+    "/usr/lib/x86_64-linux-gnu/openblas64-openmp/liblapack64.so.3",
+    "/usr/lib/x86_64-linux-gnu/openblas64-serial/liblapack64.so.3",
+    "/usr/lib/x86_64-linux-gnu/lapack64/liblapack64.so.3",
+    "/usr/lib/x86_64-linux-gnu/liblapack64.so.3"};
+
 const void *own_base() {
   static const void *base = [] {
     Dl_info info{};
@@ -271,6 +290,32 @@ void *find_for_illegal_call(Routine routine, const void *return_address,
 void *find_by_name(const char *symbol, bool lapack) {
   How how;
   return resolve_and_log({symbol, lapack ? Kind::Lapack : Kind::Blas}, &how);
+}
+
+void *find_by_name64(const char *suffixed, const char *plain, bool lapack) {
+  How how;
+  void *fn = accept_foreign(dlsym(RTLD_NEXT, suffixed));
+  if (fn == nullptr && !env::environment().no_cpu_search) {
+    fn = from_candidates(kSuffixed64Candidates, suffixed, &how);
+    if (fn == nullptr)
+      fn = lapack ? from_candidates(kLapack64Candidates, plain, &how) : from_candidates(kBlas64Candidates, plain, &how);
+  }
+  if (fn != nullptr) {
+    Dl_info info{};
+    dladdr(fn, &info);
+    log(1, "CPU %s (64-bit integers) from %s", suffixed, info.dli_fname ? info.dli_fname : "?");
+  }
+  return fn;
+}
+
+void missing64(const char *symbol, bool lapack) {
+  std::fprintf(stderr,
+               "cudrop: fatal: this call needs the CPU %s routine %s with 64-bit integers, and no "
+               "ILP64 %s library provides it.\n"
+               "cudrop: install one (e.g. `apt install %s`)\n",
+               lapack ? "LAPACK" : "BLAS", symbol, lapack ? "LAPACK" : "BLAS",
+               lapack ? "liblapack64-3" : "libopenblas64-0 (or libblas64-3)");
+  std::abort();
 }
 
 void missing(const char *symbol, bool lapack) {

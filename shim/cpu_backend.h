@@ -23,6 +23,16 @@ void *find_by_name(const char *symbol, bool lapack);
 // require()'s message on stderr (what to install or set), then abort.
 [[noreturn]] void missing(const char *symbol, bool lapack);
 
+// A routine of the CPU BLAS (lapack false) or LAPACK with 64-bit integers (ILP64), uncached:
+// `suffixed` (dgemm_64_, cblas_dgemm64_: OpenBLAS's SYMBOLSUFFIX=64_ spelling, ILP64 wherever
+// it is found) next in the lookup order or in an OpenBLAS built so; else `plain` (dgemm_) in a
+// file known to be ILP64 (Debian's libblas64.so.3, liblapack64.so.3, libopenblas64.so.0).
+// Never `plain` from the lookup order: the process may hold an LP64 libblas.so.3 too, and its
+// dgemm_ would read half of each integer. Never a cudrop (of either ABI).
+void *find_by_name64(const char *suffixed, const char *plain, bool lapack);
+// missing()'s message for an ILP64 routine, then abort.
+[[noreturn]] void missing64(const char *symbol, bool lapack);
+
 // Where an illegal call goes, so that the process sees what it would without cudrop: the
 // routine underneath, whose own checks call the handler its own symbol binding gives; or
 // nullptr, and capi reports it itself (capi/report.h). nullptr when the executable defines one
