@@ -52,6 +52,10 @@ install(FILES docs/man/cudrop-info.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 # mode, so installing it is switching to it; it forwards what it does not accelerate to the
 # best CPU library it finds underneath, which therefore must exist (Depends).
 set(CUDROP_ALTERNATIVES_PRIORITY 110)
+set(CUDROP_ILP64_STANDIN "")  # the maintainer scripts' ILP64 names: none without libcudrop64
+if(TARGET cudrop64)
+  set(CUDROP_ILP64_STANDIN "libblas64.so.3 liblapack64.so.3")
+endif()
 set(cudrop_deb_dir ${CMAKE_CURRENT_BINARY_DIR}/deb-control)
 configure_file(cmake/deb/postinst.in ${cudrop_deb_dir}/postinst @ONLY)
 configure_file(cmake/deb/prerm.in ${cudrop_deb_dir}/prerm @ONLY)
