@@ -119,8 +119,10 @@ void *accept_foreign(void *fn, bool named_by_user = false) {
   return fn;
 }
 
-void *from_library(const char *library, const char *symbol, bool named_by_user = false) {
-  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+// deep_bind: the library's own calls bind to its own definitions first (RTLD_DEEPBIND), for an
+// ILP64 library with the LP64 names (see find_by_name64).
+void *from_library(const char *library, const char *symbol, bool named_by_user = false, bool deep_bind = false) {
+  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL | (deep_bind ? RTLD_DEEPBIND : 0));
   if (handle == nullptr) return nullptr;
   void *fn = accept_foreign(dlsym(handle, symbol), named_by_user);
   if (fn == nullptr) dlclose(handle);
@@ -135,9 +137,9 @@ struct How {
 };
 
 template <size_t N>
-void *from_candidates(const char *const (&candidates)[N], const char *symbol, How *how) {
+void *from_candidates(const char *const (&candidates)[N], const char *symbol, How *how, bool deep_bind = false) {
   for (const char *library : candidates)
-    if (void *fn = from_library(library, symbol)) {
+    if (void *fn = from_library(library, symbol, false, deep_bind)) {
       *how = {"the search list", library};
       return fn;
     }
@@ -292,13 +294,21 @@ void *find_by_name(const char *symbol, bool lapack) {
   return resolve_and_log({symbol, lapack ? Kind::Lapack : Kind::Blas}, &how);
 }
 
+// An ILP64 library with the LP64 names is opened with RTLD_DEEPBIND (as libblastrampoline
+// does): Debian's liblapack64's dgesv_ calls dgetrf_, and through the global scope that would
+// be the process's LP64 dgetrf_ (libcudrop_full's, or an LP64 libblas.so.3's) reading half of
+// each integer. Deep-bound, its calls reach its own routines and its own dependencies'
+// (libblas64.so.3), its handlers too: a program's own xerbla_ is not called by them. A library
+// the process has already loaded keeps the binding it was loaded with: where that is
+// libcudrop64 standing in, its global names are the same ILP64 ones, forwarded back.
 void *find_by_name64(const char *suffixed, const char *plain, bool lapack) {
   How how;
   void *fn = accept_foreign(dlsym(RTLD_NEXT, suffixed));
   if (fn == nullptr && !env::environment().no_cpu_search) {
     fn = from_candidates(kSuffixed64Candidates, suffixed, &how);
     if (fn == nullptr)
-      fn = lapack ? from_candidates(kLapack64Candidates, plain, &how) : from_candidates(kBlas64Candidates, plain, &how);
+      fn = lapack ? from_candidates(kLapack64Candidates, plain, &how, true)
+                  : from_candidates(kBlas64Candidates, plain, &how, true);
   }
   if (fn != nullptr) {
     Dl_info info{};
