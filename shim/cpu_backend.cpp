@@ -294,21 +294,15 @@ void *find_by_name(const char *symbol, bool lapack) {
   return resolve_and_log({symbol, lapack ? Kind::Lapack : Kind::Blas}, &how);
 }
 
-// An ILP64 library with the LP64 names is opened with RTLD_DEEPBIND (as libblastrampoline
-// does): Debian's liblapack64's dgesv_ calls dgetrf_, and through the global scope that would
-// be the process's LP64 dgetrf_ (libcudrop_full's, or an LP64 libblas.so.3's) reading half of
-// each integer. Deep-bound, its calls reach its own routines and its own dependencies'
-// (libblas64.so.3), its handlers too: a program's own xerbla_ is not called by them. A library
-// the process has already loaded keeps the binding it was loaded with: where that is
-// libcudrop64 standing in, its global names are the same ILP64 ones, forwarded back.
-void *find_by_name64(const char *suffixed, const char *plain, bool lapack) {
+// deep_bind: see cpu_backend.h.
+void *find_by_name64(const char *suffixed, const char *plain, bool lapack, bool deep_bind) {
   How how;
   void *fn = accept_foreign(dlsym(RTLD_NEXT, suffixed));
   if (fn == nullptr && !env::environment().no_cpu_search) {
     fn = from_candidates(kSuffixed64Candidates, suffixed, &how);
     if (fn == nullptr)
-      fn = lapack ? from_candidates(kLapack64Candidates, plain, &how, true)
-                  : from_candidates(kBlas64Candidates, plain, &how, true);
+      fn = lapack ? from_candidates(kLapack64Candidates, plain, &how, deep_bind)
+                  : from_candidates(kBlas64Candidates, plain, &how, deep_bind);
   }
   if (fn != nullptr) {
     Dl_info info{};

@@ -29,7 +29,15 @@ void *find_by_name(const char *symbol, bool lapack);
 // file known to be ILP64 (Debian's libblas64.so.3, liblapack64.so.3, libopenblas64.so.0).
 // Never `plain` from the lookup order: the process may hold an LP64 libblas.so.3 too, and its
 // dgemm_ would read half of each integer. Never a cudrop (of either ABI).
-void *find_by_name64(const char *suffixed, const char *plain, bool lapack);
+// deep_bind: where the process's global unsuffixed names are LP64 (the _64_ names of
+// libcudrop_full, beside its LP64 ones), an ILP64 library with the unsuffixed names is opened
+// RTLD_DEEPBIND, as libblastrampoline does: Debian's liblapack64 dgesv_ calls dgetrf_, which
+// through the global scope would be an LP64 one. Deep-bound, its calls reach its own routines
+// and its dependencies' (libblas64.so.3), its handlers and CBLAS variables too, not a
+// program's own. Not for libcudrop64: there the global unsuffixed names are its own ILP64
+// forwarders (a program's cblas_xerbla, RowMajorStrg must be reached, as the CBLAS testers
+// demand). A library the process has already loaded keeps the binding it was loaded with.
+void *find_by_name64(const char *suffixed, const char *plain, bool lapack, bool deep_bind);
 // missing()'s message for an ILP64 routine, then abort.
 [[noreturn]] void missing64(const char *symbol, bool lapack);
 

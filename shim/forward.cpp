@@ -19,7 +19,9 @@ struct Forwarded {
 };
 
 void *find_in(const Forwarded &entry, bool lapack) {
-  return entry.abi == Abi::ilp64 ? cudrop::cpu::find_by_name64(entry.suffixed, entry.plain, lapack)
+  // A suffixed name is libcudrop_full's, whose unsuffixed names are LP64 (find_by_name64).
+  const bool beside_lp64 = std::strcmp(entry.symbol, entry.plain) != 0;
+  return entry.abi == Abi::ilp64 ? cudrop::cpu::find_by_name64(entry.suffixed, entry.plain, lapack, beside_lp64)
                                  : cudrop::cpu::find_by_name(entry.symbol, lapack);
 }
 
