@@ -8,7 +8,9 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "shim/dispatch.h"
@@ -146,7 +148,16 @@ void *from_candidates(const char *const (&candidates)[N], const char *symbol, Ho
   return nullptr;
 }
 
+void *find_suffixed64(const char *symbol, bool lapack);
+constexpr const char *kIlp64Rule = "an ILP64 library";
+
 void *resolve(const Entry &entry, How *how) {
+  // A row of 64-bit integers (dgemm_64_): only an ILP64 library's routine will do.
+  const size_t length = std::strlen(entry.symbol);
+  if (length > 4 && std::strcmp(entry.symbol + length - 4, "_64_") == 0) {
+    how->rule = kIlp64Rule;
+    return find_suffixed64(entry.symbol, entry.kind == Kind::Lapack);
+  }
   // 1. Whatever comes after us in the lookup order (the BLAS the program itself loaded).
   if (void *fn = accept_foreign(dlsym(RTLD_NEXT, entry.symbol))) {
     how->rule = "loaded in the process";
@@ -173,7 +184,7 @@ void *resolve(const Entry &entry, How *how) {
 // resolve(), and the verbose line naming the file it found.
 void *resolve_and_log(const Entry &entry, How *how) {
   void *fn = resolve(entry, how);
-  if (fn != nullptr) {
+  if (fn != nullptr && how->rule != kIlp64Rule) {  // find_by_name64 said it
     Dl_info info{};
     dladdr(fn, &info);
     log(1, "CPU %s from %s", entry.symbol, info.dli_fname ? info.dli_fname : "?");
@@ -311,6 +322,16 @@ void *find_by_name64(const char *suffixed, const char *plain, bool lapack, bool 
   }
   return fn;
 }
+
+namespace {
+// dgemm_64_ underneath libcudrop's accelerated dgemm_64_: the unsuffixed name is tried in an
+// ILP64 file deep-bound (libcudrop's unsuffixed names beside it are LP64).
+void *find_suffixed64(const char *symbol, bool lapack) {
+  std::string plain(symbol);
+  plain.erase(plain.size() - 3);  // dgemm_64_ -> dgemm_
+  return find_by_name64(symbol, plain.c_str(), lapack, true);
+}
+}  // namespace
 
 void missing64(const char *symbol, bool lapack) {
   std::fprintf(stderr,

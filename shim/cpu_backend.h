@@ -2,6 +2,7 @@
 // The CPU BLAS/LAPACK underneath cudrop: resolved lazily, never to cudrop itself.
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <type_traits>
 
@@ -83,6 +84,12 @@ template <class T>
 using gemm_fn = void (*)(const char *, const char *, const int *, const int *, const int *,
                          const T *, const T *, const int *, const T *, const int *, const T *,
                          T *, const int *, size_t, size_t);
+
+// dgemm_64_ and sgemm_64_ underneath (64-bit integers).
+template <class T>
+using gemm64_fn = void (*)(const char *, const char *, const int64_t *, const int64_t *, const int64_t *,
+                           const T *, const T *, const int64_t *, const T *, const int64_t *, const T *,
+                           T *, const int64_t *, size_t, size_t);
 
 template <class T>
 gemm_fn<T> gemm() {

@@ -6,6 +6,8 @@
 # first: the results check, and every CPU routine cudrop resolved (CUDROP_VERBOSE=1) came from
 # an ILP64 file (blas64/, lapack64/), none from the LP64 ones, and no LP64 routine was resolved
 # at all (the ILP64 library's own inner calls, dgesv_ -> dgetrf_, stay inside it).
+# libcudrop_full's dgemm_64_/sgemm_64_ are cudrop's own entries (capi gemm_64), the rest forwarders.
+#   (d) an illegal M prints and exits as without cudrop.
 #   (c) no ILP64 library (CUDROP_NO_CPU_SEARCH=1): the call aborts naming the routine and the
 #       ILP64 package, never an LP64 library.
 # Skipped (77) without Debian's libblas64-3/liblapack64-3 (or libblas3/liblapack3).
@@ -48,6 +50,24 @@ run_case() {  # name, library (-l), SFX
 }
 run_case full cudrop_full 64_
 run_case lib64 cudrop64 ""
+
+# (d) An illegal argument (M = -1) through libcudrop_full's dgemm_64_ (cudrop's accelerated
+# entry) and libcudrop64's dgemm_: the same text and exit status as linked against Debian's
+# ILP64 libraries directly. dgemm_64_'s library is deep-bound, so its own handler (BLAS's) is
+# called, as linked -lblas64 -llapack64; libcudrop64's xerbla_ forwarder takes LAPACK's when
+# relinked (shim/forward.cpp), as linked -llapack64 -lblas64.
+"$cc" -O1 -o "$work/direct-full" "$src/forward64_probe.c" $multi/blas64/libblas64.so.3 $multi/lapack64/liblapack64.so.3 -ldl -lm &&
+"$cc" -O1 -o "$work/direct-lib64" "$src/forward64_probe.c" $multi/lapack64/liblapack64.so.3 $multi/blas64/libblas64.so.3 -ldl -lm ||
+  fail "the probe does not link against Debian's ILP64 libraries"
+for name in full lib64; do
+  "$work/direct-$name" --illegal >"$work/direct-$name.illegal" 2>&1; want_rc=$?
+  "$work/$name" --illegal >"$work/$name.illegal" 2>&1; rc=$?
+  if [ $rc = $want_rc ] && cmp -s "$work/direct-$name.illegal" "$work/$name.illegal"; then
+    echo "ok: $name: illegal M: exit $rc, $(head -1 "$work/$name.illegal")"
+  else
+    fail "$name: illegal M: exit $rc, '$(head -c 300 "$work/$name.illegal")'; without cudrop: exit $want_rc, '$(head -c 300 "$work/direct-$name.illegal")'"
+  fi
+done
 
 # (c) No ILP64 library reachable: an abort naming the routine and the package.
 CUDROP_NO_CPU_SEARCH=1 "$work/lib64" >"$work/none.out" 2>"$work/none.err"

@@ -23,6 +23,8 @@
 typedef int64_t I;
 void F(dgemm)(const char *, const char *, const I *, const I *, const I *, const double *, const double *,
               const I *, const double *, const I *, const double *, double *, const I *, size_t, size_t);
+void F(sgemm)(const char *, const char *, const I *, const I *, const I *, const float *, const float *,
+              const I *, const float *, const I *, const float *, float *, const I *, size_t, size_t);
 void F(dgesv)(const I *, const I *, double *, const I *, I *, double *, const I *, I *);
 I F(idamax)(const I *, const double *, const I *);
 double C(cblas_ddot)(I, const double *, I, const double *, I);
@@ -34,6 +36,14 @@ static void check(int ok, const char *what) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--illegal") == 0) {
+    /* M = -1: the reference's message through the ILP64 library's handler. */
+    const I m = -1, one = 1;
+    double x = 1;
+    F(dgemm)("N", "N", &m, &one, &one, &x, &x, &one, &x, &one, &x, &x, &one, 1, 1);
+    printf("returned\n");
+    return 0;
+  }
   for (int i = 1; i < argc; ++i)
     if (!dlopen(argv[i], RTLD_NOW | RTLD_GLOBAL)) {
       printf("FAIL: dlopen %s: %s\n", argv[i], dlerror());
@@ -55,6 +65,25 @@ int main(int argc, char **argv) {
   const double alpha = 2, beta = 0.5;
   F(dgemm)("N", "N", &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
   check(memcmp(c, want, sizeof c) == 0, "dgemm with 64-bit integers: C = 2AB + C/2, rows past M untouched");
+
+  /* The same in single precision (values exact in float). */
+  float fa[LDA * K], fb[LDB * N], fc[LDC * N];
+  for (int i = 0; i < LDA * K; ++i) fa[i] = (float)a[i];
+  for (int i = 0; i < LDB * N; ++i) fb[i] = (float)b[i];
+  for (int i = 0; i < LDC * N; ++i) fc[i] = (float)i;
+  const float falpha = 2, fbeta = 0.5f;
+  F(sgemm)("N", "N", &m, &n, &k, &falpha, fa, &lda, fb, &ldb, &fbeta, fc, &ldc, 1, 1);
+  int same = 1;
+  for (int i = 0; i < LDC * N; ++i) same &= fc[i] == (float)want[i];
+  check(same, "sgemm with 64-bit integers");
+
+  /* An LDA past 2^31 is legal where A has one column (K = 1): only A(1:M, 1) is read. */
+  {
+    const I m3 = 3, n2 = 2, k1 = 1, big_lda = ((I)1 << 31) + 5, ldb1 = 1, ldc3 = 3;
+    double a1[3] = {1, 2, 3}, b1[2] = {10, 100}, c1[6] = {0}, zero = 0, one_d = 1;
+    F(dgemm)("N", "N", &m3, &n2, &k1, &one_d, a1, &big_lda, b1, &ldb1, &zero, c1, &ldc3, 1, 1);
+    check(c1[0] == 10 && c1[2] == 30 && c1[3] == 100 && c1[5] == 300, "dgemm with LDA = 2^31 + 5 (K = 1)");
+  }
 
   const double x[] = {1, -9, 3, 9.5, 2};
   const I five = 5, one = 1;
