@@ -3,6 +3,7 @@
 // cpu::find_for_illegal_call) and calls capi::<routine><T>, which capi/<routine>.cpp defines and
 // instantiates for each precision. No policy here: an entry is a call.
 #include <cstddef>
+#include <cstdint>
 
 #include "core/routines.h"
 // The public prototypes, so that an entry that differs from its declaration fails to compile.

@@ -1,15 +1,28 @@
-# Writes the forwarders' list and the complete library's export list (run at build time with
+# Writes the forwarders' list and a complete library's export list (run at build time with
 # cmake -P, after exports.map): every function of abi/*.names that cudrop does not define itself.
-#   FORWARDED_DEF  CUDROP_FORWARD(index, symbol, library) per forwarded name, library blas,
-#                  lapack or both (where the resolver looks for it); included by shim/forwarders.S and
-#                  shim/forward.cpp. Empty when NO_FORWARDERS is set (no assembly for this CPU).
-#   FULL_MAP       exports.map's global list, the forwarded names and the reference CBLAS's two
+#   FORWARDED_DEF  CUDROP_FORWARD(index, symbol, library, abi, suffixed, plain) per forwarded
+#                  name: library blas, lapack or both (where the resolver looks for it); abi lp64
+#                  or ilp64 (64-bit integers, found only in an ILP64 library: shim/forward.cpp);
+#                  suffixed and plain, the names tried there (OpenBLAS's SYMBOLSUFFIX=64_
+#                  spelling, and the unsuffixed one of Debian's libblas64.so.3). Included by
+#                  shim/forwarders.S and shim/forward.cpp. Empty when NO_FORWARDERS is set (no
+#                  assembly for this CPU).
+#   FULL_MAP       the library's own names, the forwarded names and the reference CBLAS's two
 #                  variables (abi/data.names, defined by shim/cblas_globals.cpp).
+#   VARIANT        full (default): libcudrop_full, exports.map's names, the LP64 forwarders and
+#                  the ILP64 ones under the suffixed names (dgemm_64_, cblas_dgemm64_), as an
+#                  OpenBLAS built with INTERFACE64=1 SYMBOLSUFFIX=64_ exports them.
+#                  64: libcudrop64, the ILP64 forwarders under the unsuffixed names (Debian's
+#                  libblas64.so.3 ABI) and, of exports.map, only the C functions (cudrop_version...):
+#                  its other names take 32-bit integers.
 # The names cudrop defines are subtracted here rather than their forwarders made weak: a weak
 # definition would still be exported (as W, which some tools and linkers treat differently), its
 # dead stub and slot would stay in the library, and a name dropped from routines.def would
 # silently become a forwarder without anyone seeing the list change.
 cmake_policy(VERSION 3.24)
+if(NOT DEFINED VARIANT)
+  set(VARIANT full)
+endif()
 foreach(var ABI_DIR EXPORTS_MAP FORWARDED_DEF FULL_MAP)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "forwarders.cmake: ${var} not set")
@@ -34,6 +47,10 @@ list(LENGTH own own_count)
 if(own_count EQUAL 0)
   message(FATAL_ERROR "forwarders.cmake: no global list in ${EXPORTS_MAP}")
 endif()
+if(VARIANT STREQUAL "64")
+  list(FILTER own INCLUDE REGEX "^cudrop_[a-z_]*[a-z]$")
+endif()
+
 
 read_names(${ABI_DIR}/blas.names blas)
 read_names(${ABI_DIR}/cblas.names cblas)
@@ -51,11 +68,6 @@ foreach(name IN LISTS blas)
 endforeach()
 list(REMOVE_ITEM blas ${both})
 list(REMOVE_ITEM lapack ${both})
-foreach(library blas lapack both)
-  if(${library})
-    list(REMOVE_ITEM ${library} ${own})
-  endif()
-endforeach()
 
 set(def "/* Written by cmake/forwarders.cmake from the abi/ name lists minus exports.map: do not edit. */\n")
 set(map_text "/* Written by cmake/forwarders.cmake: exports.map's names plus the forwarders'. */\n{\n  global:\n")
@@ -66,9 +78,23 @@ set(index 0)
 if(NOT NO_FORWARDERS)
   foreach(library blas lapack both)
     foreach(name IN LISTS ${library})
-      string(APPEND def "CUDROP_FORWARD(${index}, ${name}, ${library})\n")
-      string(APPEND map_text "    ${name};\n")
-      math(EXPR index "${index} + 1")
+      # OpenBLAS's SYMBOLSUFFIX rule: Fortran name_ -> name_64_, C cblas_name -> cblas_name64_.
+      set(name64 "${name}64_")
+      if(VARIANT STREQUAL "full" AND NOT name IN_LIST own)
+        string(APPEND def "CUDROP_FORWARD(${index}, ${name}, ${library}, lp64, ${name}, ${name})\n")
+        string(APPEND map_text "    ${name};\n")
+        math(EXPR index "${index} + 1")
+      endif()
+      if(VARIANT STREQUAL "full")
+        set(symbol ${name64})
+      else()
+        set(symbol ${name})
+      endif()
+      if(NOT symbol IN_LIST own)
+        string(APPEND def "CUDROP_FORWARD(${index}, ${symbol}, ${library}, ilp64, ${name64}, ${name})\n")
+        string(APPEND map_text "    ${symbol};\n")
+        math(EXPR index "${index} + 1")
+      endif()
     endforeach()
   endforeach()
 endif()

@@ -4,7 +4,9 @@
 # The stand-in directory, <prefix>/lib/<triplet>/cudrop/, holds libblas.so.3 and liblapack.so.3,
 # both links to the complete library: what the package registers in Debian's libblas.so.3 and
 # liblapack.so.3 alternatives, and what a user can put on LD_LIBRARY_PATH to try cudrop as the
-# system libraries without installing anything (the build tree has one too: standin/).
+# system libraries without installing anything (the build tree has one too: standin/). Where
+# libcudrop64 is built (x86-64), it also holds libblas64.so.3 and liblapack64.so.3, links to
+# libcudrop64.so.0, for Debian's 64-bit-integer libblas64.so.3 / liblapack64.so.3 alternatives.
 # The package installs under /usr with the build's library directory: configure with
 # -DCMAKE_INSTALL_PREFIX=/usr for Debian's multiarch layout (/usr/lib/<triplet>); a tree
 # configured for another prefix puts the libraries in /usr/lib, also on the loader's path.
@@ -16,6 +18,7 @@ else()
 endif()
 set(CUDROP_STANDIN_INSTALL_DIR lib/${CUDROP_TRIPLET}/cudrop)
 set(CUDROP_FULL_SONAME libcudrop_full.so.${PROJECT_VERSION_MAJOR})
+set(CUDROP_SONAME64 libcudrop64.so.${PROJECT_VERSION_MAJOR})
 
 # The links, relative so that any prefix works: made here and copied as links by install();
 # and the build tree's stand-in directory, beside the complete library (the standin tests use
@@ -31,6 +34,15 @@ foreach(name libblas.so.3 liblapack.so.3)
   install(FILES ${cudrop_standin_links}/${name} DESTINATION ${CUDROP_STANDIN_INSTALL_DIR})
   file(CREATE_LINK ../${CUDROP_FULL_SONAME} ${CUDROP_BUILD_STANDIN_DIR}/${name} SYMBOLIC)
 endforeach()
+if(TARGET cudrop64)
+  file(RELATIVE_PATH cudrop_standin_target64 "/${CUDROP_STANDIN_INSTALL_DIR}"
+       "/${CMAKE_INSTALL_LIBDIR}/${CUDROP_SONAME64}")
+  foreach(name libblas64.so.3 liblapack64.so.3)
+    file(CREATE_LINK ${cudrop_standin_target64} ${cudrop_standin_links}/${name} SYMBOLIC)
+    install(FILES ${cudrop_standin_links}/${name} DESTINATION ${CUDROP_STANDIN_INSTALL_DIR})
+    file(CREATE_LINK ../${CUDROP_SONAME64} ${CUDROP_BUILD_STANDIN_DIR}/${name} SYMBOLIC)
+  endforeach()
+endif()
 
 install(FILES docs/man/cudrop.7 DESTINATION ${CMAKE_INSTALL_MANDIR}/man7)
 install(FILES docs/man/cudrop-info.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
@@ -40,6 +52,10 @@ install(FILES docs/man/cudrop-info.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 # mode, so installing it is switching to it; it forwards what it does not accelerate to the
 # best CPU library it finds underneath, which therefore must exist (Depends).
 set(CUDROP_ALTERNATIVES_PRIORITY 110)
+set(CUDROP_ILP64_STANDIN "")  # the maintainer scripts' ILP64 names: none without libcudrop64
+if(TARGET cudrop64)
+  set(CUDROP_ILP64_STANDIN "libblas64.so.3 liblapack64.so.3")
+endif()
 set(cudrop_deb_dir ${CMAKE_CURRENT_BINARY_DIR}/deb-control)
 configure_file(cmake/deb/postinst.in ${cudrop_deb_dir}/postinst @ONLY)
 configure_file(cmake/deb/prerm.in ${cudrop_deb_dir}/prerm @ONLY)
@@ -54,8 +70,9 @@ set(CPACK_PACKAGE_DESCRIPTION
 "cudrop runs BLAS and LAPACK calls (GEMM, LU, Cholesky, the power method) on an NVIDIA GPU with
 its own CUDA kernels, from unmodified programs; small calls, and every call on a machine without
 a usable GPU, go to the CPU BLAS/LAPACK underneath. This package registers cudrop in the
-libblas.so.3 and liblapack.so.3 alternatives, above OpenBLAS: programs linked with the system
-BLAS/LAPACK use it, and `update-alternatives --config libblas.so.3-${CUDROP_TRIPLET}` switches
+libblas.so.3 and liblapack.so.3 alternatives, above OpenBLAS, and libcudrop64 (64-bit integers)
+in the libblas64.so.3 and liblapack64.so.3 ones: programs linked with the system BLAS/LAPACK use
+it, and `update-alternatives --config libblas.so.3-${CUDROP_TRIPLET}` switches
 back. It also ships libcudrop.so (for LD_PRELOAD), the header, pkg-config and CMake files,
 cudrop-info and the man pages cudrop(7) and cudrop-info(1).")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
@@ -63,6 +80,8 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "libblas3 | libopenblas0 | libblas.so.3, liblapack3 | libopenblas0 | liblapack.so.3")
+# libcudrop64 forwards everything to an ILP64 library; only programs linked against one use it.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libopenblas64-0 | libblas64-3, libopenblas64-0 | liblapack64-3")
 find_program(CUDROP_DPKG_SHLIBDEPS dpkg-shlibdeps)
 if(CUDROP_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)       # libc6, libstdc++6, libgcc-s1 with versions

@@ -8,7 +8,9 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "shim/dispatch.h"
@@ -51,6 +53,25 @@ constexpr const char *kLapackCandidates[] = {
     "/usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3",
     "/usr/lib/x86_64-linux-gnu/liblapack.so.3", "/usr/lib64/liblapack.so.3",
     "/usr/lib/liblapack.so.3"};
+
+// ILP64 libraries (64-bit integers): OpenBLAS built with SYMBOLSUFFIX=64_ (Julia's, and
+// libblastrampoline's convention) exports suffixed names; the rest, the unsuffixed ones of
+// Debian's libblas64-3 / liblapack64-3 / libopenblas64-0-* (same names as LP64, other soname).
+constexpr const char *kSuffixed64Candidates[] = {"libopenblas64_.so.0", "libopenblas64_.so"};
+constexpr const char *kBlas64Candidates[] = {
+    "libopenblas64.so.0", "libblas64.so.3",
+    "/usr/lib/x86_64-linux-gnu/openblas64-pthread/libblas64.so.3",
+    "/usr/lib/x86_64-linux-gnu/openblas64-openmp/libblas64.so.3",
+    "/usr/lib/x86_64-linux-gnu/openblas64-serial/libblas64.so.3",
+    "/usr/lib/x86_64-linux-gnu/blas64/libblas64.so.3",
+    "/usr/lib/x86_64-linux-gnu/libblas64.so.3"};
+constexpr const char *kLapack64Candidates[] = {
+    "libopenblas64.so.0", "liblapack64.so.3",
+    "/usr/lib/x86_64-linux-gnu/openblas64-pthread/liblapack64.so.3",
+    "/usr/lib/x86_64-linux-gnu/openblas64-openmp/liblapack64.so.3",
+    "/usr/lib/x86_64-linux-gnu/openblas64-serial/liblapack64.so.3",
+    "/usr/lib/x86_64-linux-gnu/lapack64/liblapack64.so.3",
+    "/usr/lib/x86_64-linux-gnu/liblapack64.so.3"};
 
 const void *own_base() {
   static const void *base = [] {
@@ -100,8 +121,10 @@ void *accept_foreign(void *fn, bool named_by_user = false) {
   return fn;
 }
 
-void *from_library(const char *library, const char *symbol, bool named_by_user = false) {
-  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+// deep_bind: the library's own calls bind to its own definitions first (RTLD_DEEPBIND), for an
+// ILP64 library with the LP64 names (see find_by_name64).
+void *from_library(const char *library, const char *symbol, bool named_by_user = false, bool deep_bind = false) {
+  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL | (deep_bind ? RTLD_DEEPBIND : 0));
   if (handle == nullptr) return nullptr;
   void *fn = accept_foreign(dlsym(handle, symbol), named_by_user);
   if (fn == nullptr) dlclose(handle);
@@ -116,16 +139,25 @@ struct How {
 };
 
 template <size_t N>
-void *from_candidates(const char *const (&candidates)[N], const char *symbol, How *how) {
+void *from_candidates(const char *const (&candidates)[N], const char *symbol, How *how, bool deep_bind = false) {
   for (const char *library : candidates)
-    if (void *fn = from_library(library, symbol)) {
+    if (void *fn = from_library(library, symbol, false, deep_bind)) {
       *how = {"the search list", library};
       return fn;
     }
   return nullptr;
 }
 
+void *find_suffixed64(const char *symbol, bool lapack);
+constexpr const char *kIlp64Rule = "an ILP64 library";
+
 void *resolve(const Entry &entry, How *how) {
+  // A row of 64-bit integers (dgemm_64_): only an ILP64 library's routine will do.
+  const size_t length = std::strlen(entry.symbol);
+  if (length > 4 && std::strcmp(entry.symbol + length - 4, "_64_") == 0) {
+    how->rule = kIlp64Rule;
+    return find_suffixed64(entry.symbol, entry.kind == Kind::Lapack);
+  }
   // 1. Whatever comes after us in the lookup order (the BLAS the program itself loaded).
   if (void *fn = accept_foreign(dlsym(RTLD_NEXT, entry.symbol))) {
     how->rule = "loaded in the process";
@@ -152,7 +184,7 @@ void *resolve(const Entry &entry, How *how) {
 // resolve(), and the verbose line naming the file it found.
 void *resolve_and_log(const Entry &entry, How *how) {
   void *fn = resolve(entry, how);
-  if (fn != nullptr) {
+  if (fn != nullptr && how->rule != kIlp64Rule) {  // find_by_name64 said it
     Dl_info info{};
     dladdr(fn, &info);
     log(1, "CPU %s from %s", entry.symbol, info.dli_fname ? info.dli_fname : "?");
@@ -271,6 +303,44 @@ void *find_for_illegal_call(Routine routine, const void *return_address,
 void *find_by_name(const char *symbol, bool lapack) {
   How how;
   return resolve_and_log({symbol, lapack ? Kind::Lapack : Kind::Blas}, &how);
+}
+
+// deep_bind: see cpu_backend.h.
+void *find_by_name64(const char *suffixed, const char *plain, bool lapack, bool deep_bind) {
+  How how;
+  void *fn = accept_foreign(dlsym(RTLD_NEXT, suffixed));
+  if (fn == nullptr && !env::environment().no_cpu_search) {
+    fn = from_candidates(kSuffixed64Candidates, suffixed, &how);
+    if (fn == nullptr)
+      fn = lapack ? from_candidates(kLapack64Candidates, plain, &how, deep_bind)
+                  : from_candidates(kBlas64Candidates, plain, &how, deep_bind);
+  }
+  if (fn != nullptr) {
+    Dl_info info{};
+    dladdr(fn, &info);
+    log(1, "CPU %s (64-bit integers) from %s", suffixed, info.dli_fname ? info.dli_fname : "?");
+  }
+  return fn;
+}
+
+namespace {
+// dgemm_64_ underneath libcudrop's accelerated dgemm_64_: the unsuffixed name is tried in an
+// ILP64 file deep-bound (libcudrop's unsuffixed names beside it are LP64).
+void *find_suffixed64(const char *symbol, bool lapack) {
+  std::string plain(symbol);
+  plain.erase(plain.size() - 3);  // dgemm_64_ -> dgemm_
+  return find_by_name64(symbol, plain.c_str(), lapack, true);
+}
+}  // namespace
+
+void missing64(const char *symbol, bool lapack) {
+  std::fprintf(stderr,
+               "cudrop: fatal: this call needs the CPU %s routine %s with 64-bit integers, and no "
+               "ILP64 %s library provides it.\n"
+               "cudrop: install one (e.g. `apt install %s`)\n",
+               lapack ? "LAPACK" : "BLAS", symbol, lapack ? "LAPACK" : "BLAS",
+               lapack ? "liblapack64-3" : "libopenblas64-0 (or libblas64-3)");
+  std::abort();
 }
 
 void missing(const char *symbol, bool lapack) {

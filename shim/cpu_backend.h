@@ -2,6 +2,7 @@
 // The CPU BLAS/LAPACK underneath cudrop: resolved lazily, never to cudrop itself.
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <type_traits>
 
@@ -22,6 +23,24 @@ void *find(Routine routine);
 void *find_by_name(const char *symbol, bool lapack);
 // require()'s message on stderr (what to install or set), then abort.
 [[noreturn]] void missing(const char *symbol, bool lapack);
+
+// A routine of the CPU BLAS (lapack false) or LAPACK with 64-bit integers (ILP64), uncached:
+// `suffixed` (dgemm_64_, cblas_dgemm64_: OpenBLAS's SYMBOLSUFFIX=64_ spelling, ILP64 wherever
+// it is found) next in the lookup order or in an OpenBLAS built so; else `plain` (dgemm_) in a
+// file known to be ILP64 (Debian's libblas64.so.3, liblapack64.so.3, libopenblas64.so.0).
+// Never `plain` from the lookup order: the process may hold an LP64 libblas.so.3 too, and its
+// dgemm_ would read half of each integer. Never a cudrop (of either ABI).
+// deep_bind: where the process's global unsuffixed names are LP64 (the _64_ names of
+// libcudrop_full, beside its LP64 ones), an ILP64 library with the unsuffixed names is opened
+// RTLD_DEEPBIND, as libblastrampoline does: Debian's liblapack64 dgesv_ calls dgetrf_, which
+// through the global scope would be an LP64 one. Deep-bound, its calls reach its own routines
+// and its dependencies' (libblas64.so.3), its handlers and CBLAS variables too, not a
+// program's own. Not for libcudrop64: there the global unsuffixed names are its own ILP64
+// forwarders (a program's cblas_xerbla, RowMajorStrg must be reached, as the CBLAS testers
+// demand). A library the process has already loaded keeps the binding it was loaded with.
+void *find_by_name64(const char *suffixed, const char *plain, bool lapack, bool deep_bind);
+// missing()'s message for an ILP64 routine, then abort.
+[[noreturn]] void missing64(const char *symbol, bool lapack);
 
 // Where an illegal call goes, so that the process sees what it would without cudrop: the
 // routine underneath, whose own checks call the handler its own symbol binding gives; or
@@ -65,6 +84,12 @@ template <class T>
 using gemm_fn = void (*)(const char *, const char *, const int *, const int *, const int *,
                          const T *, const T *, const int *, const T *, const int *, const T *,
                          T *, const int *, size_t, size_t);
+
+// dgemm_64_ and sgemm_64_ underneath (64-bit integers).
+template <class T>
+using gemm64_fn = void (*)(const char *, const char *, const int64_t *, const int64_t *, const int64_t *,
+                           const T *, const T *, const int64_t *, const T *, const int64_t *, const T *,
+                           T *, const int64_t *, size_t, size_t);
 
 template <class T>
 gemm_fn<T> gemm() {

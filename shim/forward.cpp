@@ -1,4 +1,4 @@
-// The complete library's forwarders (shim/forwarders.S): the lazy resolution of one slot.
+// The complete libraries' forwarders (shim/forwarders.S): the lazy resolution of one slot.
 #include <dlfcn.h>
 
 #include <cstdint>
@@ -9,11 +9,21 @@
 namespace {
 
 enum class Library { blas, lapack, both };
+enum class Abi { lp64, ilp64 };
 
 struct Forwarded {
   const char *symbol;
   Library library;  // where it is searched
+  Abi abi;          // ilp64: 64-bit integers, searched only in an ILP64 library
+  const char *suffixed, *plain;  // ilp64: its names there (cpu::find_by_name64)
 };
+
+void *find_in(const Forwarded &entry, bool lapack) {
+  // A suffixed name is libcudrop_full's, whose unsuffixed names are LP64 (find_by_name64).
+  const bool beside_lp64 = std::strcmp(entry.symbol, entry.plain) != 0;
+  return entry.abi == Abi::ilp64 ? cudrop::cpu::find_by_name64(entry.suffixed, entry.plain, lapack, beside_lp64)
+                                 : cudrop::cpu::find_by_name(entry.symbol, lapack);
+}
 
 // A name both libraries define (xerbla_, xerbla_array_, lsame_) is taken from the one the
 // process would have reached first: standing in as libblas.so.3 loaded before liblapack.so.3
@@ -30,16 +40,16 @@ bool lapack_first() {
 
 void *find(const Forwarded &entry) {
   switch (entry.library) {
-    case Library::blas: return cudrop::cpu::find_by_name(entry.symbol, false);
-    case Library::lapack: return cudrop::cpu::find_by_name(entry.symbol, true);
+    case Library::blas: return find_in(entry, false);
+    case Library::lapack: return find_in(entry, true);
     case Library::both: break;
   }
   const bool first = lapack_first();
-  if (void *fn = cudrop::cpu::find_by_name(entry.symbol, first)) return fn;
-  return cudrop::cpu::find_by_name(entry.symbol, !first);
+  if (void *fn = find_in(entry, first)) return fn;
+  return find_in(entry, !first);
 }
 
-#define CUDROP_FORWARD(k, name, library) {#name, Library::library},
+#define CUDROP_FORWARD(k, name, library, abi, suffixed, plain) {#name, Library::library, Abi::abi, #suffixed, #plain},
 constexpr Forwarded kForwarded[] = {
 #include "forwarded.def"
 };
@@ -58,7 +68,10 @@ extern void *cudrop_forward_slots[];
 __attribute__((visibility("hidden"))) void *cudrop_forward_resolve(std::uint32_t index) noexcept {
   const Forwarded &entry = kForwarded[index];
   void *fn = find(entry);
-  if (fn == nullptr) cudrop::cpu::missing(entry.symbol, entry.library == Library::lapack);
+  if (fn == nullptr) {
+    if (entry.abi == Abi::ilp64) cudrop::cpu::missing64(entry.symbol, entry.library == Library::lapack);
+    cudrop::cpu::missing(entry.symbol, entry.library == Library::lapack);
+  }
   __atomic_store_n(&cudrop_forward_slots[index], fn, __ATOMIC_RELEASE);
   return fn;
 }

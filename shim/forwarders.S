@@ -1,4 +1,4 @@
-/* The complete library's forwarders (libcudrop_full, x86-64 only): one exported function per
+/* The complete libraries' forwarders (libcudrop_full, libcudrop64; x86-64 only): one exported function per
    name of forwarded.def (every BLAS/CBLAS/LAPACK function cudrop does not define itself, see
    cmake/forwarders.cmake), each a single `jmp *slot(%rip)` into the CPU library underneath, as
    libblastrampoline does: a load and a jump, the caller's arguments and stack untouched.
@@ -10,7 +10,7 @@
 #define CUDROP_STUB(k) .Lstub_##k
 
 /* The forwarders. */
-#define CUDROP_FORWARD(k, name, library)                                  \
+#define CUDROP_FORWARD(k, name, ...)                                      \
   .globl name; .type name, @function; .p2align 4; name: .cfi_startproc;   \
   jmp *cudrop_forward_slots + 8 * k(%rip); .cfi_endproc; .size name, . - name;
   .text
@@ -18,7 +18,7 @@
 
 /* The lazy stubs. */
 #undef CUDROP_FORWARD
-#define CUDROP_FORWARD(k, name, library)                                  \
+#define CUDROP_FORWARD(k, name, ...)                                      \
   CUDROP_STUB(k): .cfi_startproc; movl $k, %r11d; jmp cudrop_forward_common; .cfi_endproc;
 #include "forwarded.def"
 
@@ -78,7 +78,7 @@ cudrop_forward_common:
 /* The slots: written once each by cudrop_forward_resolve (an aligned 8-byte store, atomic on
    x86-64), read by the forwarders. */
 #undef CUDROP_FORWARD
-#define CUDROP_FORWARD(k, name, library) .quad CUDROP_STUB(k);
+#define CUDROP_FORWARD(k, ...) .quad CUDROP_STUB(k);
   .data
   .p2align 6
   .globl cudrop_forward_slots

@@ -6,9 +6,13 @@
 # CBLAS's variables RowMajorStrg and CBLAS_CallFromC (abi/data.names) as data; unversioned, not
 # -Bsymbolic, and no CUDA/BLAS/LAPACK library NEEDED (the CPU one is
 # found at run time). The preload library's own list is tests/exports.sh's.
-# usage: abi.sh LIBCUDROP_FULL.so ABI_DIR EXPORTS_MAP
+# libcudrop_full also exports every function name with OpenBLAS's ILP64 suffix (dgemm_64_,
+# cblas_dgemm64_). With `64` (the abi64 test), the library is libcudrop64: the same unsuffixed
+# names (Debian's blas64/libblas64.so.3 and lapack64/liblapack64.so.3 are compared), no suffixed
+# ones, and of exports.map only its C functions (cudrop_version...): the rest take 32-bit integers.
+# usage: abi.sh LIBCUDROP_FULL.so ABI_DIR EXPORTS_MAP [64]
 set -u
-lib=$1 abi=$2 map=$3
+lib=$1 abi=$2 map=$3 w=${4:-}
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 [ -f "$lib" ] || { echo "FAIL: no $lib"; exit 1; }
@@ -23,6 +27,12 @@ actual=$(nm -D --defined-only "$lib" | awk 'NF >= 3 {print $3}' | LC_ALL=C sort 
 own=$(sed -e 's@/\*.*\*/@@g' -e 's@//.*$@@' "$map" | tr '\n' ' ' |
   sed -n 's/.*global:\(.*\)local:.*/\1/p' | tr ';' '\n' | tr -d ' \t' | grep -v '^$' | LC_ALL=C sort -u)
 listed=$(cat "$abi"/blas.names "$abi"/cblas.names "$abi"/lapack.names "$abi"/data.names | LC_ALL=C sort -u)
+if [ -z "$w" ]; then
+  # The ILP64 spelling of every function (not the two variables).
+  listed=$( (echo "$listed"; cat "$abi"/blas.names "$abi"/cblas.names "$abi"/lapack.names | sed 's/$/64_/') | LC_ALL=C sort -u)
+else
+  own=$(echo "$own" | grep -E '^cudrop_[a-z_]*[a-z]$')
+fi
 echo "exported: $(echo "$actual" | wc -l) names; abi/*.names: $(echo "$listed" | wc -l); cudrop's own: $(echo "$own" | wc -l)"
 
 missing=$(LC_ALL=C comm -23 <(echo "$listed") <(echo "$actual"))
@@ -31,9 +41,9 @@ extra=$(LC_ALL=C comm -13 <(printf '%s\n%s\n' "$listed" "$own" | LC_ALL=C sort -
 [ -z "$extra" ] || fail "exported but neither in abi/*.names nor exports.map: $(echo $extra | cut -c1-400)"
 
 compared=0
-for debian in /usr/lib/x86_64-linux-gnu/blas/libblas.so.3 /usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3; do
+for debian in /usr/lib/x86_64-linux-gnu/blas$w/libblas$w.so.3 /usr/lib/x86_64-linux-gnu/lapack$w/liblapack$w.so.3; do
   if [ ! -e "$debian" ]; then
-    echo "note: $debian is not installed (Debian's libblas3 / liblapack3): compared with abi/*.names only"
+    echo "note: $debian is not installed (Debian's libblas${w}-3 / liblapack${w}-3): compared with abi/*.names only"
     continue
   fi
   compared=$((compared + 1))
@@ -54,12 +64,14 @@ for data in RowMajorStrg CBLAS_CallFromC; do
 done
 if nm -D --defined-only "$lib" | awk '{print $3}' | grep -q '@'; then fail "versioned symbols exported"; fi
 if readelf -d "$lib" | grep -q 'SYMBOLIC'; then fail "linked with -Bsymbolic: a program's own xerbla_ could not override"; fi
-readelf -d "$lib" | grep -q 'SONAME.*\[libcudrop_full\.so\.0\]' || fail "SONAME is not libcudrop_full.so.0"
+soname=libcudrop_full.so.0; [ -n "$w" ] && soname=libcudrop64.so.0
+readelf -d "$lib" | grep -qF "SONAME) Library soname: [$soname]" || readelf -d "$lib" | grep -q "SONAME.*\[$soname\]" ||
+  fail "SONAME is not $soname"
 needed=$(readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 echo "NEEDED: $(echo $needed)"
 for bad in libcudart libcublas libcusolver libcuda.so libnvidia libblas liblapack libopenblas libmkl libblis; do
   if echo "$needed" | grep -q "^$bad"; then fail "NEEDED $bad"; fi
 done
 
-if [ "$failures" -ne 0 ]; then echo "abi: $failures failure(s)"; exit 1; fi
-echo "abi: PASS (compared with $compared Debian librar$([ $compared = 1 ] && echo y || echo ies) on this machine)"
+if [ "$failures" -ne 0 ]; then echo "abi$w: $failures failure(s)"; exit 1; fi
+echo "abi$w: PASS (compared with $compared Debian librar$([ $compared = 1 ] && echo y || echo ies) on this machine)"

@@ -3,11 +3,13 @@
 # CPackConfig.cmake into a scratch directory, then
 #  - its name, control fields (Depends: a real CPU BLAS/LAPACK) and file list (both libraries,
 #    header, pkg-config, CMake package, cudrop-info, man pages, the stand-in directory whose
-#    libblas.so.3/liblapack.so.3 lead to libcudrop_full.so.0 inside the package);
+#    libblas.so.3/liblapack.so.3 lead to libcudrop_full.so.0 inside the package, and on x86-64
+#    its libblas64.so.3/liblapack64.so.3 to libcudrop64.so.0);
 #  - its maintainer scripts, run against a fake root (update-alternatives --root) that already
 #    has the reference BLAS (10) and OpenBLAS (100): after postinst, cudrop is what
 #    libblas.so.3/liblapack.so.3 point to; after prerm, OpenBLAS is again, and nothing of
-#    cudrop is left in the alternatives.
+#    cudrop is left in the alternatives. The same for libblas64.so.3/liblapack64.so.3 (Debian's
+#    ILP64 alternatives, OpenBLAS's in openblas64-pthread/) with libcudrop64.
 #
 #   deb_package.sh BUILD_DIR VERSION WORK_DIR
 # Exit 0 pass, 1 fail, 77 skipped (no dpkg-deb/update-alternatives: not a Debian system).
@@ -45,6 +47,9 @@ dpkg-deb -x "$deb" "$root"
 has() { compgen -G "$root/$1" >/dev/null || fail "the package has no $1"; }
 has "usr/lib/*libcudrop.so.0"
 has "usr/lib/*libcudrop_full.so.0"
+# libcudrop64 (64-bit integers) where the build has it (x86-64: forwarders).
+w64=""; compgen -G "$root/usr/lib/*libcudrop64.so.0" >/dev/null && w64=64
+[[ -n $w64 || $(uname -m) != x86_64 ]] || fail "the package has no libcudrop64.so.0"
 has "usr/include/cudrop.h"
 has "usr/lib/*pkgconfig/cudrop.pc"
 has "usr/lib/*cmake/cudrop/cudropConfig.cmake"
@@ -52,13 +57,14 @@ has "usr/bin/cudrop-info"
 has "usr/share/man/man7/cudrop.7*"
 has "usr/share/man/man1/cudrop-info.1*"
 standin=usr/lib/$triplet/cudrop
-for so in libblas.so.3 liblapack.so.3; do
+for so in libblas.so.3 liblapack.so.3 ${w64:+libblas64.so.3 liblapack64.so.3}; do
   [[ -L $root/$standin/$so ]] || fail "/$standin/$so is not a link"
   target=$(readlink "$root/$standin/$so")
   [[ $target != /* ]] || fail "/$standin/$so -> $target is absolute"
   real=$(cd "$root/$standin" && readlink -f "$target")
-  [[ $real == "$root"/usr/lib/* && $(basename "$real") == libcudrop_full.so.* && -f $real ]] \
-    || fail "/$standin/$so -> $target does not lead to libcudrop_full in the package"
+  want=libcudrop_full; [[ $so == *64.so.3 ]] && want=libcudrop64
+  [[ $real == "$root"/usr/lib/* && $(basename "$real") == $want.so.* && -f $real ]] \
+    || fail "/$standin/$so -> $target does not lead to $want in the package"
 done
 pcprefix=$(PKG_CONFIG_PATH=$(dirname "$(compgen -G "$root/usr/lib/*pkgconfig/cudrop.pc" | head -1)") \
            pkg-config --variable=prefix cudrop 2>/dev/null || true)
@@ -77,9 +83,11 @@ printf '#!/bin/sh\nexec %s --root %s "$@"\n' "$(command -v update-alternatives)"
 chmod +x "$bin/update-alternatives"
 ua() { "$bin/update-alternatives" "$@"; }
 mkdir -p "$root/etc/alternatives" "$root/var/lib/dpkg/alternatives"
-# What a system with the reference libraries and OpenBLAS has registered.
-for lib in blas lapack; do
-  for provider in "$lib:10" "openblas-pthread:100"; do
+# What a system with the reference libraries and OpenBLAS has registered (both ABIs).
+libs="blas lapack${w64:+ blas64 lapack64}"
+openblas() { [[ $1 == *64 ]] && echo openblas64-pthread || echo openblas-pthread; }
+for lib in $libs; do
+  for provider in "$lib:10" "$(openblas $lib):100"; do
     dir=${provider%%:*} p=${provider##*:}
     mkdir -p "$root/usr/lib/$triplet/$dir" && : >"$root/usr/lib/$triplet/$dir/lib$lib.so.3"
     ua --install /usr/lib/$triplet/lib$lib.so.3 lib$lib.so.3-$triplet /usr/lib/$triplet/$dir/lib$lib.so.3 $p >/dev/null
@@ -87,17 +95,17 @@ for lib in blas lapack; do
 done
 value() { ua --query "lib$1.so.3-$triplet" | awk '$1 == "Value:" {print $2}'; }
 PATH=$bin:$PATH sh -e "$ctl/postinst" configure >/dev/null
-for lib in blas lapack; do
+for lib in $libs; do
   got=$(value $lib)
   [[ $got == /$standin/lib$lib.so.3 ]] || fail "after postinst, lib$lib.so.3 is $got, not cudrop's"
   [[ $(readlink "$root/usr/lib/$triplet/lib$lib.so.3") == /etc/alternatives/lib$lib.so.3-$triplet ]] \
     || fail "/usr/lib/$triplet/lib$lib.so.3 is not the alternatives link"
 done
-echo "deb_package: after postinst: libblas.so.3 -> $(value blas), liblapack.so.3 -> $(value lapack)"
+echo "deb_package: after postinst: libblas.so.3 -> $(value blas), liblapack.so.3 -> $(value lapack)${w64:+, libblas64.so.3 -> $(value blas64), liblapack64.so.3 -> $(value lapack64)}"
 PATH=$bin:$PATH sh -e "$ctl/prerm" remove >/dev/null
-for lib in blas lapack; do
+for lib in $libs; do
   got=$(value $lib)
-  [[ $got == /usr/lib/$triplet/openblas-pthread/lib$lib.so.3 ]] || fail "after prerm, lib$lib.so.3 is $got, not OpenBLAS"
+  [[ $got == /usr/lib/$triplet/$(openblas $lib)/lib$lib.so.3 ]] || fail "after prerm, lib$lib.so.3 is $got, not OpenBLAS"
   ! ua --query "lib$lib.so.3-$triplet" | grep -q cudrop || fail "after prerm, cudrop is still an alternative for lib$lib.so.3"
 done
 echo "deb_package: after prerm: libblas.so.3 -> $(value blas), liblapack.so.3 -> $(value lapack)"

@@ -5,7 +5,7 @@
 #       libraries directly (forwarded ddot_ dnrm2_ drotg_ idamax_ cblas_ddot dgeqrf_ dgesv_,
 #       accelerated dgemm_); the variadic cblas_xerbla (int, double, string) and an illegal
 #       dtrsv_ (UPLO = 'X') print the same text and exit the same way.
-#   (b) cudrop standing in as the system's libraries: a directory BUILD/standin holding
+#   (b) cudrop standing in as the system's libraries: a directory of its own holding
 #       libblas.so.3 and liblapack.so.3 -> libcudrop_full.so.0 first in LD_LIBRARY_PATH, a
 #       program linked with -llapack -lblas (and one with -lblas -llapack), nothing set: the
 #       loader takes cudrop, the forwarders find the real CPU libraries (each verbose line names
@@ -76,11 +76,12 @@ for pair in "ddot_ $refblas" "cblas_ddot $refblas" "dgeqrf_ $reflapack" "dgesv_ 
     fail "no 'cudrop: CPU $1 from $2' line: $(grep "CPU $1 " "$work/full-verbose.err")"
 done
 
-echo "== (b) standing in as libblas.so.3 and liblapack.so.3 ($build/standin)"
-standin=$build/standin
-rm -rf "$standin" && mkdir -p "$standin"
-ln -s ../libcudrop_full.so.0 "$standin/libblas.so.3"
-ln -s ../libcudrop_full.so.0 "$standin/liblapack.so.3"
+# A directory of its own: the build tree's standin/ is the standin tests', which run meanwhile.
+standin=$work/standin
+echo "== (b) standing in as libblas.so.3 and liblapack.so.3 ($standin)"
+mkdir -p "$standin"
+ln -s "$build/libcudrop_full.so.0" "$standin/libblas.so.3"
+ln -s "$build/libcudrop_full.so.0" "$standin/liblapack.so.3"
 if ! "$cc" -O1 "$probe" -o "$work/sys" -llapack -lblas -lm 2>/dev/null; then
   "$cc" -O1 "$probe" -o "$work/sys" "$reflapack" "$refblas" -lm || { echo "FAIL: cannot link the probe with -llapack -lblas"; exit 1; }
 fi
