@@ -13,7 +13,11 @@
 #include "cudrop.h"
 #undef CBLAS_H
 
-// capi::<routine><T>(parameters..., caller), declared once per row.
+// capi::<routine><T>(parameters..., caller), declared once per row: the LP64 one (I, P: int).
+namespace cudrop::capi {
+using I = int;
+using P = int;
+}  // namespace cudrop::capi
 #define CUDROP_DECLARE_ENTRY(kind, stem, parameters)                                  \
   namespace cudrop::capi {                                                            \
   template <class T>                                                                  \
@@ -26,6 +30,8 @@
 #define CUDROP_ENTRY(p, T_, kind, stem, entry, parameters, arguments)                                 \
   namespace cudrop::exported::precision_##p {                                                         \
   using T = T_;                                                                                       \
+  using I = int;                                                                                      \
+  using P = int;                                                                                      \
   CUDROP_ENTRY_LINKAGE_##entry void CUDROP_ENTRY_NAME_##entry(CUDROP_SYMBOL(kind, p, stem)) parameters { \
     cudrop::capi::CUDROP_FAMILY(kind, stem)<T>(CUDROP_UNPAREN arguments, __builtin_return_address(0));  \
   }                                                                                                   \

@@ -2,11 +2,8 @@
 // Each is the reference routine's argument checks, in the reference order, then one
 // routed call (GPU or CPU underneath). C = alpha*op(A)*op(B) + beta*C.
 #include <algorithm>
-#include <climits>
 #include <cmath>
-#include <cstdint>
 #include <cstdio>
-#include <type_traits>
 
 #include "capi/gemm_fast_entry.h"
 #include "capi/letter.h"
@@ -45,25 +42,18 @@ inline bool gemm_worth_gpu(const env::Environment &s, int m, int n, int k, bool 
 
 // The Fortran call, checked. transa_len, transb_len: the hidden lengths, passed on unchanged
 // with an illegal call. caller: the program's return address (see cpu::find_for_illegal_call).
-// cblas_label: the verbose label of the CBLAS call this serves, or nullptr. cpu_call: the
-// whole call on another CPU routine than the LP64 one (gemm_64's: the caller's 64-bit
-// arguments), for an illegal argument and a call that stays on the CPU; cpu_routine: that routine.
-template <class T, class CpuCall = std::nullptr_t>
+// cblas_label: the verbose label of the CBLAS call this serves, or nullptr.
+template <class T>
 void checked_gemm(const char *transa, const char *transb, const int *m, const int *n, const int *k,
           const T *alpha, const T *a, const int *lda, const T *b, const int *ldb, const T *beta,
           T *c, const int *ldc, size_t transa_len, size_t transb_len, const void *caller,
-          const char *cblas_label = nullptr, const CpuCall &cpu_call = nullptr,
-          cpu::Routine cpu_routine = routine_names<Family::gemm, T>.cpu) {
+          const char *cblas_label = nullptr) {
   constexpr const RoutineNames &names = routine_names<Family::gemm, T>;
-  constexpr bool lp64 = std::is_null_pointer_v<CpuCall>;
   const char ta = upper(*transa), tb = upper(*transb);
   const bool nota = ta == 'N', notb = tb == 'N';
   if (const int info = gemm_illegal_argument(ta, tb, *m, *n, *k, *lda, *ldb, *ldc)) {
     // The CPU routine's own checks call the handler the process would call without cudrop.
-    if constexpr (!lp64) {
-      cpu_call();
-      return;
-    }
+    if (cpu::take_ilp64_cpu_call()) return;  // an ILP64 entry's: its ILP64 routine checks it
     if (auto cpu_gemm = reinterpret_cast<cpu::gemm_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"})))
       cpu_gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len);
     else
@@ -98,12 +88,9 @@ void checked_gemm(const char *transa, const char *transb, const int *m, const in
   }
   auto args = [&] { return GemmArgs<T>{!nota, !notb, *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc}; };
   route(name, gemm_worth_gpu(settings(), *m, *n, *k, *beta != T(0), sizeof(T)),
-        cpu_routine,
+        names.cpu,
         [&](impl::GemmProgress *progress) { return impl::gemm_host(args(), progress); },
-        [&] {
-          if constexpr (lp64) cpu::gemm<T>()(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
-          else cpu_call();
-        },
+        [&] { cpu::gemm<T>()(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1); },
         finish_on_cpu<impl::GemmProgress>(names.symbol, [&](const impl::GemmProgress &progress) {
           gemm_finish_on_cpu(args(), progress);
         }));
@@ -134,6 +121,7 @@ void cblas_gemm(int layout, int trans_a, int trans_b, int m, int n, int k, T alp
                            : row_major  ? gemm_illegal_argument(cb, ca, n, m, k, ldb, lda, ldc)
                                         : gemm_illegal_argument(ca, cb, m, n, k, lda, ldb, ldc);
   if (!legal_codes || fortran_info != 0) {
+    if (cpu::take_ilp64_cpu_call()) return;  // an ILP64 entry's: its ILP64 routine checks it
     if (auto cpu_cblas = reinterpret_cast<cblas_gemm_fn<T>>(
             cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_", "cblas_xerbla"})))
       return cpu_cblas(layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
@@ -169,31 +157,6 @@ void gemm(const char *transa, const char *transb, const int *m, const int *n, co
 }
 template decltype(gemm<float>) gemm<float>;
 template decltype(gemm<double>) gemm<double>;
-
-// The entry of sgemm_64_/dgemm_64_ (capi/exports.cpp): 64-bit integers. A call whose sizes and
-// leading dimensions all fit an int is the call above (checks, quick returns, GPU or CPU), with
-// the ILP64 library's routine for the CPU and for an illegal argument (its checks, its handler).
-// Any larger value goes whole to that routine: impl's GEMM takes int sizes and leading
-// dimensions, and cutting C into pieces would not help (m past 2^31 means an LDC past it too)
-// until its leading dimensions are 64-bit. A GPU failure after part of C was written back is
-// finished by gemm_finish_on_cpu, through the LP64 CPU GEMM (int-sized blocks).
-template <class T>
-void gemm_64(const char *transa, const char *transb, const int64_t *m, const int64_t *n, const int64_t *k,
-             const T *alpha, const T *a, const int64_t *lda, const T *b, const int64_t *ldb, const T *beta, T *c,
-             const int64_t *ldc, size_t transa_len, size_t transb_len, const void *caller) {
-  constexpr const RoutineNames &names = routine_names<Family::gemm_64, T>;
-  const auto cpu_call = [&] {
-    reinterpret_cast<cpu::gemm64_fn<T>>(cpu::require_cached(names.cpu))(
-        transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len);
-  };
-  const auto fits = [](int64_t v) { return v >= INT_MIN && v <= INT_MAX; };
-  if (!(fits(*m) && fits(*n) && fits(*k) && fits(*lda) && fits(*ldb) && fits(*ldc))) return cpu_call();
-  const int mi = int(*m), ni = int(*n), ki = int(*k), ldai = int(*lda), ldbi = int(*ldb), ldci = int(*ldc);
-  checked_gemm<T>(transa, transb, &mi, &ni, &ki, alpha, a, &ldai, b, &ldbi, beta, c, &ldci, transa_len, transb_len,
-                  caller, names.symbol, cpu_call, names.cpu);
-}
-template decltype(gemm_64<float>) gemm_64<float>;
-template decltype(gemm_64<double>) gemm_64<double>;
 
 }  // namespace cudrop::capi
 

@@ -22,6 +22,7 @@ void report_illegal_argument(const RoutineNames &routine, int info, const void *
 // the handler gets its positive number, as the reference does) and report_illegal_argument.
 template <class Fn, class... Args>
 void illegal_lapack_call(const RoutineNames &routine, int illegal, int *info, const void *caller, Args... args) {
+  if (cpu::take_ilp64_cpu_call()) return;  // an ILP64 entry's: its ILP64 routine checks it
   if (auto cpu_routine = reinterpret_cast<Fn>(cpu::find_for_illegal_call(routine.cpu, caller, {"xerbla_"}))) {
     cpu_routine(args...);
     return;

@@ -13,8 +13,8 @@
 #                  the ILP64 ones under the suffixed names (dgemm_64_, cblas_dgemm64_), as an
 #                  OpenBLAS built with INTERFACE64=1 SYMBOLSUFFIX=64_ exports them.
 #                  64: libcudrop64, the ILP64 forwarders under the unsuffixed names (Debian's
-#                  libblas64.so.3 ABI) and, of exports.map, only the C functions (cudrop_version...):
-#                  its other names take 32-bit integers.
+#                  libblas64.so.3 ABI) and, of exports.map, the C functions (cudrop_version...) and
+#                  the ILP64 entries' names unsuffixed (dgemm_64_ -> dgemm_): cudrop's own there.
 # The names cudrop defines are subtracted here rather than their forwarders made weak: a weak
 # definition would still be exported (as W, which some tools and linkers treat differently), its
 # dead stub and slot would stay in the library, and a name dropped from routines.def would
@@ -48,7 +48,13 @@ if(own_count EQUAL 0)
   message(FATAL_ERROR "forwarders.cmake: no global list in ${EXPORTS_MAP}")
 endif()
 if(VARIANT STREQUAL "64")
+  # cudrop's ILP64 entries (dgemm_64_, cblas_dgemm64_) are libcudrop64's under the unsuffixed
+  # names (capi/exports64.cpp with CUDROP_ILP64_PLAIN); of the rest, only the C functions.
+  set(own64 ${own})
+  list(FILTER own64 INCLUDE REGEX "64_$")
+  list(TRANSFORM own64 REPLACE "64_$" "")
   list(FILTER own INCLUDE REGEX "^cudrop_[a-z_]*[a-z]$")
+  list(APPEND own ${own64})
 endif()
 
 

@@ -16,6 +16,13 @@
 #define CUDROP_SYMBOL_ext(p, stem) cudrop_##p##stem##_
 #define CUDROP_SYMBOL_c(p, stem) cudrop_##stem
 
+/* The name of precision p with 64-bit integers (OpenBLAS's INTERFACE64 SYMBOLSUFFIX=64_):
+   dgemm_64_, cblas_dgemm64_. Rows of kind blas, lapack and cblas only. */
+#define CUDROP_SYMBOL64(kind, p, stem) CUDROP_SYMBOL64_##kind(p, stem)
+#define CUDROP_SYMBOL64_blas(p, stem) p##stem##_64_
+#define CUDROP_SYMBOL64_lapack(p, stem) p##stem##_64_
+#define CUDROP_SYMBOL64_cblas(p, stem) cblas_##p##stem##64_
+
 /* The row's own name, all precisions together: cudrop::Family's enumerator and capi's entry. */
 #define CUDROP_FAMILY(kind, stem) CUDROP_FAMILY_##kind(stem)
 #define CUDROP_FAMILY_blas(stem) stem
@@ -32,6 +39,14 @@
 #define CUDROP_UNDERNEATH_cblas CUDROP_KEEP
 #define CUDROP_UNDERNEATH_ext CUDROP_DROP
 #define CUDROP_UNDERNEATH_c CUDROP_DROP
+
+/* CUDROP_IF_ILP64(kind, entry)(x): x for an exported row with 64-bit-integer entries too (the
+   Fortran and CBLAS routines cudrop accelerates), else nothing. */
+#define CUDROP_IF_ILP64(kind, entry) CUDROP_ILP64_##entry(kind)
+#define CUDROP_ILP64_thunk(kind) CUDROP_UNDERNEATH_##kind
+#define CUDROP_ILP64_asm(kind) CUDROP_UNDERNEATH_##kind
+#define CUDROP_ILP64_own(kind) CUDROP_DROP
+#define CUDROP_ILP64_under(kind) CUDROP_DROP
 
 /* CUDROP_IF_EXPORTED(entry)(x): x for a routine libcudrop exports, else nothing. */
 #define CUDROP_IF_EXPORTED(entry) CUDROP_EXPORTED_##entry

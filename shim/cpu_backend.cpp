@@ -28,7 +28,9 @@ struct Entry {
 // In cpu::Routine's order: the rows of routines.def found underneath, each precision.
 constexpr Kind kLibraryOf_blas = Kind::Blas, kLibraryOf_cblas = Kind::Blas, kLibraryOf_lapack = Kind::Lapack;
 constexpr Entry kRoutines[] = {
-#define CUDROP_CPU_ENTRY(p, T, kind, stem) {CUDROP_STRING(CUDROP_SYMBOL(kind, p, stem)), kLibraryOf_##kind},
+#define CUDROP_CPU_ENTRY(p, T, kind, stem)                                \
+  {CUDROP_STRING(CUDROP_SYMBOL(kind, p, stem)), kLibraryOf_##kind}, \
+      {CUDROP_STRING(CUDROP_SYMBOL64(kind, p, stem)), kLibraryOf_##kind},
 #define CUDROP_ROUTINE(kind, stem, precisions, ...) \
   CUDROP_IF_UNDERNEATH(kind)(CUDROP_EACH_PRECISION(precisions, CUDROP_CPU_ENTRY, kind, stem))
 #include "routines.def"
@@ -152,14 +154,15 @@ void *find_suffixed64(const char *symbol, bool lapack);
 constexpr const char *kIlp64Rule = "an ILP64 library";
 
 void *resolve(const Entry &entry, How *how) {
-  // A row of 64-bit integers (dgemm_64_): only an ILP64 library's routine will do.
+  // A routine with 64-bit integers (dgemm_64_, cblas_dgemm64_): only an ILP64 library's will do.
   const size_t length = std::strlen(entry.symbol);
-  if (length > 4 && std::strcmp(entry.symbol + length - 4, "_64_") == 0) {
+  if (length > 3 && std::strcmp(entry.symbol + length - 3, "64_") == 0) {
     how->rule = kIlp64Rule;
     return find_suffixed64(entry.symbol, entry.kind == Kind::Lapack);
   }
-  // 1. Whatever comes after us in the lookup order (the BLAS the program itself loaded).
-  if (void *fn = accept_foreign(dlsym(RTLD_NEXT, entry.symbol))) {
+  // 1. Whatever comes after us in the lookup order (the BLAS the program itself loaded); not in
+  //    libcudrop64, whose process's unsuffixed names are ILP64 ones.
+  if (void *fn = ilp64_names_are_global ? nullptr : accept_foreign(dlsym(RTLD_NEXT, entry.symbol))) {
     how->rule = "loaded in the process";
     return fn;
   }
@@ -324,12 +327,13 @@ void *find_by_name64(const char *suffixed, const char *plain, bool lapack, bool 
 }
 
 namespace {
-// dgemm_64_ underneath libcudrop's accelerated dgemm_64_: the unsuffixed name is tried in an
-// ILP64 file deep-bound (libcudrop's unsuffixed names beside it are LP64).
+// dgemm_64_ underneath cudrop's accelerated ILP64 dgemm_64_ (or libcudrop64's dgemm_): the
+// unsuffixed name is tried in an ILP64 file, deep-bound where the process's global unsuffixed
+// names are LP64 (libcudrop's beside it), not in libcudrop64 (find_by_name64 says why).
 void *find_suffixed64(const char *symbol, bool lapack) {
   std::string plain(symbol);
-  plain.erase(plain.size() - 3);  // dgemm_64_ -> dgemm_
-  return find_by_name64(symbol, plain.c_str(), lapack, true);
+  plain.erase(plain.size() - 3);  // dgemm_64_ -> dgemm_, cblas_dgemm64_ -> cblas_dgemm
+  return find_by_name64(symbol, plain.c_str(), lapack, !ilp64_names_are_global);
 }
 }  // namespace
 
@@ -358,7 +362,15 @@ void missing(const char *symbol, bool lapack) {
 void *require(Routine routine) {
   if (void *fn = find(routine)) return fn;
   const Entry &entry = kRoutines[static_cast<size_t>(routine)];
+  const size_t length = std::strlen(entry.symbol);
+  if (length > 3 && std::strcmp(entry.symbol + length - 3, "64_") == 0) {
+    // The name the program called: libcudrop64's is the unsuffixed one.
+    const std::string plain = std::string(entry.symbol, length - 3);
+    missing64(ilp64_names_are_global ? plain.c_str() : entry.symbol, entry.kind == Kind::Lapack);
+  }
   missing(entry.symbol, entry.kind == Kind::Lapack);
 }
+
+thread_local Ilp64CpuCall *ilp64_cpu_call = nullptr;
 
 }  // namespace cudrop::cpu

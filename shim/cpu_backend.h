@@ -39,6 +39,30 @@ void *find_by_name(const char *symbol, bool lapack);
 // forwarders (a program's cblas_xerbla, RowMajorStrg must be reached, as the CBLAS testers
 // demand). A library the process has already loaded keeps the binding it was loaded with.
 void *find_by_name64(const char *suffixed, const char *plain, bool lapack, bool deep_bind);
+// True in libcudrop64 (capi/exports64.cpp compiled so): the unsuffixed names this library
+// exports, and the process's, take 64-bit integers; an LP64 routine underneath is never taken
+// from the lookup order there.
+extern const bool ilp64_names_are_global;
+
+// The CPU run of the ILP64 entry this thread is in (capi/ilp64.h): the whole call on the ILP64
+// routine with the caller's own 64-bit arguments. route() and an illegal call take it instead
+// of the LP64 routine the LP64 path underneath would call.
+struct Ilp64CpuCall {
+  void (*run)(void *context);
+  void *context;
+  bool taken;
+};
+extern thread_local Ilp64CpuCall *ilp64_cpu_call;
+// Runs the pending ILP64 CPU call, once, and returns true; false outside an ILP64 entry.
+inline bool take_ilp64_cpu_call() {
+  Ilp64CpuCall *call = ilp64_cpu_call;
+  if (call == nullptr) return false;
+  ilp64_cpu_call = nullptr;
+  call->taken = true;
+  call->run(call->context);
+  return true;
+}
+
 // missing()'s message for an ILP64 routine, then abort.
 [[noreturn]] void missing64(const char *symbol, bool lapack);
 
@@ -84,12 +108,6 @@ template <class T>
 using gemm_fn = void (*)(const char *, const char *, const int *, const int *, const int *,
                          const T *, const T *, const int *, const T *, const int *, const T *,
                          T *, const int *, size_t, size_t);
-
-// dgemm_64_ and sgemm_64_ underneath (64-bit integers).
-template <class T>
-using gemm64_fn = void (*)(const char *, const char *, const int64_t *, const int64_t *, const int64_t *,
-                           const T *, const T *, const int64_t *, const T *, const int64_t *, const T *,
-                           T *, const int64_t *, size_t, size_t);
 
 template <class T>
 gemm_fn<T> gemm() {

@@ -1,0 +1,132 @@
+#pragma once
+// The ILP64 entries (64-bit integers; capi/exports64.cpp): the LP64 entry of the same routine
+// (its checks, quick returns, GPU or CPU) on the caller's values narrowed to int, with the
+// ILP64 CPU routine underneath for every CPU run and illegal call (cpu::ilp64_cpu_call), so
+// that handlers and results are the ILP64 library's. A size, leading dimension or IPIV value
+// past an int sends the whole call to the ILP64 CPU routine: impl's device paths index with
+// int (docs/ilp64-plan.md: GEMM past 2^31 on the GPU is future work).
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "core/routines.h"
+#include "shim/cpu_backend.h"
+
+namespace cudrop::capi::ilp64 {
+
+// IPIV's element type in an ILP64 entry: int64_t in memory, a type of its own so that the
+// narrowing below tells it from a size.
+enum class Pivot : int64_t {};
+
+inline bool fits(int64_t v) { return v >= INT_MIN && v <= INT_MAX; }
+
+// One argument as the LP64 entry takes it. Anything but an integer passes through.
+template <class A>
+struct Narrow {
+  A value;
+  bool fits = true;
+  explicit Narrow(A a) : value(a) {}
+  A get() const { return value; }
+};
+template <>
+struct Narrow<const int64_t *> {  // a size or leading dimension (Fortran)
+  int value;
+  bool fits;
+  explicit Narrow(const int64_t *p) : value(int(*p)), fits(ilp64::fits(*p)) {}
+  const int *get() const { return &value; }
+};
+template <>
+struct Narrow<int64_t> {  // the same (CBLAS)
+  int value;
+  bool fits;
+  explicit Narrow(int64_t v) : value(int(v)), fits(ilp64::fits(v)) {}
+  int get() const { return value; }
+};
+template <>
+struct Narrow<int64_t *> {  // INFO, copied out after an LP64 run
+  int64_t *out;
+  int value = 0;
+  bool fits = true;
+  explicit Narrow(int64_t *p) : out(p) {}
+  int *get() { return &value; }
+};
+// IPIV, out (getrf, gesv) or in (getrs): an int copy, as long as the routine's pivot count
+// (PivotCount), filled in after the narrowed sizes are known.
+template <>
+struct Narrow<Pivot *> {
+  Pivot *out;
+  std::vector<int> value;
+  bool fits = true;
+  explicit Narrow(Pivot *p) : out(p) {}
+  int *get() { return value.data(); }
+};
+template <>
+struct Narrow<const Pivot *> {
+  const Pivot *in;
+  std::vector<int> value;
+  bool fits = true;
+  explicit Narrow(const Pivot *p) : in(p) {}
+  const int *get() const { return value.data(); }
+};
+
+template <class N> void size_pivots(N &, int) {}
+inline void size_pivots(Narrow<Pivot *> &n, int count) { n.value.assign(size_t(std::max(count, 0)), 0); }
+inline void size_pivots(Narrow<const Pivot *> &n, int count) {
+  n.value.resize(size_t(std::max(count, 0)));
+  for (size_t i = 0; i < n.value.size(); ++i) {
+    const int64_t v = static_cast<int64_t>(n.in[i]);
+    n.fits = n.fits && ilp64::fits(v);
+    n.value[i] = int(v);
+  }
+}
+template <class N> void copy_out(N &) {}
+inline void copy_out(Narrow<int64_t *> &n) { *n.out = n.value; }
+inline void copy_out(Narrow<Pivot *> &n) {
+  for (size_t i = 0; i < n.value.size(); ++i) n.out[i] = Pivot(n.value[i]);
+}
+
+// How many IPIV entries the routine reads or writes, from its narrowed arguments (0 without IPIV).
+template <Family F>
+struct PivotCount {
+  template <class Tuple> static int of(const Tuple &) { return 0; }
+};
+template <>
+struct PivotCount<Family::getrf> {  // (m, n, a, lda, ipiv, info): min(m, n)
+  template <class Tuple> static int of(const Tuple &t) { return std::min(std::get<0>(t).value, std::get<1>(t).value); }
+};
+template <>
+struct PivotCount<Family::gesv> {  // (n, nrhs, a, lda, ipiv, ...): n
+  template <class Tuple> static int of(const Tuple &t) { return std::get<0>(t).value; }
+};
+template <>
+struct PivotCount<Family::getrs> {  // (trans, n, nrhs, a, lda, ipiv, ...): n
+  template <class Tuple> static int of(const Tuple &t) { return std::get<1>(t).value; }
+};
+
+// The ILP64 entry of routine F in precision T: lp64 is the LP64 capi entry, args the caller's.
+template <Family F, class T, class Lp64, class... A>
+void call(Lp64 lp64, const void *caller, A... args) {
+  constexpr const RoutineNames &names = routine_names<F, T>;
+  std::tuple<A...> original{args...};
+  const auto cpu_run = [](void *context) {
+    std::apply([](A... a) { reinterpret_cast<void (*)(A...)>(cpu::require(names.cpu64))(a...); },
+               *static_cast<std::tuple<A...> *>(context));
+  };
+  std::tuple<Narrow<A>...> narrow{Narrow<A>(args)...};
+  const int pivots = PivotCount<F>::of(narrow);
+  std::apply([&](auto &...n) { (size_pivots(n, pivots), ...); }, narrow);
+  const bool all_fit = std::apply([](const auto &...n) { return (n.fits && ...); }, narrow);
+  if (!all_fit) return cpu_run(&original);
+  cpu::Ilp64CpuCall pending{cpu_run, &original, false};
+  cpu::Ilp64CpuCall *outer = cpu::ilp64_cpu_call;
+  cpu::ilp64_cpu_call = &pending;
+  std::apply([&](auto &...n) { lp64(n.get()..., caller); }, narrow);
+  cpu::ilp64_cpu_call = outer;
+  if (!pending.taken) std::apply([](auto &...n) { (copy_out(n), ...); }, narrow);
+}
+
+}  // namespace cudrop::capi::ilp64
