@@ -6,7 +6,8 @@
 # first: the results check, and every CPU routine cudrop resolved (CUDROP_VERBOSE=1) came from
 # an ILP64 file (blas64/, lapack64/), none from the LP64 ones, and no LP64 routine was resolved
 # at all (the ILP64 library's own inner calls, dgesv_ -> dgetrf_, stay inside it).
-# libcudrop_full's dgemm_64_/sgemm_64_ are cudrop's own entries (capi gemm_64), the rest forwarders.
+# The accelerated routines' ILP64 names are cudrop's own entries (capi/exports64.cpp), the rest
+# forwarders.
 #   (d) an illegal M prints and exits as without cudrop.
 #   (c) no ILP64 library (CUDROP_NO_CPU_SEARCH=1): the call aborts naming the routine and the
 #       ILP64 package, never an LP64 library.
@@ -66,6 +67,34 @@ for name in full lib64; do
     echo "ok: $name: illegal M: exit $rc, $(head -1 "$work/$name.illegal")"
   else
     fail "$name: illegal M: exit $rc, '$(head -c 300 "$work/$name.illegal")'; without cudrop: exit $want_rc, '$(head -c 300 "$work/direct-$name.illegal")'"
+  fi
+done
+
+# (e) Every routine cudrop accelerates (tests/ilp64_calls.h), both precisions, through cudrop's
+# ILP64 entries in cpu mode with the LP64 libraries loaded first: the same bits as Debian's ILP64
+# libraries give linked directly, each routine resolved in an ILP64 library, no LP64 one.
+for name in full lib64; do
+  CUDROP_VERBOSE=1 CUDROP_MODE=cpu "$work/$name" --dump $multi/blas/libblas.so.3 $multi/lapack/liblapack.so.3 \
+    >"$work/$name.dump" 2>"$work/$name.dump.err" || fail "$name: --dump: exit $?: $(head -c 300 "$work/$name.dump.err")"
+  "$work/direct-$name" --dump >"$work/direct-$name.dump" 2>&1 || fail "direct-$name: --dump: exit $?"
+  lp64=$(grep '^cudrop: CPU .* from ' "$work/$name.dump.err" | grep -v '(64-bit integers)')
+  [ -z "$lp64" ] || fail "$name: --dump: LP64 routines called: $(echo $lp64 | head -c 400)"
+  for stem in gemm symm syrk syr2k trmm trsm getrf potrf getrs potrs gesv posv; do
+    for p in s d; do
+      grep -q "^cudrop: CPU $p${stem}_64_ (64-bit integers) from .*\(blas64\|lapack64\)" "$work/$name.dump.err" ||
+        fail "$name: --dump: $p${stem}_64_ not resolved in an ILP64 library"
+    done
+  done
+  for stem in gemm symm syrk syr2k trmm trsm; do
+    for p in s d; do
+      grep -q "^cudrop: CPU cblas_$p${stem}64_ (64-bit integers) from .*blas64" "$work/$name.dump.err" ||
+        fail "$name: --dump: cblas_$p${stem}64_ not resolved in an ILP64 library"
+    done
+  done
+  if [ -s "$work/$name.dump" ] && cmp -s "$work/$name.dump" "$work/direct-$name.dump"; then
+    echo "ok: $name: $(wc -l <"$work/$name.dump") calls of the accelerated routines, bit for bit Debian's ILP64 libraries'"
+  else
+    fail "$name: --dump differs from Debian's ILP64 libraries: $(diff "$work/$name.dump" "$work/direct-$name.dump" | head -c 600)"
   fi
 done
 

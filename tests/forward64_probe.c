@@ -5,7 +5,11 @@
    still reach an ILP64 library, never those (whose dgemm_ would read half of each integer).
    Each result is checked against a loop; an integer argument's upper half set where the
    reference reads it (LDA = 2^32 + lda would be wrong) is caught by the checks. Prints one line
-   per check; exit 0 when all pass. */
+   per check; exit 0 when all pass.
+   `--dump [libraries to load first...]`: every routine cudrop accelerates, in both precisions
+   (tests/ilp64_calls.h), one line each: its name and the hash of its outputs, to compare with the
+   same probe linked against Debian's ILP64 libraries directly. */
+#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
@@ -20,6 +24,11 @@
 #define F(name) CAT(name##_, SFX)
 #define C(name) CAT(name, SFX)
 
+#define STR2(x) #x
+#define STR(x) STR2(x)
+
+#include "ilp64_calls.h"
+
 typedef int64_t I;
 void F(dgemm)(const char *, const char *, const I *, const I *, const I *, const double *, const double *,
               const I *, const double *, const I *, const double *, double *, const I *, size_t, size_t);
@@ -28,6 +37,29 @@ void F(sgemm)(const char *, const char *, const I *, const I *, const I *, const
 void F(dgesv)(const I *, const I *, double *, const I *, I *, double *, const I *, I *);
 I F(idamax)(const I *, const double *, const I *);
 double C(cblas_ddot)(I, const double *, I, const double *, I);
+
+ILP64_RUNNER(run_all, double, I)
+ILP64_RUNNER(run_all_s, float, I)
+static void *lookup(const struct ilp64_api *api, char p, const char *stem, int cblas) {
+  (void)api;
+  char name[48];
+  snprintf(name, sizeof name, cblas ? "cblas_%c%s%s" : "%c%s_%s", p, stem, STR(SFX));
+  return dlsym(RTLD_DEFAULT, name);
+}
+static int dump(void) {
+  const struct ilp64_api api = {lookup, NULL, NULL};
+  struct ilp64_result res[ILP64_ROUTINES];
+  int missing = 0;
+  for (uint64_t seed = 1; seed <= 3; ++seed)
+    for (int d = 0; d < 2; ++d) {
+      const int count = d ? run_all(&api, 'd', 24, seed, res) : run_all_s(&api, 's', 24, seed, res);
+      for (int i = 0; i < count; ++i) {
+        printf("%s seed %d: %016llx\n", res[i].routine, (int)seed, (unsigned long long)res[i].hash);
+        missing += !res[i].found;
+      }
+    }
+  return missing != 0;
+}
 
 static int failures;
 static void check(int ok, const char *what) {
@@ -44,11 +76,13 @@ int main(int argc, char **argv) {
     printf("returned\n");
     return 0;
   }
-  for (int i = 1; i < argc; ++i)
+  const int dumping = argc > 1 && strcmp(argv[1], "--dump") == 0;
+  for (int i = 1 + dumping; i < argc; ++i)
     if (!dlopen(argv[i], RTLD_NOW | RTLD_GLOBAL)) {
       printf("FAIL: dlopen %s: %s\n", argv[i], dlerror());
       return 1;
     }
+  if (dumping) return dump();
   /* C(5x3) = A(5x4) B(4x3), lda 7, ldb 4, ldc 6. */
   enum { M = 5, N = 3, K = 4, LDA = 7, LDB = 4, LDC = 6 };
   double a[LDA * K], b[LDB * N], c[LDC * N], want[LDC * N];
