@@ -5,7 +5,7 @@
    `gemm64_gpu huge`: sgemm_64_ with M = 2^31 + 64, N = 2, K = 2, LDA = LDC = M (8 GiB for A,
    16 GiB for C in float: skipped with a message when the host has less free memory), checked
    on sampled rows against a loop in double. Sizes past an int go whole to the ILP64 CPU
-   library today (capi gemm_64): the run checks the answer, and reports where it ran.
+   library today (capi/ilp64.h): the run checks the answer, and reports where it ran.
    Exit 0 pass, 1 fail, 77 skipped (no GPU, or too little memory for `huge`). */
 #include <stdint.h>
 #include <stdio.h>
