@@ -102,9 +102,18 @@ template <>
 struct PivotCount<Family::gesv> {  // (n, nrhs, a, lda, ipiv, ...): n
   template <class Tuple> static int of(const Tuple &t) { return std::get<0>(t).value; }
 };
+// (trans, n, nrhs, a, lda, ipiv, b, ldb, ...): n, read only where the reference reads IPIV (a
+// legal call with NRHS > 0): an illegal call's IPIV may be anything.
 template <>
-struct PivotCount<Family::getrs> {  // (trans, n, nrhs, a, lda, ipiv, ...): n
-  template <class Tuple> static int of(const Tuple &t) { return std::get<1>(t).value; }
+struct PivotCount<Family::getrs> {
+  template <class Tuple> static int of(const Tuple &t) {
+    const char trans = *std::get<0>(t).value;
+    const int n = std::get<1>(t).value, nrhs = std::get<2>(t).value;
+    const bool legal = (trans == 'N' || trans == 'n' || trans == 'T' || trans == 't' || trans == 'C' ||
+                        trans == 'c') && n >= 0 && nrhs > 0 && std::get<4>(t).value >= std::max(1, n) &&
+                       std::get<7>(t).value >= std::max(1, n);
+    return legal ? n : 0;
+  }
 };
 
 // The ILP64 entry of routine F in precision T: lp64 is the LP64 capi entry, args the caller's.
@@ -117,10 +126,11 @@ void call(Lp64 lp64, const void *caller, A... args) {
                *static_cast<std::tuple<A...> *>(context));
   };
   std::tuple<Narrow<A>...> narrow{Narrow<A>(args)...};
+  const auto all_fit = [&] { return std::apply([](const auto &...n) { return (n.fits && ...); }, narrow); };
+  if (!all_fit()) return cpu_run(&original);  // the sizes first: IPIV's copy is as long as they say
   const int pivots = PivotCount<F>::of(narrow);
   std::apply([&](auto &...n) { (size_pivots(n, pivots), ...); }, narrow);
-  const bool all_fit = std::apply([](const auto &...n) { return (n.fits && ...); }, narrow);
-  if (!all_fit) return cpu_run(&original);
+  if (!all_fit()) return cpu_run(&original);  // an IPIV value past an int
   cpu::Ilp64CpuCall pending{cpu_run, &original, false};
   cpu::Ilp64CpuCall *outer = cpu::ilp64_cpu_call;
   cpu::ilp64_cpu_call = &pending;

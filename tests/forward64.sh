@@ -8,7 +8,8 @@
 # at all (the ILP64 library's own inner calls, dgesv_ -> dgetrf_, stay inside it).
 # The accelerated routines' ILP64 names are cudrop's own entries (capi/exports64.cpp), the rest
 # forwarders.
-#   (d) an illegal M prints and exits as without cudrop.
+#   (d) an illegal argument (dgemm's M, dgetrs's LDB with no IPIV, cblas_dsyrk's Uplo) prints and
+#       exits as without cudrop.
 #   (c) no ILP64 library (CUDROP_NO_CPU_SEARCH=1): the call aborts naming the routine and the
 #       ILP64 package, never an LP64 library.
 # Skipped (77) without Debian's libblas64-3/liblapack64-3 (or libblas3/liblapack3).
@@ -61,13 +62,19 @@ run_case lib64 cudrop64 ""
 "$cc" -O1 -o "$work/direct-lib64" "$src/forward64_probe.c" $multi/lapack64/liblapack64.so.3 $multi/blas64/libblas64.so.3 -ldl -lm ||
   fail "the probe does not link against Debian's ILP64 libraries"
 for name in full lib64; do
-  "$work/direct-$name" --illegal >"$work/direct-$name.illegal" 2>&1; want_rc=$?
-  "$work/$name" --illegal >"$work/$name.illegal" 2>&1; rc=$?
-  if [ $rc = $want_rc ] && cmp -s "$work/direct-$name.illegal" "$work/$name.illegal"; then
-    echo "ok: $name: illegal M: exit $rc, $(head -1 "$work/$name.illegal")"
-  else
-    fail "$name: illegal M: exit $rc, '$(head -c 300 "$work/$name.illegal")'; without cudrop: exit $want_rc, '$(head -c 300 "$work/direct-$name.illegal")'"
-  fi
+  for what in gemm getrs cblas_dsyrk; do
+    # libcudrop_full's deep-bound liblapack64 calls its own handler (LAPACK's), as linked
+    # -llapack64 -lblas64.
+    direct=$name
+    [ $name = full ] && [ $what = getrs ] && direct=lib64
+    "$work/direct-$direct" --illegal $what >"$work/direct-$direct.illegal" 2>&1; want_rc=$?
+    "$work/$name" --illegal $what >"$work/$name.illegal" 2>&1; rc=$?
+    if [ $rc = $want_rc ] && cmp -s "$work/direct-$direct.illegal" "$work/$name.illegal"; then
+      echo "ok: $name: illegal $what: exit $rc, $(head -1 "$work/$name.illegal")"
+    else
+      fail "$name: illegal $what: exit $rc, '$(head -c 300 "$work/$name.illegal")'; without cudrop: exit $want_rc, '$(head -c 300 "$work/direct-$direct.illegal")'"
+    fi
+  done
 done
 
 # (e) Every routine cudrop accelerates (tests/ilp64_calls.h), both precisions, through cudrop's

@@ -37,6 +37,8 @@ void F(sgemm)(const char *, const char *, const I *, const I *, const I *, const
 void F(dgesv)(const I *, const I *, double *, const I *, I *, double *, const I *, I *);
 I F(idamax)(const I *, const double *, const I *);
 double C(cblas_ddot)(I, const double *, I, const double *, I);
+void F(dgetrs)(const char *, const I *, const I *, const double *, const I *, const I *, double *, const I *, I *,
+               size_t);
 
 ILP64_RUNNER(run_all, double, I)
 ILP64_RUNNER(run_all_s, float, I)
@@ -68,6 +70,28 @@ static void check(int ok, const char *what) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 2 && strcmp(argv[1], "--illegal") == 0 && strcmp(argv[2], "getrs") == 0) {
+    /* LDB = 0 (parameter 8) with no IPIV at all: checked before IPIV is read. */
+    const I n = 2, one = 1, zero = 0;
+    I info = 5;
+    double x[4] = {1, 0, 0, 1};
+    void (*getrs)(const char *, const I *, const I *, const double *, const I *, const I *, double *, const I *,
+                  I *, size_t) = (void (*)(const char *, const I *, const I *, const double *, const I *, const I *,
+                                           double *, const I *, I *, size_t))dlsym(RTLD_DEFAULT, "dgetrs_" STR(SFX));
+    getrs("N", &n, &one, x, &n, NULL, x, &zero, &info, 1);
+    printf("returned, INFO = %lld\n", (long long)info);
+    return 0;
+  }
+  if (argc > 2 && strcmp(argv[1], "--illegal") == 0 && strcmp(argv[2], "cblas_dsyrk") == 0) {
+    /* Uplo = 0: CBLAS's own message through the ILP64 library's cblas_xerbla. */
+    double x = 1;
+    void (*syrk)(int, int, int, I, I, double, const double *, I, double, double *, I) =
+        (void (*)(int, int, int, I, I, double, const double *, I, double, double *, I))dlsym(RTLD_DEFAULT,
+                                                                                             "cblas_dsyrk" STR(SFX));
+    syrk(102, 0, 111, 1, 1, 1.0, &x, 1, 1.0, &x, 1);
+    printf("returned\n");
+    return 0;
+  }
   if (argc > 1 && strcmp(argv[1], "--illegal") == 0) {
     /* M = -1: the reference's message through the ILP64 library's handler. */
     const I m = -1, one = 1;
@@ -135,5 +159,19 @@ int main(int argc, char **argv) {
         "dgesv with 64-bit integers solves, INFO a 64-bit 0");
   check(ipiv[0] >= 1 && ipiv[0] <= 3 && ipiv[2] == 3 && la[3] == -1 && la[7] == -1,
         "dgesv's IPIV 64-bit, A's row past N untouched");
+
+  /* The LU above, solved again with LDB = 2^31 + 5 (legal; NRHS = 1 reads B's first column only):
+     past an int, the whole call on the ILP64 library. */
+  {
+    const I big_ldb = ((I)1 << 31) + 5;
+    double rhs2[3];
+    for (int i = 0; i < 3; ++i) rhs2[i] = (double)(i + 1);
+    double want2[3] = {rhs2[0], rhs2[1], rhs2[2]};
+    I info2 = -77;
+    F(dgetrs)("N", &three, &one, la, &four, ipiv, want2, &three, &info2, 1);
+    info2 = -77;
+    F(dgetrs)("N", &three, &one, la, &four, ipiv, rhs2, &big_ldb, &info2, 1);
+    check(info2 == 0 && memcmp(rhs2, want2, sizeof rhs2) == 0, "dgetrs with LDB = 2^31 + 5 as with LDB = 3");
+  }
   return failures != 0;
 }
