@@ -13,16 +13,7 @@
 #include "cudrop.h"
 #undef CBLAS_H
 
-// capi::<routine><T>(parameters..., caller), declared once per row: the LP64 one (I, P: int).
-namespace cudrop::capi {
-using I = int;
-using P = int;
-}  // namespace cudrop::capi
-#define CUDROP_DECLARE_ENTRY(kind, stem, parameters)                                  \
-  namespace cudrop::capi {                                                            \
-  template <class T>                                                                  \
-  void CUDROP_FAMILY(kind, stem)(CUDROP_UNPAREN parameters, const void *caller);      \
-  }
+#include "capi/entry_declaration.h"
 
 // One precision's entry. T names the element type in the row's parameters. `name` is the
 // symbol itself, or for an `asm` row on a machine with assembly entries the hidden

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "capi/entry_declaration.h"
 #include "capi/ilp64.h"
 #include "core/routines.h"
 
@@ -29,18 +30,6 @@ template void open_gemm_shortcut<double>();
 #define CUDROP_ILP64_NAME(kind, p, stem) CUDROP_SYMBOL64(kind, p, stem)
 #endif
 
-// The LP64 capi entries' index types (the entries below have their own).
-namespace cudrop::capi {
-using I = int;
-using P = int;
-}  // namespace cudrop::capi
-
-#define CUDROP_DECLARE_ENTRY64(kind, stem, parameters)                           \
-  namespace cudrop::capi {                                                       \
-  template <class T>                               \
-  void CUDROP_FAMILY(kind, stem)(CUDROP_UNPAREN parameters, const void *caller); \
-  }
-
 #define CUDROP_ENTRY64(p, T_, kind, stem, parameters, arguments)                                                   \
   namespace cudrop::exported64::precision_##p {                                                                  \
   using T = T_;                                                                                                  \
@@ -53,7 +42,7 @@ using P = int;
   }
 
 #define CUDROP_ENTRIES64(kind, stem, precisions, parameters, arguments) \
-  CUDROP_DECLARE_ENTRY64(kind, stem, parameters)                         \
+  CUDROP_DECLARE_ENTRY(kind, stem, parameters)                         \
   CUDROP_EACH_PRECISION(precisions, CUDROP_ENTRY64, kind, stem, parameters, arguments)
 
 #define CUDROP_ROUTINE(kind, stem, precisions, entry, parameters, arguments, renumbering) \
