@@ -9,7 +9,8 @@
 # libcudrop_full also exports every function name with OpenBLAS's ILP64 suffix (dgemm_64_,
 # cblas_dgemm64_). With `64` (the abi64 test), the library is libcudrop64: the same unsuffixed
 # names (Debian's blas64/libblas64.so.3 and lapack64/liblapack64.so.3 are compared), no suffixed
-# ones, and of exports.map only its C functions (cudrop_version...): the rest take 32-bit integers.
+# ones, and of exports.map only its C functions (cudrop_version...): the rest take 32-bit integers
+# (the accelerated routines' unsuffixed names there are cudrop's ILP64 entries, listed already).
 # usage: abi.sh LIBCUDROP_FULL.so ABI_DIR EXPORTS_MAP [64]
 set -u
 lib=$1 abi=$2 map=$3 w=${4:-}
