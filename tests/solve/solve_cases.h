@@ -256,8 +256,11 @@ void argument_checks() {
   for (int e = 0; e < 9; ++e) r[e] = T(e + 1);
   r[0] = T(10);
   ref.gesv<T>()(&three, &zero, r, &three, rpiv, b, &three, &rinfo);
-  CHECK(info == rinfo && ipiv[0] == rpiv[0] && std::fabs(double(a[8] - r[8])) <= 1e-5 * std::fabs(double(r[8])),
-        "%sGESV nrhs=0: A not factored as the reference does (INFO %d, %d)", Prec<T>::name, info, rinfo);
+  // (OpenBLAS's ?GESV returns at once when NRHS = 0, leaving A and IPIV as they were: it cannot
+  // judge this; the reference LAPACK of the CPU tests does.)
+  if (!opt.reference_is_openblas)
+    CHECK(info == rinfo && ipiv[0] == rpiv[0] && std::fabs(double(a[8] - r[8])) <= 1e-5 * std::fabs(double(r[8])),
+          "%sGESV nrhs=0: A not factored as the reference does (INFO %d, %d)", Prec<T>::name, info, rinfo);
 }
 
 template <class T>
