@@ -252,7 +252,7 @@ void argument_checks() {
   a[0] = T(10);
   Prec<T>::gesv(&three, &zero, a, &three, ipiv, b, &three, &info);
   T r[9];
-  int rpiv[3], rinfo = 0;
+  int rpiv[3] = {0, 0, 0}, rinfo = 0;
   for (int e = 0; e < 9; ++e) r[e] = T(e + 1);
   r[0] = T(10);
   ref.gesv<T>()(&three, &zero, r, &three, rpiv, b, &three, &rinfo);
