@@ -116,12 +116,10 @@ double residual(int n, const std::vector<T> &a, const T *b, const T *x) {
   return rn / (double(n) * an * xn * std::numeric_limits<T>::epsilon());
 }
 
+// A random system: A uniform in [-0.5, 0.5) (xPOSV: symmetric with n on the diagonal, positive
+// definite), B likewise, from a fixed seed.
 template <class T>
-void run(bool lu, int n, int nrhs, int reps, cusolverDnHandle_t handle, cudaStream_t stream) {
-  const size_t count = size_t(n) * n, bcount = size_t(n) * nrhs;
-  // Random A (xPOSV: symmetric with n on the diagonal, positive definite), B uniform.
-  std::vector<T> pristine(count), a(count), b0(bcount), b(bcount);
-  unsigned long long state = 12345 + n + nrhs;
+void random_system(bool lu, int n, unsigned long long state, std::vector<T> *a, std::vector<T> *b) {
   auto next = [&] {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     return T(double(state >> 11) / 9007199254740992.0 - 0.5);
@@ -129,10 +127,17 @@ void run(bool lu, int n, int nrhs, int reps, cusolverDnHandle_t handle, cudaStre
   for (int j = 0; j < n; ++j)
     for (int i = lu ? 0 : j; i < n; ++i) {
       const T v = lu ? next() : (i == j ? T(n) : next());
-      pristine[size_t(i) + size_t(j) * n] = v;
-      if (!lu) pristine[size_t(j) + size_t(i) * n] = v;
+      (*a)[size_t(i) + size_t(j) * n] = v;
+      if (!lu) (*a)[size_t(j) + size_t(i) * n] = v;
     }
-  for (T &v : b0) v = next();
+  for (T &v : *b) v = next();
+}
+
+template <class T>
+void run(bool lu, int n, int nrhs, int reps, cusolverDnHandle_t handle, cudaStream_t stream) {
+  const size_t count = size_t(n) * n, bcount = size_t(n) * nrhs;
+  std::vector<T> pristine(count), a(count), b0(bcount), b(bcount);
+  random_system(lu, n, 12345 + n + nrhs, &pristine, &b0);
   std::vector<int> ipiv(n);
   int info = 0;
   bool on_gpu = false;
@@ -206,18 +211,7 @@ template <class T>
 void run_solve(bool lu, int n, int nrhs, int reps) {
   const size_t count = size_t(n) * n, bcount = size_t(n) * nrhs;
   std::vector<T> a(count), b0(bcount), b(bcount);
-  unsigned long long state = 777 + n + nrhs;
-  auto next = [&] {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return T(double(state >> 11) / 9007199254740992.0 - 0.5);
-  };
-  for (int j = 0; j < n; ++j)
-    for (int i = lu ? 0 : j; i < n; ++i) {
-      const T v = lu ? next() : (i == j ? T(n) : next());
-      a[size_t(i) + size_t(j) * n] = v;
-      if (!lu) a[size_t(j) + size_t(i) * n] = v;
-    }
-  for (T &v : b0) v = next();
+  random_system(lu, n, 777 + n + nrhs, &a, &b0);
   std::vector<int> ipiv(n);
   int info = 0;
   Api<T>::factor(lu, &n, a.data(), ipiv.data(), &info);
