@@ -9,6 +9,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -129,7 +130,11 @@ void call(Lp64 lp64, const void *caller, A... args) {
   const auto all_fit = [&] { return std::apply([](const auto &...n) { return (n.fits && ...); }, narrow); };
   if (!all_fit()) return cpu_run(&original);  // the sizes first: IPIV's copy is as long as they say
   const int pivots = PivotCount<F>::of(narrow);
-  std::apply([&](auto &...n) { (size_pivots(n, pivots), ...); }, narrow);
+  try {
+    std::apply([&](auto &...n) { (size_pivots(n, pivots), ...); }, narrow);
+  } catch (const std::bad_alloc &) {
+    return cpu_run(&original);  // no memory for IPIV's int copy: the ILP64 routine needs none
+  }
   if (!all_fit()) return cpu_run(&original);  // an IPIV value past an int
   cpu::Ilp64CpuCall pending{cpu_run, &original, false};
   cpu::Ilp64CpuCall *outer = cpu::ilp64_cpu_call;
