@@ -150,14 +150,9 @@ struct PowerTune {
   static constexpr int max_batch = 32;
 };
 
-// The SELL copy of a CSR matrix (kernels/sell_power.cuh): its mat-vec kernel's shape per
-// precision, U entries per lane and round, P slices per warp at once, and its grid in waves.
-// Each precision takes the fastest shape of the tuning probes; the others are clearly
-// slower (docs/perf/2026-11-22-h100-session7.md). The copy is made only when its padded
-// entries stay within kSellCapacityPercent of the CSR entries (a bounded workspace).
-// near: whether the copy stores 16-bit column distances where every column allows it. In
-// float the smaller copy is faster at every row length; in double every kernel shape loses
-// with distances (docs/perf/2026-11-22-h100-session17.md), so double keeps 32 bits.
+// The SELL copy of a CSR matrix (kernels/sell_power.cuh; its kernel shape: compiled::SellTune
+// below) is made only when its padded entries stay within kSellCapacityPercent of the CSR
+// entries (a bounded workspace).
 constexpr long long kSellCapacityPercent = 125;
 // Below this many entries per row on average the copy with 32-bit column indices is not made:
 // at 8 per row (float) the loop on it is no faster than on the CSR-stream kernel with columns
@@ -169,7 +164,6 @@ constexpr long long kSellMinAverageRow = 12;
 // overtakes the CSR-stream kernel between 6 and 8 entries per row
 // (docs/perf/2026-11-22-h100-session17.md).
 constexpr long long kSellNearMinAverageRow = 7;
-
 
 // ---- Cholesky (impl/potrf_plan.h, impl/potrf_device.cuh) ----
 // Columns per outer panel (multiple of 64): the k of the big GEMMs. 512 is the fastest of 256,
@@ -210,11 +204,10 @@ constexpr int kDmmaShortGroup = 16;
 // The SELL copy of a CSR matrix (kernels/sell_power.cuh): its mat-vec kernel's shape per
 // precision, U entries per lane and round, P slices per warp at once, and its grid in waves.
 // Each precision takes the fastest shape of the tuning probes; the others are clearly
-// slower (docs/perf/2026-11-22-h100-session7.md). The copy is made only when its padded
-// entries stay within kSellCapacityPercent of the CSR entries (a bounded workspace).
-// near: whether the copy stores 16-bit column distances where every column allows it. In
-// float the smaller copy is faster at every row length; in double every kernel shape loses
-// with distances (docs/perf/2026-11-22-h100-session17.md), so double keeps 32 bits.
+// slower (docs/perf/2026-11-22-h100-session7.md). near: whether the copy stores 16-bit
+// column distances where every column allows it. In float the smaller copy is faster at every
+// row length; in double every kernel shape loses with distances
+// (docs/perf/2026-11-22-h100-session17.md), so double keeps 32 bits.
 template <class T> struct SellTune;
 template <> struct SellTune<float> {
   static constexpr int entries = 16, slices = 1, waves = 4;
