@@ -5,14 +5,13 @@
 #include <initializer_list>
 #include <utility>
 
+#include "capi/letter.h"
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/level3.h"
 #include "shim/dispatch.h"
 
 namespace cudrop::capi::level3 {
-
-inline char upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
 
 enum CblasCode {
   RowMajor = 101, ColMajor = 102,
