@@ -53,10 +53,8 @@ void checked_gemm(const char *transa, const char *transb, const int *m, const in
   const bool nota = ta == 'N', notb = tb == 'N';
   if (const int info = gemm_illegal_argument(ta, tb, *m, *n, *k, *lda, *ldb, *ldc)) {
     // The CPU routine's own checks call the handler the process would call without cudrop.
-    if (cpu::take_ilp64_cpu_call()) return;  // an ILP64 entry's: its ILP64 routine checks it
-    if (auto cpu_gemm = reinterpret_cast<cpu::gemm_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"})))
-      cpu_gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len);
-    else
+    if (!cpu_takes_illegal_call<cpu::gemm_fn<T>>(names, caller, {"xerbla_"}, transa, transb, m, n, k, alpha, a, lda,
+                                                 b, ldb, beta, c, ldc, transa_len, transb_len))
       report_illegal_argument(names, info, caller);
     return;
   }
@@ -121,10 +119,9 @@ void cblas_gemm(int layout, int trans_a, int trans_b, int m, int n, int k, T alp
                            : row_major  ? gemm_illegal_argument(cb, ca, n, m, k, ldb, lda, ldc)
                                         : gemm_illegal_argument(ca, cb, m, n, k, lda, ldb, ldc);
   if (!legal_codes || fortran_info != 0) {
-    if (cpu::take_ilp64_cpu_call()) return;  // an ILP64 entry's: its ILP64 routine checks it
-    if (auto cpu_cblas = reinterpret_cast<cblas_gemm_fn<T>>(
-            cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_", "cblas_xerbla"})))
-      return cpu_cblas(layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (cpu_takes_illegal_call<cblas_gemm_fn<T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, trans_a, trans_b,
+                                                 m, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+      return;
     // Reference CBLAS's own numbering, quirk included: row-major reports TransB as 2.
     if (!row_major && layout != ColMajor) report_illegal_cblas_argument(names, 1, false, "layout", layout, caller);
     else if (ca == '\0') report_illegal_cblas_argument(names, 2, row_major, "TransA", trans_a, caller);

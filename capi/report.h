@@ -5,6 +5,7 @@
 // process would call without cudrop. These report the others. caller: the program's return
 // address, taken in the exported entry, or nullptr.
 #include <cstddef>
+#include <initializer_list>
 
 #include "core/routines.h"
 #include "shim/cpu_backend.h"
@@ -16,17 +17,28 @@ namespace cudrop::capi {
 // ("SGEMM ", 6: the reference's own padding).
 void report_illegal_argument(const RoutineNames &routine, int info, const void *caller);
 
-// A Fortran LAPACK call with an illegal argument (parameter number `illegal`): handed whole to
-// the CPU routine underneath (a function of type Fn, called with args), whose own checks set
-// INFO and call the handler the process would call; without one, INFO = -illegal (set before
-// the handler gets its positive number, as the reference does) and report_illegal_argument.
+// A call with an illegal argument, handed whole to the CPU routine underneath (a function of
+// type Fn, called with args), whose own checks call the handler the process would call
+// (`handlers`: the names they call, {"xerbla_"}, and "cblas_xerbla" for CBLAS); in an ILP64
+// entry (capi/ilp64.h) to that entry's ILP64 routine instead. False when no routine takes it:
+// the caller reports it itself.
+template <class Fn, class... Args>
+bool cpu_takes_illegal_call(const RoutineNames &routine, const void *caller,
+                            std::initializer_list<const char *> handlers, Args... args) {
+  if (cpu::take_ilp64_cpu_call()) return true;
+  if (auto cpu_routine = reinterpret_cast<Fn>(cpu::find_for_illegal_call(routine.cpu, caller, handlers))) {
+    cpu_routine(args...);
+    return true;
+  }
+  return false;
+}
+
+// A Fortran LAPACK call with an illegal argument (parameter number `illegal`): to the CPU
+// routine as above, whose own checks set INFO; without one, INFO = -illegal (set before the
+// handler gets its positive number, as the reference does) and report_illegal_argument.
 template <class Fn, class... Args>
 void illegal_lapack_call(const RoutineNames &routine, int illegal, int *info, const void *caller, Args... args) {
-  if (cpu::take_ilp64_cpu_call()) return;  // an ILP64 entry's: its ILP64 routine checks it
-  if (auto cpu_routine = reinterpret_cast<Fn>(cpu::find_for_illegal_call(routine.cpu, caller, {"xerbla_"}))) {
-    cpu_routine(args...);
-    return;
-  }
+  if (cpu_takes_illegal_call<Fn>(routine, caller, {"xerbla_"}, args...)) return;
   *info = -illegal;
   report_illegal_argument(routine, illegal, caller);
 }

@@ -34,10 +34,8 @@ void checked_symm(const char *side, const char *uplo, const int *m, const int *n
   constexpr const RoutineNames &names = routine_names<Family::symm, T>;
   const char sd = upper(*side), ul = upper(*uplo);
   if (const int info = symm_illegal_argument(sd, ul, *m, *n, *lda, *ldb, *ldc)) {
-    if (cpu::take_ilp64_cpu_call()) return;  // an ILP64 entry's: its ILP64 routine checks it
-    if (auto cpu_fn = reinterpret_cast<cpu::symm_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"})))
-      cpu_fn(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, side_len, uplo_len);
-    else
+    if (!cpu_takes_illegal_call<cpu::symm_fn<T>>(names, caller, {"xerbla_"}, side, uplo, m, n, alpha, a, lda, b, ldb,
+                                                 beta, c, ldc, side_len, uplo_len))
       report_illegal_argument(names, info, caller);
     return;
   }
@@ -88,10 +86,9 @@ void cblas_symm(int layout, int side, int uplo, int m, int n, T alpha, const T *
   const int fm = row_major ? n : m, fn = row_major ? m : n;
   const int fortran_info = legal_codes ? symm_illegal_argument(sd, ul, fm, fn, lda, ldb, ldc) : 0;
   if (!legal_codes || fortran_info != 0) {
-    if (cpu::take_ilp64_cpu_call()) return;  // an ILP64 entry's: its ILP64 routine checks it
-    if (auto cpu_cblas = reinterpret_cast<cblas_symm_fn<T>>(
-            cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_", "cblas_xerbla"})))
-      return cpu_cblas(layout, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (cpu_takes_illegal_call<cblas_symm_fn<T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, side, uplo, m, n,
+                                                 alpha, a, lda, b, ldb, beta, c, ldc))
+      return;
     report_illegal_cblas_call(names, routine_names<Family::symm, T>, layout,
                               {{"Side", side, sd != '\0'}, {"Uplo", uplo, ul != '\0'}}, fortran_info, caller);
     return;

@@ -55,15 +55,12 @@ void checked_rank(bool two, const char *uplo, const char *trans, const int *n, c
   const RoutineNames &names = two ? routine_names<Family::syr2k, T> : routine_names<Family::syrk, T>;
   const char ul = upper(*uplo), tr = upper(*trans);
   if (const int info = rank_illegal_argument(two, ul, tr, *n, *k, *lda, two ? *ldb : 1, *ldc)) {
-    if (cpu::take_ilp64_cpu_call()) return;  // an ILP64 entry's: its ILP64 routine checks it
-    void *cpu_fn = cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"});
-    if (cpu_fn != nullptr && two)
-      reinterpret_cast<cpu::syr2k_fn<T>>(cpu_fn)(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, uplo_len,
-                                                 trans_len);
-    else if (cpu_fn != nullptr)
-      reinterpret_cast<cpu::syrk_fn<T>>(cpu_fn)(uplo, trans, n, k, alpha, a, lda, beta, c, ldc, uplo_len, trans_len);
-    else
-      report_illegal_argument(names, info, caller);
+    const bool taken =
+        two ? cpu_takes_illegal_call<cpu::syr2k_fn<T>>(names, caller, {"xerbla_"}, uplo, trans, n, k, alpha, a, lda, b,
+                                                        ldb, beta, c, ldc, uplo_len, trans_len)
+            : cpu_takes_illegal_call<cpu::syrk_fn<T>>(names, caller, {"xerbla_"}, uplo, trans, n, k, alpha, a, lda, beta,
+                                                       c, ldc, uplo_len, trans_len);
+    if (!taken) report_illegal_argument(names, info, caller);
     return;
   }
   if (*n == 0 || ((*alpha == T(0) || *k == 0) && *beta == T(1))) return;
@@ -107,13 +104,13 @@ void cblas_rank(bool two, int layout, int uplo, int trans, int n, int k, T alpha
   const bool legal_codes = (row_major || layout == ColMajor) && ul != '\0' && tr != '\0';
   const int fortran_info = legal_codes ? rank_illegal_argument(two, ul, tr, n, k, lda, two ? ldb : 1, ldc) : 0;
   if (!legal_codes || fortran_info != 0) {
-    if (cpu::take_ilp64_cpu_call()) return;  // an ILP64 entry's: its ILP64 routine checks it
-    void *cpu_cblas = cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_", "cblas_xerbla"});
-    if (cpu_cblas != nullptr && two)
-      return reinterpret_cast<cblas_syr2k_fn<T>>(cpu_cblas)(layout, uplo, trans, n, k, alpha, a, lda, b, ldb, beta,
-                                                            c, ldc);
-    if (cpu_cblas != nullptr)
-      return reinterpret_cast<cblas_syrk_fn<T>>(cpu_cblas)(layout, uplo, trans, n, k, alpha, a, lda, beta, c, ldc);
+    const bool taken = two ? cpu_takes_illegal_call<cblas_syr2k_fn<T>>(names, caller, {"xerbla_", "cblas_xerbla"},
+                                                                      layout, uplo, trans, n, k, alpha, a, lda, b, ldb,
+                                                                      beta, c, ldc)
+                           : cpu_takes_illegal_call<cblas_syrk_fn<T>>(names, caller, {"xerbla_", "cblas_xerbla"},
+                                                                     layout, uplo, trans, n, k, alpha, a, lda, beta, c,
+                                                                     ldc);
+    if (taken) return;
     report_illegal_cblas_call(names, two ? routine_names<Family::syr2k, T> : routine_names<Family::syrk, T>, layout,
                               {{"Uplo", uplo, ul != '\0'}, {"Trans", trans, tr != '\0'}}, fortran_info, caller);
     return;

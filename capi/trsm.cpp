@@ -41,10 +41,8 @@ void checked_triangular(const char *side, const char *uplo, const char *transa, 
   const char sd = upper(*side), ul = upper(*uplo), ta = upper(*transa), di = upper(*diag);
   if (const int info = triangular_illegal_argument(sd, ul, ta, di, *m, *n, *lda, *ldb)) {
     // The CPU routine's own checks call the handler the process would call without cudrop.
-    if (cpu::take_ilp64_cpu_call()) return;  // an ILP64 entry's: its ILP64 routine checks it
-    if (auto cpu_fn = reinterpret_cast<cpu::trsm_fn<T>>(cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_"})))
-      cpu_fn(side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, side_len, uplo_len, transa_len, diag_len);
-    else
+    if (!cpu_takes_illegal_call<cpu::trsm_fn<T>>(names, caller, {"xerbla_"}, side, uplo, transa, diag, m, n, alpha, a,
+                                                 lda, b, ldb, side_len, uplo_len, transa_len, diag_len))
       report_illegal_argument(names, info, caller);
     return;
   }
@@ -88,10 +86,9 @@ void cblas_triangular(int layout, int side, int uplo, int trans_a, int diag, int
   const int fm = row_major ? n : m, fn = row_major ? m : n;
   const int fortran_info = legal_codes ? triangular_illegal_argument(sd, ul, ta, di, fm, fn, lda, ldb) : 0;
   if (!legal_codes || fortran_info != 0) {
-    if (cpu::take_ilp64_cpu_call()) return;  // an ILP64 entry's: its ILP64 routine checks it
-    if (auto cpu_cblas = reinterpret_cast<cblas_triangular_fn<T>>(
-            cpu::find_for_illegal_call(names.cpu, caller, {"xerbla_", "cblas_xerbla"})))
-      return cpu_cblas(layout, side, uplo, trans_a, diag, m, n, alpha, a, lda, b, ldb);
+    if (cpu_takes_illegal_call<cblas_triangular_fn<T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, side, uplo,
+                                                       trans_a, diag, m, n, alpha, a, lda, b, ldb))
+      return;
     report_illegal_cblas_call(names, routine_names<F, T>, layout,
                               {{"Side", side, sd != '\0'}, {"Uplo", uplo, ul != '\0'}, {"Trans", trans_a, ta != '\0'},
                                {"Diag", diag, di != '\0'}},
