@@ -10,6 +10,8 @@
 // Not the CBLAS ones: they take enums where the entries take int (the same ABI; an int holds
 // the illegal values that the checks must see).
 #define CBLAS_H
+#define CUDROP_COMPLEX_FLOAT cudrop::Complex<float>
+#define CUDROP_COMPLEX_DOUBLE cudrop::Complex<double>
 #include "cudrop.h"
 #undef CBLAS_H
 
@@ -23,20 +25,30 @@
   using T = T_;                                                                                       \
   using I = int;                                                                                      \
   using P = int;                                                                                      \
-  CUDROP_ENTRY_LINKAGE_##entry void CUDROP_ENTRY_NAME_##entry(CUDROP_SYMBOL(kind, p, stem)) parameters { \
+  CUDROP_ENTRY_LINKAGE_##entry(p) void CUDROP_ENTRY_NAME_##entry(p, CUDROP_SYMBOL(kind, p, stem)) parameters { \
     cudrop::capi::CUDROP_FAMILY(kind, stem)<T>(CUDROP_UNPAREN arguments, __builtin_return_address(0));  \
   }                                                                                                   \
   }
 
-#define CUDROP_ENTRY_LINKAGE_thunk CUDROP_EXPORT
-#define CUDROP_ENTRY_NAME_thunk(symbol) symbol
+#define CUDROP_ENTRY_LINKAGE_thunk(p) CUDROP_EXPORT
+#define CUDROP_ENTRY_NAME_thunk(p, symbol) symbol
+// The assembly entries are sgemm_'s and dgemm_'s (capi/gemm_fast_entry.cpp): an `asm` row's
+// other precisions are exported as a `thunk` row's are.
 #if CUDROP_ASM_ENTRIES
-#define CUDROP_ENTRY_LINKAGE_asm extern "C" __attribute__((visibility("hidden")))
-#define CUDROP_ENTRY_NAME_asm(symbol) CUDROP_ASM_TARGET(symbol)
+#define CUDROP_ENTRY_LINKAGE_asm(p) CUDROP_ASM_LINKAGE_##p
+#define CUDROP_ENTRY_NAME_asm(p, symbol) CUDROP_ASM_NAME_##p(symbol)
+#define CUDROP_ASM_LINKAGE_s extern "C" __attribute__((visibility("hidden")))
+#define CUDROP_ASM_LINKAGE_d CUDROP_ASM_LINKAGE_s
+#define CUDROP_ASM_LINKAGE_c CUDROP_EXPORT
+#define CUDROP_ASM_LINKAGE_z CUDROP_EXPORT
+#define CUDROP_ASM_NAME_s(symbol) CUDROP_ASM_TARGET(symbol)
+#define CUDROP_ASM_NAME_d(symbol) CUDROP_ASM_TARGET(symbol)
+#define CUDROP_ASM_NAME_c(symbol) symbol
+#define CUDROP_ASM_NAME_z(symbol) symbol
 #define CUDROP_ASM_TARGET(symbol) cudrop_##symbol##full
 #else
-#define CUDROP_ENTRY_LINKAGE_asm CUDROP_EXPORT
-#define CUDROP_ENTRY_NAME_asm(symbol) symbol
+#define CUDROP_ENTRY_LINKAGE_asm(p) CUDROP_EXPORT
+#define CUDROP_ENTRY_NAME_asm(p, symbol) symbol
 #endif
 
 #define CUDROP_ENTRIES_thunk(kind, stem, precisions, entry, parameters, arguments) \

@@ -1,4 +1,4 @@
-// GEMM entry points: Fortran sgemm_/dgemm_ and CBLAS cblas_sgemm/cblas_dgemm.
+// GEMM entry points: Fortran ?gemm_ and CBLAS cblas_?gemm, s, d, c and z.
 // Each is the reference routine's argument checks, in the reference order, then one
 // routed call (GPU or CPU underneath). C = alpha*op(A)*op(B) + beta*C.
 #include <algorithm>
@@ -50,7 +50,7 @@ void checked_gemm(const char *transa, const char *transb, const int *m, const in
           const char *cblas_label = nullptr) {
   constexpr const RoutineNames &names = routine_names<Family::gemm, T>;
   const char ta = upper(*transa), tb = upper(*transb);
-  const bool nota = ta == 'N', notb = tb == 'N';
+  const bool nota = ta == 'N';
   if (const int info = gemm_illegal_argument(ta, tb, *m, *n, *k, *lda, *ldb, *ldc)) {
     // The CPU routine's own checks call the handler the process would call without cudrop.
     if (!cpu_takes_illegal_call<cpu::gemm_fn<T>>(names, caller, {"xerbla_"}, transa, transb, m, n, k, alpha, a, lda,
@@ -84,7 +84,9 @@ void checked_gemm(const char *transa, const char *transb, const int *m, const in
     std::snprintf(label, sizeof label, "%s(%c,%c,m=%d,n=%d,k=%d)", name, ta, tb, *m, *n, *k);
     name = label;
   }
-  auto args = [&] { return GemmArgs<T>{!nota, !notb, *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc}; };
+  auto args = [&] {
+    return GemmArgs<T>{Op::from_letter(ta), Op::from_letter(tb), *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc};
+  };
   route(name, gemm_worth_gpu(settings(), *m, *n, *k, *beta != T(0), sizeof(T)),
         names.cpu,
         [&](impl::GemmProgress *progress) { return impl::gemm_host(args(), progress); },
@@ -97,7 +99,8 @@ void checked_gemm(const char *transa, const char *transb, const int *m, const in
 enum CblasCode { RowMajor = 101, ColMajor = 102, NoTrans = 111, Trans = 112, ConjTrans = 113 };
 
 template <class T>
-using cblas_gemm_fn = void (*)(int, int, int, int, int, int, T, const T *, int, const T *, int, T, T *, int);
+using cblas_gemm_fn = void (*)(int, int, int, int, int, int, CblasScalar<T>, const T *, int, const T *, int,
+                               CblasScalar<T>, T *, int);
 
 }  // namespace
 
@@ -107,8 +110,8 @@ using cblas_gemm_fn = void (*)(int, int, int, int, int, int, T, const T *, int, 
 // and handlers (cblas_xerbla, RowMajorStrg, ...) do exactly what they do without cudrop.
 // caller: as for checked_gemm().
 template <class T>
-void cblas_gemm(int layout, int trans_a, int trans_b, int m, int n, int k, T alpha, const T *a, int lda,
-                const T *b, int ldb, T beta, T *c, int ldc, const void *caller) {
+void cblas_gemm(int layout, int trans_a, int trans_b, int m, int n, int k, CblasScalar<T> alpha_arg, const T *a,
+                int lda, const T *b, int ldb, CblasScalar<T> beta_arg, T *c, int ldc, const void *caller) {
   constexpr const RoutineNames &names = routine_names<Family::cblas_gemm, T>;
   constexpr const RoutineNames &fortran = routine_names<Family::gemm, T>;
   auto code = [](int trans) { return trans == Trans ? 'T' : trans == ConjTrans ? 'C' : trans == NoTrans ? 'N' : '\0'; };
@@ -120,7 +123,7 @@ void cblas_gemm(int layout, int trans_a, int trans_b, int m, int n, int k, T alp
                                         : gemm_illegal_argument(ca, cb, m, n, k, lda, ldb, ldc);
   if (!legal_codes || fortran_info != 0) {
     if (cpu_takes_illegal_call<cblas_gemm_fn<T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, trans_a, trans_b,
-                                                 m, n, k, alpha, a, lda, b, ldb, beta, c, ldc))
+                                                 m, n, k, alpha_arg, a, lda, b, ldb, beta_arg, c, ldc))
       return;
     // Reference CBLAS's own numbering, quirk included: row-major reports TransB as 2.
     if (!row_major && layout != ColMajor) report_illegal_cblas_argument(names, 1, false, "layout", layout, caller);
@@ -136,11 +139,14 @@ void cblas_gemm(int layout, int trans_a, int trans_b, int m, int n, int k, T alp
                   row_major ? "RowMajor" : "ColMajor", trans_name(ca), trans_name(cb), m, n, k);
   }
   const char *cblas_label = settings().verbose >= 2 ? label : names.symbol;
+  const T alpha = cblas_scalar<T>(alpha_arg), beta = cblas_scalar<T>(beta_arg);
   if (row_major) checked_gemm<T>(&cb, &ca, &n, &m, &k, &alpha, b, &ldb, a, &lda, &beta, c, &ldc, 1, 1, caller, cblas_label);
   else checked_gemm<T>(&ca, &cb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1, caller, cblas_label);
 }
 template decltype(cblas_gemm<float>) cblas_gemm<float>;
 template decltype(cblas_gemm<double>) cblas_gemm<double>;
+template decltype(cblas_gemm<Complex<float>>) cblas_gemm<Complex<float>>;
+template decltype(cblas_gemm<Complex<double>>) cblas_gemm<Complex<double>>;
 
 
 // The entry of sgemm_/dgemm_ (capi/exports.cpp), past the assembly entry's short way.
@@ -150,10 +156,12 @@ void gemm(const char *transa, const char *transb, const int *m, const int *n, co
           const T *a, const int *lda, const T *b, const int *ldb, const T *beta, T *c, const int *ldc,
           size_t transa_len, size_t transb_len, const void *caller) {
   checked_gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len, caller);
-  open_gemm_shortcut<T>();
+  if constexpr (!is_complex_v<T>) open_gemm_shortcut<T>();  // c and z have no short way
 }
 template decltype(gemm<float>) gemm<float>;
 template decltype(gemm<double>) gemm<double>;
+template decltype(gemm<Complex<float>>) gemm<Complex<float>>;
+template decltype(gemm<Complex<double>>) gemm<Complex<double>>;
 
 }  // namespace cudrop::capi
 

@@ -3,9 +3,12 @@
 #ifndef CUDROP_CORE_ROUTINE_ROWS_H
 #define CUDROP_CORE_ROUTINE_ROWS_H
 
-/* F(p, T, ...) for each precision of the row: its letter and element type. */
+/* F(p, T, ...) for each precision of the row: its letter and element type (core/complex.h's
+   Complex<R> for c and z). */
 #define CUDROP_EACH_PRECISION(precisions, F, ...) CUDROP_PRECISIONS_##precisions(F, __VA_ARGS__)
 #define CUDROP_PRECISIONS_sd(F, ...) F(s, float, __VA_ARGS__) F(d, double, __VA_ARGS__)
+#define CUDROP_PRECISIONS_cz(F, ...) F(c, cudrop::Complex<float>, __VA_ARGS__) F(z, cudrop::Complex<double>, __VA_ARGS__)
+#define CUDROP_PRECISIONS_sdcz(F, ...) CUDROP_PRECISIONS_sd(F, __VA_ARGS__) CUDROP_PRECISIONS_cz(F, __VA_ARGS__)
 #define CUDROP_PRECISIONS_none(F, ...) F(, void, __VA_ARGS__)
 
 /* The linker symbol of precision p. */

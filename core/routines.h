@@ -4,6 +4,7 @@
 // routine without a list of its own.
 #include <cstddef>
 
+#include "core/complex.h"
 #include "core/routine_rows.h"
 
 // The attribute of a name libcudrop.so exports (the rest is hidden by default).

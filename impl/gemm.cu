@@ -13,6 +13,7 @@
 #include "core/trace.h"
 #include "impl/device_info.h"
 #include "impl/device_split.h"
+#include "impl/gemm_complex.h"
 #include "impl/gemm_config.h"
 #include "impl/gpu_context.cuh"
 #include "impl/multi_device.h"
@@ -176,7 +177,10 @@ Status gemm_out_of_core(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePla
 }  // namespace
 
 template <class T>
-size_t gemm_device_workspace(bool trans_a, bool trans_b, int m, int n, int k) {
+size_t gemm_device_workspace(Op trans_a, Op trans_b, int m, int n, int k) {
+  if constexpr (is_complex_v<T>) {
+    return complex_gemm_workspace<real_t<T>>(trans_a, trans_b, m, n, k);
+  } else {
   // Float A^T B: both operands run along k, so the kernel stages both through four-byte
   // copies that transpose them into shared memory, and it is the slowest of the four
   // layouts. Repacking B as B^T (n x k, one read and one write of B) turns the call into
@@ -188,12 +192,15 @@ size_t gemm_device_workspace(bool trans_a, bool trans_b, int m, int n, int k) {
       n < tuning::kSgemmRepackMinNK || k < tuning::kSgemmRepackMinNK)
     return 0;
   return gemm_padded_ld(size_t(n), sizeof(T)) * size_t(k) * sizeof(T);
+  }
 }
 
+namespace {
+
 template <class T>
-Status gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha, const T *dA,
-                   size_t ldda, const T *dB, size_t lddb, T beta, T *dC, size_t lddc,
-                   void *stream, bool lower_only, void *workspace, size_t workspace_bytes) {
+Status real_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha, const T *dA,
+                        size_t ldda, const T *dB, size_t lddb, T beta, T *dC, size_t lddc,
+                        void *stream, bool lower_only, void *workspace, size_t workspace_bytes) {
   if (inject_fault("launch")) return Status::cuda_error;
   // The launch is judged by cudaGetLastError, which also returns an error some earlier runtime
   // call left behind: clear it first (and say so) so the launch is not blamed for it.
@@ -233,6 +240,20 @@ Status gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha, con
   std::snprintf(what, sizeof what, "gemm kernel launch (%c%c m=%d n=%d k=%d ld=%zu,%zu,%zu)", trans_a ? 'T' : 'N',
                 trans_b ? 'T' : 'N', m, n, k, ldda, lddb, lddc);
   return check(error, what);
+}
+
+}  // namespace
+
+template <class T>
+Status gemm_device(Op trans_a, Op trans_b, int m, int n, int k, T alpha, const T *dA,
+                   size_t ldda, const T *dB, size_t lddb, T beta, T *dC, size_t lddc,
+                   void *stream, bool lower_only, void *workspace, size_t workspace_bytes) {
+  if constexpr (is_complex_v<T>)
+    return complex_gemm_device<real_t<T>>(trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc,
+                                          stream, lower_only, workspace, workspace_bytes);
+  else
+    return real_gemm_device<T>(trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc, stream,
+                               lower_only, workspace, workspace_bytes);
 }
 
 namespace {
@@ -464,14 +485,15 @@ Status gemm_host(const GemmArgs<T> &g, GemmProgress *progress) {
   return gemm_on(lease.ctx(), g, progress);
 }
 
-template Status gemm_host<float>(const GemmArgs<float> &, GemmProgress *);
-template Status gemm_host<double>(const GemmArgs<double> &, GemmProgress *);
-template Status gemm_device<float>(bool, bool, int, int, int, float, const float *, size_t,
-                                   const float *, size_t, float, float *, size_t, void *, bool, void *, size_t);
-template Status gemm_device<double>(bool, bool, int, int, int, double, const double *, size_t,
-                                    const double *, size_t, double, double *, size_t, void *, bool, void *,
-                                    size_t);
-template size_t gemm_device_workspace<float>(bool, bool, int, int, int);
-template size_t gemm_device_workspace<double>(bool, bool, int, int, int);
+#define CUDROP_GEMM_INSTANCES(T)                                                                             \
+  template Status gemm_host<T>(const GemmArgs<T> &, GemmProgress *);                                        \
+  template Status gemm_device<T>(Op, Op, int, int, int, T, const T *, size_t, const T *, size_t, T, T *, size_t, \
+                                 void *, bool, void *, size_t);                                              \
+  template size_t gemm_device_workspace<T>(Op, Op, int, int, int);
+CUDROP_GEMM_INSTANCES(float)
+CUDROP_GEMM_INSTANCES(double)
+CUDROP_GEMM_INSTANCES(Complex<float>)
+CUDROP_GEMM_INSTANCES(Complex<double>)
+#undef CUDROP_GEMM_INSTANCES
 
 }  // namespace cudrop::impl

@@ -7,16 +7,33 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/complex.h"
 #include "core/layout.h"
 #include "core/tuning.h"
 #include "impl/gpu.h"
 
 namespace cudrop {
 
+// op(X) of a BLAS call: X, X^T, or X^H (TRANS = 'C': the conjugate transpose, X^T itself for
+// a real X). Converts to and from bool (transposed or not), as the real routines' code and
+// kernels take it.
+struct Op {
+  enum Kind : unsigned char { none, trans, conj_trans };
+  Kind kind = none;
+  Op() = default;
+  constexpr Op(bool transposed) : kind(transposed ? trans : none) {}
+  constexpr Op(Kind k) : kind(k) {}
+  // The reference's letter, checked already: 'N', 'T' or 'C' (upper case).
+  static constexpr Op from_letter(char letter) { return letter == 'N' ? none : letter == 'C' ? conj_trans : trans; }
+  constexpr operator bool() const { return kind != none; }
+  constexpr bool conjugated() const { return kind == conj_trans; }
+  constexpr char letter() const { return kind == none ? 'N' : kind == trans ? 'T' : 'C'; }
+};
+
 // One column-major GEMM call as the Fortran routine received it (checked, non-trivial).
 template <class T>
 struct GemmArgs {
-  bool trans_a, trans_b;
+  Op trans_a, trans_b;
   int m, n, k;
   T alpha;
   const T *a;
@@ -52,15 +69,18 @@ Status gemm_host(const GemmArgs<T> &args, GemmProgress *progress);
 // attributes are set once per process, for the kernels of this translation unit only.
 // workspace (optional, device memory of workspace_bytes, used in stream order): with at
 // least gemm_device_workspace(...) bytes, shapes that run faster on a repacked operand use it.
+// T: float, double, Complex<float>, Complex<double> (core/complex.h). A complex product runs as
+// one real product of twice the size (impl/gemm_complex.cu) and needs workspace for it: with
+// less than gemm_device_workspace(...) bytes it takes its own in stream order (cudaMallocAsync).
 template <class T>
-Status gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha, const T *dA,
+Status gemm_device(Op trans_a, Op trans_b, int m, int n, int k, T alpha, const T *dA,
                    size_t ldda, const T *dB, size_t lddb, T beta, T *dC, size_t lddc,
                    void *stream, bool lower_only = false, void *workspace = nullptr,
                    size_t workspace_bytes = 0);
 
 // Bytes of workspace that gemm_device can use to run this shape faster (0: none).
 template <class T>
-size_t gemm_device_workspace(bool trans_a, bool trans_b, int m, int n, int k);
+size_t gemm_device_workspace(Op trans_a, Op trans_b, int m, int n, int k);
 
 // ---- out-of-core tiling plan (pure host code, unit-tested without a GPU) ----
 

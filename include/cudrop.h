@@ -15,13 +15,30 @@ extern "C" {
 #endif
 
 /* ---- Fortran ABI (gfortran, LP64). The trailing size_t are the hidden CHARACTER
- * lengths; cudrop accepts but never relies on them. ---- */
+ * lengths; cudrop accepts but never relies on them. COMPLEX and COMPLEX*16 arguments are
+ * pointers to CUDROP_COMPLEX_FLOAT / CUDROP_COMPLEX_DOUBLE: void unless defined before this
+ * header (float _Complex, std::complex<float>, or any struct of a real and an imaginary part). */
+#ifndef CUDROP_COMPLEX_FLOAT
+#define CUDROP_COMPLEX_FLOAT void
+#endif
+#ifndef CUDROP_COMPLEX_DOUBLE
+#define CUDROP_COMPLEX_DOUBLE void
+#endif
 void sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
             const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
             const float *beta, float *c, const int *ldc, size_t transa_len, size_t transb_len);
 void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,
             const double *beta, double *c, const int *ldc, size_t transa_len, size_t transb_len);
+/* Complex: TRANSA/TRANSB 'N', 'T' or 'C' (conjugate transpose). */
+void cgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
+            const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a, const int *lda,
+            const CUDROP_COMPLEX_FLOAT *b, const int *ldb, const CUDROP_COMPLEX_FLOAT *beta,
+            CUDROP_COMPLEX_FLOAT *c, const int *ldc, size_t transa_len, size_t transb_len);
+void zgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
+            const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a, const int *lda,
+            const CUDROP_COMPLEX_DOUBLE *b, const int *ldb, const CUDROP_COMPLEX_DOUBLE *beta,
+            CUDROP_COMPLEX_DOUBLE *c, const int *ldc, size_t transa_len, size_t transb_len);
 
 /* LU factorization with partial pivoting, A = P*L*U (reference SGETRF/DGETRF semantics:
  * IPIV 1-based, INFO = i > 0 when U(i,i) is exactly zero, the factorization completed). */
@@ -102,6 +119,13 @@ void cblas_sgemm(CBLAS_LAYOUT layout, enum CBLAS_TRANSPOSE transa, enum CBLAS_TR
 void cblas_dgemm(CBLAS_LAYOUT layout, enum CBLAS_TRANSPOSE transa, enum CBLAS_TRANSPOSE transb,
                  int m, int n, int k, double alpha, const double *a, int lda, const double *b,
                  int ldb, double beta, double *c, int ldc);
+/* Complex CBLAS: scalars and arrays by address, as the CBLAS standard passes them. */
+void cblas_cgemm(CBLAS_LAYOUT layout, enum CBLAS_TRANSPOSE transa, enum CBLAS_TRANSPOSE transb,
+                 int m, int n, int k, const void *alpha, const void *a, int lda, const void *b,
+                 int ldb, const void *beta, void *c, int ldc);
+void cblas_zgemm(CBLAS_LAYOUT layout, enum CBLAS_TRANSPOSE transa, enum CBLAS_TRANSPOSE transb,
+                 int m, int n, int k, const void *alpha, const void *a, int lda, const void *b,
+                 int ldb, const void *beta, void *c, int ldc);
 enum CBLAS_UPLO { CblasUpper = 121, CblasLower = 122 };
 enum CBLAS_DIAG { CblasNonUnit = 131, CblasUnit = 132 };
 enum CBLAS_SIDE { CblasLeft = 141, CblasRight = 142 };

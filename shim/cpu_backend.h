@@ -123,6 +123,10 @@ using trsm_fn = void (*)(const char *, const char *, const char *, const char *,
 template <class T>
 using symm_fn = void (*)(const char *, const char *, const int *, const int *, const T *, const T *, const int *,
                          const T *, const int *, const T *, T *, const int *, size_t, size_t);
+// ?herk_: alpha and beta real (COMPLEX's REAL).
+template <class T>
+using herk_fn = void (*)(const char *, const char *, const int *, const int *, const real_t<T> *, const T *,
+                         const int *, const real_t<T> *, T *, const int *, size_t, size_t);
 template <class T>
 using syr2k_fn = void (*)(const char *, const char *, const int *, const int *, const T *, const T *, const int *,
                           const T *, const int *, const T *, T *, const int *, size_t, size_t);

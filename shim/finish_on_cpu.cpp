@@ -14,7 +14,7 @@ void gemm_finish_on_cpu(const GemmArgs<T> &g, const impl::GemmProgress &progress
   const std::vector<impl::GemmBlock> &blocks = progress.blocks;
   const std::vector<int> &written = progress.written;
   const cpu::gemm_fn<T> gemm = cpu::gemm<T>();
-  const char ta = g.trans_a ? 'T' : 'N', tb = g.trans_b ? 'T' : 'N';
+  const char ta = g.trans_a.letter(), tb = g.trans_b.letter();
   for (size_t b = 0; b < blocks.size(); ++b) {
     const impl::GemmBlock &blk = blocks[b];
     if (written[b] >= blk.cols) continue;
@@ -125,6 +125,8 @@ void posv_finish_on_cpu(bool upper, int n, int nrhs, T *a, int lda, T *b, int ld
 
 template void gemm_finish_on_cpu<float>(const GemmArgs<float> &, const impl::GemmProgress &);
 template void gemm_finish_on_cpu<double>(const GemmArgs<double> &, const impl::GemmProgress &);
+template void gemm_finish_on_cpu<Complex<float>>(const GemmArgs<Complex<float>> &, const impl::GemmProgress &);
+template void gemm_finish_on_cpu<Complex<double>>(const GemmArgs<Complex<double>> &, const impl::GemmProgress &);
 template void potrf_finish_on_cpu<float>(bool, int, float *, int, const impl::PotrfProgress &, int *);
 template void potrf_finish_on_cpu<double>(bool, int, double *, int, const impl::PotrfProgress &, int *);
 template void gesv_finish_on_cpu<float>(int, int, float *, int, int *, float *, int, const impl::GesvProgress &, int *);
