@@ -37,6 +37,35 @@ template <> struct Cublas<double> {
   }
 };
 
+template <> struct Cublas<cudrop::Complex<float>> {
+  using C = cudrop::Complex<float>;
+  static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                             const C *alpha, const C *A, int lda, const C *B, int ldb, const C *beta, C *Cm,
+                             int ldc) {
+    return cublasCgemm(h, ta, tb, m, n, k, reinterpret_cast<const cuComplex *>(alpha),
+                       reinterpret_cast<const cuComplex *>(A), lda, reinterpret_cast<const cuComplex *>(B), ldb,
+                       reinterpret_cast<const cuComplex *>(beta), reinterpret_cast<cuComplex *>(Cm), ldc);
+  }
+};
+template <> struct Cublas<cudrop::Complex<double>> {
+  using C = cudrop::Complex<double>;
+  static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                             const C *alpha, const C *A, int lda, const C *B, int ldb, const C *beta, C *Cm,
+                             int ldc) {
+    return cublasZgemm(h, ta, tb, m, n, k, reinterpret_cast<const cuDoubleComplex *>(alpha),
+                       reinterpret_cast<const cuDoubleComplex *>(A), lda,
+                       reinterpret_cast<const cuDoubleComplex *>(B), ldb,
+                       reinterpret_cast<const cuDoubleComplex *>(beta), reinterpret_cast<cuDoubleComplex *>(Cm), ldc);
+  }
+};
+
+// Real numbers in a T array (2 per complex element), for filling and comparing.
+template <class T> constexpr size_t kParts = cudrop::is_complex_v<T> ? 2 : 1;
+template <class T> double flops_per_fma() { return cudrop::is_complex_v<T> ? 8.0 : 2.0; }
+static cublasOperation_t cublas_op(cudrop::Op op) {
+  return !op ? CUBLAS_OP_N : op.conjugated() ? CUBLAS_OP_C : CUBLAS_OP_T;
+}
+
 // Median of `reps` runs after two warm-up runs.
 template <class F>
 static double time_ms(F &&f, int reps, cudaStream_t stream) {
@@ -46,7 +75,7 @@ static double time_ms(F &&f, int reps, cudaStream_t stream) {
 template <class T>
 // accumulate: C = C - A B on a random C (beta = 1, as LU's and Cholesky's trailing updates);
 // otherwise C = A B (beta = 0). Both libraries run the same number of times from the same C.
-static void bench_device(const char *prec, int m, int n, int k, bool ta, bool tb, int reps, cublasHandle_t handle,
+static void bench_device(const char *prec, int m, int n, int k, cudrop::Op ta, cudrop::Op tb, int reps, cublasHandle_t handle,
                          cudaStream_t stream, bool accumulate = false) {
   const size_t rows_a = ta ? k : m, cols_a = ta ? m : k, rows_b = tb ? n : k, cols_b = tb ? k : n;
   T *dA, *dB, *dC, *dRef;
@@ -54,11 +83,13 @@ static void bench_device(const char *prec, int m, int n, int k, bool ta, bool tb
   CHECK_CUDA(cudaMalloc(&dB, rows_b * cols_b * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&dC, size_t(m) * n * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&dRef, size_t(m) * n * sizeof(T)));
-  bench::fill_random<<<1024, 256, 0, stream>>>(dA, rows_a * cols_a, 1);
-  bench::fill_random<<<1024, 256, 0, stream>>>(dB, rows_b * cols_b, 2);
+  using R = cudrop::real_t<T>;
+  constexpr size_t parts = kParts<T>;
+  bench::fill_random<<<1024, 256, 0, stream>>>(reinterpret_cast<R *>(dA), rows_a * cols_a * parts, 1);
+  bench::fill_random<<<1024, 256, 0, stream>>>(reinterpret_cast<R *>(dB), rows_b * cols_b * parts, 2);
   if (accumulate) {
-    bench::fill_random<<<1024, 256, 0, stream>>>(dC, size_t(m) * n, 3);
-    bench::fill_random<<<1024, 256, 0, stream>>>(dRef, size_t(m) * n, 3);
+    bench::fill_random<<<1024, 256, 0, stream>>>(reinterpret_cast<R *>(dC), size_t(m) * n * parts, 3);
+    bench::fill_random<<<1024, 256, 0, stream>>>(reinterpret_cast<R *>(dRef), size_t(m) * n * parts, 3);
   }
   // The workspace the library's host path gives gemm_device for this shape (repacking B for
   // float A^T B): its time is inside cudrop_ms. The call without it is timed too (direct_ms).
@@ -75,7 +106,7 @@ static void bench_device(const char *prec, int m, int n, int k, bool ta, bool tb
   };
   auto ours = [&] { run(dC, work, work_bytes); };
   auto theirs = [&] {
-    CHECK_CUBLAS(Cublas<T>::gemm(handle, ta ? CUBLAS_OP_T : CUBLAS_OP_N, tb ? CUBLAS_OP_T : CUBLAS_OP_N, m, n, k,
+    CHECK_CUBLAS(Cublas<T>::gemm(handle, cublas_op(ta), cublas_op(tb), m, n, k,
                                  &alpha, dA, int(rows_a), dB, int(rows_b), &beta, dRef, m));
   };
   const double ms_ours = time_ms(ours, reps, stream);
@@ -95,18 +126,18 @@ static void bench_device(const char *prec, int m, int n, int k, bool ta, bool tb
     cudaFree(dDirect);
   }
   // Agreement with cuBLAS, relative to the size of the result.
-  std::vector<T> c(size_t(m) * n), ref(size_t(m) * n);
-  CHECK_CUDA(cudaMemcpy(c.data(), dC, c.size() * sizeof(T), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(ref.data(), dRef, ref.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  std::vector<R> c(size_t(m) * n * parts), ref(size_t(m) * n * parts);
+  CHECK_CUDA(cudaMemcpy(c.data(), dC, c.size() * sizeof(R), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(ref.data(), dRef, ref.size() * sizeof(R), cudaMemcpyDeviceToHost));
   double diff = 0, norm = 0;
   for (size_t i = 0; i < c.size(); ++i) {
     diff = std::max(diff, double(std::fabs(c[i] - ref[i])));
     norm = std::max(norm, double(std::fabs(ref[i])));
   }
-  const double flops = 2.0 * m * n * k;
+  const double flops = flops_per_fma<T>() * m * n * k;
   std::printf("device_gemm %s %c%c m=%d n=%d k=%d beta=%d cudrop_ms=%.3f cudrop_tflops=%.2f cublas_ms=%.3f cublas_tflops=%.2f "
               "ratio=%.2f maxdiff_rel=%.1e%s\n",
-              prec, ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, int(accumulate), ms_ours, flops / ms_ours / 1e9, ms_cublas,
+              prec, ta.letter(), tb.letter(), m, n, k, int(accumulate), ms_ours, flops / ms_ours / 1e9, ms_cublas,
               flops / ms_cublas / 1e9, ms_cublas / ms_ours, diff / norm, direct);
   std::fflush(stdout);
   cudaFree(dA); cudaFree(dB); cudaFree(dC); cudaFree(dRef); cudaFree(work);
@@ -115,9 +146,14 @@ static void bench_device(const char *prec, int m, int n, int k, bool ta, bool tb
 // Host->host peer: pageable arrays, cudaMemcpy in, cuBLAS, cudaMemcpy out (wall clock).
 template <class T>
 static void bench_copy_cublas(const char *prec, int n, int reps, cublasHandle_t handle) {
+  using R = cudrop::real_t<T>;
   const size_t count = size_t(n) * n;
   std::vector<T> a(count), b(count), c(count);
-  for (size_t i = 0; i < count; ++i) { a[i] = T((i * 7919) % 1000) / 1000 - T(0.5); b[i] = T((i * 104729) % 997) / 997 - T(0.5); }
+  R *ar = reinterpret_cast<R *>(a.data()), *br = reinterpret_cast<R *>(b.data());
+  for (size_t i = 0; i < count * kParts<T>; ++i) {
+    ar[i] = R((i * 7919) % 1000) / 1000 - R(0.5);
+    br[i] = R((i * 104729) % 997) / 997 - R(0.5);
+  }
   T *dA, *dB, *dC;
   CHECK_CUDA(cudaMalloc(&dA, count * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&dB, count * sizeof(T)));
@@ -135,7 +171,8 @@ static void bench_copy_cublas(const char *prec, int n, int reps, cublasHandle_t 
     if (r > 0) times.push_back(t);  // the first run is warm-up
   }
   const double s = bench::median(times);
-  std::printf("host_copy_cublas %s n=%d seconds=%.4f tflops=%.2f\n", prec, n, s, 2.0 * n * n * double(n) / s / 1e12);
+  std::printf("host_copy_cublas %s n=%d seconds=%.4f tflops=%.2f\n", prec, n, s,
+              flops_per_fma<T>() * n * n * double(n) / s / 1e12);
   std::fflush(stdout);
   cudaFree(dA); cudaFree(dB); cudaFree(dC);
 }
@@ -155,9 +192,21 @@ int main(int argc, char **argv) {
   cublasHandle_t handle;
   CHECK_CUBLAS(cublasCreate(&handle));
   CHECK_CUBLAS(cublasSetStream(handle, stream));
+  using cudrop::Complex;
+  using cudrop::Op;
   for (int n : sizes) {
     bench_device<float>("s", n, n, n, false, false, reps, handle, stream);
     bench_device<double>("d", n, n, n, false, false, reps, handle, stream);
+    bench_device<Complex<float>>("c", n, n, n, false, false, reps, handle, stream);
+    bench_device<Complex<double>>("z", n, n, n, false, false, reps, handle, stream);
+  }
+  // Complex with conjugation, at the first size.
+  if (!sizes.empty()) {
+    const int n = sizes.front();
+    bench_device<Complex<float>>("c", n, n, n, Op::conj_trans, false, reps, handle, stream);
+    bench_device<Complex<double>>("z", n, n, n, Op::conj_trans, false, reps, handle, stream);
+    bench_device<Complex<float>>("c", n, n, n, false, Op::conj_trans, reps, handle, stream);
+    bench_device<Complex<double>>("z", n, n, n, false, Op::conj_trans, reps, handle, stream);
   }
   // The transposed float cases: at --trans-sizes, or else at the first size only.
   if (trans_sizes.empty() && !sizes.empty()) trans_sizes.push_back(sizes.front());
@@ -184,6 +233,8 @@ int main(int argc, char **argv) {
   for (int n : host_sizes) {
     bench_copy_cublas<float>("s", n, 3, handle);
     bench_copy_cublas<double>("d", n, 3, handle);
+    bench_copy_cublas<Complex<float>>("c", n, 3, handle);
+    bench_copy_cublas<Complex<double>>("z", n, 3, handle);
   }
   cublasDestroy(handle);
   return 0;

@@ -1,9 +1,9 @@
-/* A plain BLAS client: host arrays from malloc, sgemm_/dgemm_ from whatever BLAS the
+/* A plain BLAS client: host arrays from malloc, ?gemm_ (s, d, c, z) from whatever BLAS the
  * process has (a preloaded one first, else libblas.so.3, found at run time so that the
  * program needs no BLAS development files to build). Run it as is (the CPU BLAS), under
  * LD_PRELOAD=libcudrop.so, or under LD_PRELOAD=libnvblas.so: the same program and data
  * measure every peer end to end.
- * usage: cudrop-host-gemm s|d n[,n...] [reps]   prints one line per size. */
+ * usage: cudrop-host-gemm s|d|c|z n[,n...] [reps]   prints one line per size. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,18 +35,23 @@ static void *blas_symbol(const char *name) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: %s s|d n[,n...] [reps]\n", argv[0]);
+    fprintf(stderr, "usage: %s s|d|c|z n[,n...] [reps]\n", argv[0]);
     return 2;
   }
-  const int dbl = argv[1][0] == 'd';
+  const char prec = argv[1][0];
+  const int dbl = prec == 'd' || prec == 'z';
+  /* Complex: the same arrays with twice the reals (interleaved real and imaginary parts), the
+   * same routine's type with scalars of two reals (alpha = 1, beta = 0). */
+  const int parts = prec == 'c' || prec == 'z' ? 2 : 1;
   const int reps = argc > 3 ? atoi(argv[3]) : 5;
-  sgemm_fn *sgemm_ = dbl ? NULL : (sgemm_fn *)blas_symbol("sgemm_");
-  dgemm_fn *dgemm_ = dbl ? (dgemm_fn *)blas_symbol("dgemm_") : NULL;
+  const char name[8] = {prec, 'g', 'e', 'm', 'm', '_', 0};
+  sgemm_fn *sgemm_ = dbl ? NULL : (sgemm_fn *)blas_symbol(name);
+  dgemm_fn *dgemm_ = dbl ? (dgemm_fn *)blas_symbol(name) : NULL;
   for (char *p = argv[2]; *p;) {
     const int n = atoi(p);
     while (*p && *p != ',') ++p;
     if (*p == ',') ++p;
-    const size_t count = (size_t)n * n, es = dbl ? sizeof(double) : sizeof(float);
+    const size_t count = (size_t)n * n * parts, es = dbl ? sizeof(double) : sizeof(float);
     char *a = malloc(count * es), *b = malloc(count * es), *c = malloc(count * es);
     if (!a || !b || !c) { fprintf(stderr, "out of memory\n"); return 2; }
     unsigned state = 12345u;
@@ -65,19 +70,19 @@ int main(int argc, char **argv) {
     for (int r = -1; r < runs; ++r) {
       const double t0 = now_seconds();
       if (dbl) {
-        const double alpha = 1.0, beta = 0.0;
-        dgemm_("N", "N", &n, &n, &n, &alpha, (double *)a, &n, (double *)b, &n, &beta, (double *)c, &n, 1, 1);
+        const double alpha[2] = {1.0, 0.0}, beta[2] = {0.0, 0.0};
+        dgemm_("N", "N", &n, &n, &n, alpha, (double *)a, &n, (double *)b, &n, beta, (double *)c, &n, 1, 1);
       } else {
-        const float alpha = 1.0f, beta = 0.0f;
-        sgemm_("N", "N", &n, &n, &n, &alpha, (float *)a, &n, (float *)b, &n, &beta, (float *)c, &n, 1, 1);
+        const float alpha[2] = {1.0f, 0.0f}, beta[2] = {0.0f, 0.0f};
+        sgemm_("N", "N", &n, &n, &n, alpha, (float *)a, &n, (float *)b, &n, beta, (float *)c, &n, 1, 1);
       }
       if (r >= 0) times[r] = now_seconds() - t0;
     }
     for (size_t i = 0; i < count; i += count / 97 + 1) checksum += dbl ? ((double *)c)[i] : ((float *)c)[i];
     qsort(times, runs, sizeof(double), compare_doubles);
     const double t = times[runs / 2];
-    printf("host_gemm %c n=%d seconds=%.6f gflops=%.2f checksum=%.6e\n", dbl ? 'd' : 's', n, t,
-           2.0 * n * (double)n * n / t / 1e9, checksum);
+    printf("host_gemm %c n=%d seconds=%.6f gflops=%.2f checksum=%.6e\n", prec, n, t,
+           2.0 * parts * parts * n * (double)n * n / t / 1e9, checksum);
     fflush(stdout);
     free(a); free(b); free(c);
   }

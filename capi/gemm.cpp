@@ -32,9 +32,12 @@ inline int gemm_illegal_argument(char ta, char tb, int m, int n, int k, int lda,
   return 0;
 }
 
-// Auto mode's size test: enough arithmetic, and enough of it per byte crossing PCIe.
-inline bool gemm_worth_gpu(const env::Environment &s, int m, int n, int k, bool reads_c, size_t element_size) {
-  const double flops = 2.0 * m * n * k;
+// Auto mode's size test: enough arithmetic, and enough of it per byte crossing PCIe. A complex
+// multiply-add is four real ones: counted as their 8 real flops.
+template <class T>
+inline bool gemm_worth_gpu(const env::Environment &s, int m, int n, int k, bool reads_c) {
+  const size_t element_size = sizeof(T);
+  const double flops = (is_complex_v<T> ? 8.0 : 2.0) * m * n * k;
   if (flops < s.gemm_min_flops) return false;
   const double elements = double(m) * k + double(k) * n + double(m) * n * (reads_c ? 2 : 1);
   return flops >= s.gemm_min_intensity * elements * element_size;
@@ -87,7 +90,7 @@ void checked_gemm(const char *transa, const char *transb, const int *m, const in
   auto args = [&] {
     return GemmArgs<T>{Op::from_letter(ta), Op::from_letter(tb), *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc};
   };
-  route(name, gemm_worth_gpu(settings(), *m, *n, *k, *beta != T(0), sizeof(T)),
+  route(name, gemm_worth_gpu<T>(settings(), *m, *n, *k, *beta != T(0)),
         names.cpu,
         [&](impl::GemmProgress *progress) { return impl::gemm_host(args(), progress); },
         [&] { cpu::gemm<T>()(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1); },

@@ -73,7 +73,7 @@ struct Threshold {
 std::vector<Threshold> thresholds() {
   const cudrop::env::Environment &e = cudrop::settings();
   return {
-      {"CUDROP_GEMM_MIN_FLOPS", e.gemm_min_flops, "GEMM on the GPU from 2*m*n*k flops"},
+      {"CUDROP_GEMM_MIN_FLOPS", e.gemm_min_flops, "GEMM on the GPU from 2*m*n*k flops (8*m*n*k: c, z)"},
       {"CUDROP_GEMM_MIN_INTENSITY", e.gemm_min_intensity,
        "and from this many flops per byte of its operands"},
       {"CUDROP_GETRF_MIN_N", double(e.getrf_min_n), "LU on the GPU from min(m,n)"},

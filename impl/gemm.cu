@@ -294,16 +294,22 @@ Status gemm_on(GpuContext &ctx, const GemmArgs<T> &g, GemmProgress *progress) {
     size_t cap = 0;
     if ((s = device_memory_cap(ctx, &cap)) != Status::ok) return s;
     const size_t max_block_rows = std::max<size_t>(128, ctx.staging_bytes / es / 128 * 128);
-    const GemmTilePlan plan = plan_gemm_tiles(g.trans_a, g.trans_b, g.m, g.n, g.k, es, g.beta != T(0), cap,
-                                              max_block_rows);
+    GemmTilePlan plan = plan_gemm_tiles(g.trans_a, g.trans_b, g.m, g.n, g.k, es, g.beta != T(0), cap,
+                                        max_block_rows);
+    // Every product below spans at most `panel` columns of C and all of k.
+    work_bytes = plan.in_core ? gemm_device_workspace<T>(g.trans_a, g.trans_b, g.m, std::min(panel, g.n), g.k) : 0;
+    if (work_bytes > cap - std::min(cap, plan.device_bytes)) {
+      work_bytes = 0;
+      // A complex product cannot run without its workspace (about twice op(A)'s tile, plus
+      // op(B)'s): out of core in a third of the cap, each tile's product taking its own.
+      if constexpr (is_complex_v<T>)
+        plan = plan_gemm_tiles(g.trans_a, g.trans_b, g.m, g.n, g.k, es, g.beta != T(0), cap / 3, max_block_rows);
+    }
     if (!plan.fits) {
       log(1, "%s: not even the smallest tiles fit %.1f MiB of device memory", routine_names<Family::gemm, T>.symbol, cap / 1048576.0);
       return Status::out_of_memory;
     }
     if (!plan.in_core) return gemm_out_of_core(ctx, g, plan, cap, progress);
-    // Every product below spans at most `panel` columns of C and all of k.
-    work_bytes = gemm_device_workspace<T>(g.trans_a, g.trans_b, g.m, std::min(panel, g.n), g.k);
-    if (work_bytes > cap - std::min(cap, plan.device_bytes)) work_bytes = 0;
   }
 
   void *dA = nullptr, *dB = nullptr, *dC = nullptr, *dWork = nullptr;
