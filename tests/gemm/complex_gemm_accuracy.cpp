@@ -1,7 +1,8 @@
-// complex_gemm_accuracy: cgemm_/zgemm_ and cblas_cgemm/cblas_zgemm (column- and row-major) against
+// complex_gemm_accuracy: cgemm_/zgemm_ and cblas_cgemm/cblas_zgemm against
 // a reference computed here in higher precision (double for C, long double for Z).
 //
-// Every call: all nine TRANS pairs (N, T, C), odd sizes, LD larger than the rows, views that
+// Every call, through the Fortran and CBLAS entries (column- and row-major) and their ILP64 forms
+// (cgemm_64_, cblas_cgemm64_): all nine TRANS pairs (N, T, C), odd sizes, LD larger than the rows, views that
 // start one element into their buffer (not 16-byte aligned), real and complex alpha and beta,
 // alpha = 0 (A and B full of NaN: never read), beta = 0 (C full of NaN: never read), beta = 1;
 // NaN and Inf in the imaginary parts of A and B on a case of their own (they must reach C as
@@ -31,6 +32,20 @@
 #include "tests/harness/rng.h"
 
 
+// The ILP64 entries (64-bit integers) libcudrop exports beside the LP64 ones.
+extern "C" {
+void cgemm_64_(const char *, const char *, const int64_t *, const int64_t *, const int64_t *, const void *,
+               const void *, const int64_t *, const void *, const int64_t *, const void *, void *, const int64_t *,
+               size_t, size_t);
+void zgemm_64_(const char *, const char *, const int64_t *, const int64_t *, const int64_t *, const void *,
+               const void *, const int64_t *, const void *, const int64_t *, const void *, void *, const int64_t *,
+               size_t, size_t);
+void cblas_cgemm64_(int, int, int, int64_t, int64_t, int64_t, const void *, const void *, int64_t, const void *,
+                    int64_t, const void *, void *, int64_t);
+void cblas_zgemm64_(int, int, int, int64_t, int64_t, int64_t, const void *, const void *, int64_t, const void *,
+                    int64_t, const void *, void *, int64_t);
+}
+
 namespace {
 
 using cudrop::Complex;
@@ -58,6 +73,16 @@ struct Precision {
                       int ldb, const C *beta, C *c, int ldc) {
     if (sizeof(R) == 4) cgemm_(&ta, &tb, &m, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
     else zgemm_(&ta, &tb, &m, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
+  }
+  static void fortran64(char ta, char tb, int64_t m, int64_t n, int64_t k, const C *alpha, const C *a, int64_t lda,
+                        const C *b, int64_t ldb, const C *beta, C *c, int64_t ldc) {
+    if (sizeof(R) == 4) cgemm_64_(&ta, &tb, &m, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
+    else zgemm_64_(&ta, &tb, &m, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
+  }
+  static void cblas64(int layout, int ta, int tb, int64_t m, int64_t n, int64_t k, const C *alpha, const C *a,
+                      int64_t lda, const C *b, int64_t ldb, const C *beta, C *c, int64_t ldc) {
+    if (sizeof(R) == 4) cblas_cgemm64_(layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    else cblas_zgemm64_(layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
   static void cblas(int layout, int ta, int tb, int m, int n, int k, const C *alpha, const C *a, int lda,
                     const C *b, int ldb, const C *beta, C *c, int ldc) {
@@ -113,7 +138,8 @@ void check_call(char ta, char tb, long m, long n, long k, Complex<R> alpha, Comp
   using P = Precision<R>;
   using W = typename P::W;
   using C = Complex<R>;
-  const bool row_major = api == 2;
+  // api: 0 Fortran, 1 CBLAS column-major, 2 CBLAS row-major, 3 Fortran ILP64, 4 CBLAS ILP64 row-major
+  const bool row_major = api == 2 || api == 4;
   const long ar = ta == 'N' ? m : k, ac = ta == 'N' ? k : m, br = tb == 'N' ? k : n, bc = tb == 'N' ? n : k;
   const R nan = std::numeric_limits<R>::quiet_NaN();
   const bool alpha_zero = alpha == C(0);
@@ -129,17 +155,22 @@ void check_call(char ta, char tb, long m, long n, long k, Complex<R> alpha, Comp
   const Stored<R> c0 = c;
   const uint64_t ha = hash_bytes(a.buf.data(), a.buf.size() * sizeof(C)), hb = hash_bytes(b.buf.data(), b.buf.size() * sizeof(C));
   const C alpha_in = alpha, beta_in = beta;
+  auto code = [](char t) { return t == 'N' ? 111 : t == 'T' ? 112 : 113; };
   if (api == 0) {
     P::fortran(ta, tb, int(m), int(n), int(k), &alpha, a.data(), int(a.ld), b.data(), int(b.ld), &beta, c.data(), int(c.ld));
+  } else if (api == 3) {
+    P::fortran64(ta, tb, m, n, k, &alpha, a.data(), a.ld, b.data(), b.ld, &beta, c.data(), c.ld);
+  } else if (api == 4) {
+    P::cblas64(101, code(ta), code(tb), m, n, k, &alpha, a.data(), a.ld, b.data(), b.ld, &beta, c.data(), c.ld);
   } else {
-    auto code = [](char t) { return t == 'N' ? 111 : t == 'T' ? 112 : 113; };
     P::cblas(row_major ? 101 : 102, code(ta), code(tb), int(m), int(n), int(k), &alpha, a.data(), int(a.ld), b.data(),
              int(b.ld), &beta, c.data(), int(c.ld));
   }
   ++calls;
   char what[200];
+  static const char *const api_names[5] = {"fortran", "cblas-col", "cblas-row", "fortran-ilp64", "cblas-row-ilp64"};
   std::snprintf(what, sizeof what, "%cgemm %s %c%c m=%ld n=%ld k=%ld alpha=(%g,%g) beta=(%g,%g)%s",
-                sizeof(R) == 4 ? 'c' : 'z', api == 0 ? "fortran" : row_major ? "cblas-row" : "cblas-col", ta, tb, m,
+                sizeof(R) == 4 ? 'c' : 'z', api_names[api], ta, tb, m,
                 n, k, double(alpha.re), double(alpha.im), double(beta.re), double(beta.im),
                 special_values ? " inf/nan" : "");
   auto fail = [&](const char *why) {
@@ -265,6 +296,9 @@ void run_precision(Rng &rng) {
   const char ops[3] = {'N', 'T', 'C'};
   const C alphas[3] = {C(R(1.5), R(-0.5)), C(R(-1)), C(R(0.75), R(0))};
   const C betas[4] = {C(R(0)), C(R(1)), C(R(-0.5), R(0.25)), C(R(2), R(0))};
+  // The ILP64 entries only where every call stays on the GPU: their CPU runs need an ILP64
+  // CPU library (tests/forward64.sh covers those).
+  const int apis = opt.placement.expect_gpu ? 5 : 3;
   int index = 0;
   for (char ta : ops)
     for (char tb : ops)
@@ -272,7 +306,7 @@ void run_precision(Rng &rng) {
         // m, n, k from the sizes, rotated so that each size meets every role.
         const long m = s, n = sizes[size_t(index) % sizes.size()], k = sizes[size_t(index + 1) % sizes.size()];
         const C alpha = alphas[index % 3], beta = betas[index % 4];
-        check_call<R>(ta, tb, m, n, k, alpha, beta, index % 3, rng, false);
+        check_call<R>(ta, tb, m, n, k, alpha, beta, index % apis, rng, false);
         ++index;
       }
   // The quick paths and special values, on a size that runs on the GPU in forced mode.
