@@ -44,7 +44,7 @@ def main(path):
                   f"  {float(f['ratio']):5.2f}  {f['maxdiff_rel']}")
     if cross:
         print("  dispatch crossover (host->host ms per call: CPU BLAS underneath / cudrop forced GPU / cudrop auto):")
-        for prec in ("s", "d"):
+        for prec in ("s", "d", "c", "z"):
             rows = sorted(n for p, n in cross if p == prec)
             first_win = None
             for n in rows:
