@@ -1,5 +1,5 @@
-/* gemm_args: the reference (netlib) argument checking of sgemm_/dgemm_ and
- * cblas_sgemm/cblas_dgemm, as the BLAS testers see it.
+/* gemm_args: the reference (netlib) argument checking of ?gemm_ and cblas_?gemm (s, d, c, z),
+ * as the BLAS testers see it.
  *
  * This program defines its own xerbla_ and cblas_xerbla (as the testers do) and links the
  * reference CBLAS (-lblas, after cudrop): with cudrop, its handlers must be called exactly
@@ -116,6 +116,17 @@ static void call_f77(char prec, const char *ta, const char *tb, int m, int n, in
     sgemm_(ta_copy, tb_copy, &m, &n, &k, &fa, (float *)abuf, &lda, (float *)bbuf, &ldb, &fb,
            (float *)cbuf, &ldc, strlen(ta), strlen(tb));
     CHECK(fa == (float)alpha && fb == (float)beta, "sgemm_ wrote alpha/beta");
+  } else if (prec == 'c') {
+    /* A complex alpha, but alpha = 0 where the quick returns want it. */
+    const float im = alpha == 0 ? 0.0f : 0.25f;
+    float fa[2] = {(float)alpha, im}, fb[2] = {(float)beta, 0.0f};
+    cgemm_(ta_copy, tb_copy, &m, &n, &k, fa, abuf, &lda, bbuf, &ldb, fb, cbuf, &ldc, strlen(ta), strlen(tb));
+    CHECK(fa[0] == (float)alpha && fa[1] == im && fb[0] == (float)beta && fb[1] == 0.0f, "cgemm_ wrote alpha/beta");
+  } else if (prec == 'z') {
+    const double im = alpha == 0 ? 0.0 : 0.25;
+    double za[2] = {alpha, im}, zb[2] = {beta, 0.0};
+    zgemm_(ta_copy, tb_copy, &m, &n, &k, za, abuf, &lda, bbuf, &ldb, zb, cbuf, &ldc, strlen(ta), strlen(tb));
+    CHECK(za[0] == alpha && za[1] == im && zb[0] == beta && zb[1] == 0.0, "zgemm_ wrote alpha/beta");
   } else {
     double da = alpha, db = beta;
     dgemm_(ta_copy, tb_copy, &m, &n, &k, &da, abuf, &lda, bbuf, &ldb, &db, cbuf, &ldc,
@@ -130,7 +141,7 @@ static void call_f77(char prec, const char *ta, const char *tb, int m, int n, in
 /* Expect exactly one xerbla_ call with this INFO and nothing touched. */
 static void expect_f77_error(char prec, const char *ta, const char *tb, int m, int n, int k,
                              int lda, int ldb, int ldc, int info, const char *what) {
-  const char *name = prec == 's' ? "SGEMM " : "DGEMM ";
+  const char name[7] = {(char)(prec - 'a' + 'A'), 'G', 'E', 'M', 'M', ' ', 0};
   fill_sentinels();
   reset_handlers();
   const long cpu_before = cpu_calls_so_far();
@@ -163,6 +174,7 @@ static void expect_f77_untouched(char prec, const char *ta, const char *tb, int 
 
 /* Valid transpose spellings compute the right thing: a 3x4x5 product checked in double. */
 static void expect_f77_valid(char prec, const char *ta, const char *tb) {
+  if (prec == 'c' || prec == 'z') return; /* complex results: tests/gemm/complex_gemm_accuracy.cpp */
   const int m = 3, n = 4, k = 5, lda = 7, ldb = 8, ldc = 6;
   const int ta_t = (ta[0] != 'N' && ta[0] != 'n'), tb_t = (tb[0] != 'N' && tb[0] != 'n');
   double A[7 * 5], B[8 * 5], C[6 * 4], Cref[6 * 4];
@@ -282,7 +294,15 @@ typedef struct {
 
 static void call_cblas(char prec, int layout, int ta, int tb, int m, int n, int k, int lda,
                        int ldb, int ldc) {
-  if (prec == 's')
+  const float ca[2] = {1.5f, 0.25f}, cb[2] = {0.5f, 0.0f};
+  const double za[2] = {1.5, 0.25}, zb[2] = {0.5, 0.0};
+  if (prec == 'c')
+    cblas_cgemm((CBLAS_LAYOUT)layout, (enum CBLAS_TRANSPOSE)ta, (enum CBLAS_TRANSPOSE)tb, m, n, k, ca, abuf, lda,
+                bbuf, ldb, cb, cbuf, ldc);
+  else if (prec == 'z')
+    cblas_zgemm((CBLAS_LAYOUT)layout, (enum CBLAS_TRANSPOSE)ta, (enum CBLAS_TRANSPOSE)tb, m, n, k, za, abuf, lda,
+                bbuf, ldb, zb, cbuf, ldc);
+  else if (prec == 's')
     cblas_sgemm((CBLAS_LAYOUT)layout, (enum CBLAS_TRANSPOSE)ta, (enum CBLAS_TRANSPOSE)tb, m, n,
                 k, 1.5f, (float *)abuf, lda, (float *)bbuf, ldb, 0.5f, (float *)cbuf, ldc);
   else
@@ -292,8 +312,8 @@ static void call_cblas(char prec, int layout, int ta, int tb, int m, int n, int 
 
 static void expect_cblas(char prec, int layout, int ta, int tb, int m, int n, int k, int lda,
                          int ldb, int ldc, Expect want, const char *what) {
-  const char *cname = prec == 's' ? "cblas_sgemm" : "cblas_dgemm";
-  const char *fname = prec == 's' ? "SGEMM " : "DGEMM ";
+  const char cname[12] = {'c', 'b', 'l', 'a', 's', '_', prec, 'g', 'e', 'm', 'm', 0};
+  const char fname[7] = {(char)(prec - 'a' + 'A'), 'G', 'E', 'M', 'M', ' ', 0};
   fill_sentinels();
   reset_handlers();
   RowMajorStrg = 0;
@@ -390,8 +410,12 @@ int main(void) {
     test_f77('s');
     test_f77('d');
   }
+  test_f77('c');
+  test_f77('z');
   test_cblas('s');
   test_cblas('d');
+  test_cblas('c');
+  test_cblas('z');
   long gpu = 0, cpu = 0, fallbacks = 0;
   cudrop_counters(&gpu, &cpu, &fallbacks);
   printf("gemm_args: %d checks, %d failed (cudrop counters: gpu_calls=%ld cpu_calls=%ld "
