@@ -24,13 +24,16 @@ namespace {
 struct GetrfTune {
   int nb, panel_rows, tall_from, tall_panel_rows;
 };
+// c and z take the s and d columns: the panel plan derives its rows per block from the
+// element size (plan_panel), so the same widths and row targets fit.
 template <class T>
 GetrfTune getrf_tune(const tuning::Table &t) {
-  return {tuning::pick<T>(t.getrf_nb), tuning::pick<T>(t.getrf_panel_rows), tuning::pick<T>(t.getrf_tall_from),
-          tuning::pick<T>(t.getrf_tall_panel_rows)};
+  using R = real_t<T>;
+  return {tuning::pick<R>(t.getrf_nb), tuning::pick<R>(t.getrf_panel_rows), tuning::pick<R>(t.getrf_tall_from),
+          tuning::pick<R>(t.getrf_tall_panel_rows)};
 }
 template <class T>
-constexpr int kTallThreads = tuning::pick<T>(tuning::compiled::kGetrfTallThreads);
+constexpr int kTallThreads = tuning::pick<real_t<T>>(tuning::compiled::kGetrfTallThreads);
 
 constexpr bool widths_fit() {
   for (const tuning::Table &t : tuning::kTables)
@@ -63,7 +66,7 @@ template <class T>
 Status lu_device(LuDevice<T> *out) {
   const DeviceInfo *info = nullptr;
   if (Status s = check(current_device_info(&info), "getrf: device attributes"); s != Status::ok) return s;
-  if (info->smem_optin < kernels::TrsmShape<double>::smem_bytes()) {
+  if (info->smem_optin < kernels::TrsmShape<T>::smem_bytes()) {
     log(1, "getrf: the GPU has too little shared memory per block (%zu bytes); LU runs on the CPU", info->smem_optin);
     return Status::no_device;
   }
@@ -258,11 +261,14 @@ Status getrf_host(int m, int n, T *a, int lda, int *ipiv, int *info) {
   return Status::ok;
 }
 
-template Status getrf_host<float>(int, int, float *, int, int *, int *);
-template Status getrf_host<double>(int, int, double *, int, int *, int *);
-template size_t getrf_device_workspace<float>(int, int);
-template size_t getrf_device_workspace<double>(int, int);
-template Status getrf_device<float>(int, int, float *, size_t, int *, int *, void *, void *, int);
-template Status getrf_device<double>(int, int, double *, size_t, int *, int *, void *, void *, int);
+#define CUDROP_GETRF_INSTANCES(T)                                                          \
+  template Status getrf_host<T>(int, int, T *, int, int *, int *);                         \
+  template size_t getrf_device_workspace<T>(int, int);                                     \
+  template Status getrf_device<T>(int, int, T *, size_t, int *, int *, void *, void *, int);
+CUDROP_GETRF_INSTANCES(float)
+CUDROP_GETRF_INSTANCES(double)
+CUDROP_GETRF_INSTANCES(Complex<float>)
+CUDROP_GETRF_INSTANCES(Complex<double>)
+#undef CUDROP_GETRF_INSTANCES
 
 }  // namespace cudrop::impl
