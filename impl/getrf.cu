@@ -127,8 +127,10 @@ Status plan_panel(const LuDevice<T> &lu, int rows, int cols, PanelPlan *plan) {
       if (fits) return Status::ok;
     }
   }
-  if (Status s = plan_cached(g, kernel[0], rows, cols, sizeof(T), lu.tune.panel_rows, plan, &fits);
-      s != Status::ok || fits)
+  // The tuned row count, or as many as fit where 16-byte elements (double complex) would not.
+  const int fitting = static_cast<int>(kernel[0].dynamic_max / (size_t(cols) * sizeof(T)));
+  const int target = std::max(1, std::min(lu.tune.panel_rows, fitting));
+  if (Status s = plan_cached(g, kernel[0], rows, cols, sizeof(T), target, plan, &fits); s != Status::ok || fits)
     return s;
   // In place in global memory (L2-resident for all but huge panels): as many blocks as fit.
   int per_sm = 0;

@@ -296,15 +296,17 @@ getrf_panel(PanelArgs<T> p) {
         l = reciprocal ? l * inverse : divide(l, pivot);
         S[i + k * lds] = l;
         T *row_i = S + i;
-        // Eight columns at a time, all loads before the stores: the stores through row_i may
-        // alias u[] as far as the compiler knows, which would otherwise serialize every step.
+        // Eight columns at a time (four of double complex, which would spill), all loads
+        // before the stores: the stores through row_i may alias u[] as far as the compiler
+        // knows, which would otherwise serialize every step.
+        constexpr int U = sizeof(T) >= 16 ? 4 : 8;
         int c = k + 1;
-        for (; c + 8 <= cols; c += 8) {
-          T a[8], v[8];
+        for (; c + U <= cols; c += U) {
+          T a[U], v[U];
 #pragma unroll
-          for (int e = 0; e < 8; ++e) { v[e] = u[c + e]; a[e] = row_i[(c + e) * lds]; }
+          for (int e = 0; e < U; ++e) { v[e] = u[c + e]; a[e] = row_i[(c + e) * lds]; }
 #pragma unroll
-          for (int e = 0; e < 8; ++e) row_i[(c + e) * lds] = a[e] - l * v[e];
+          for (int e = 0; e < U; ++e) row_i[(c + e) * lds] = a[e] - l * v[e];
         }
         for (; c < cols; ++c) row_i[c * lds] -= l * u[c];
       }
