@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "bench/bench_common.cuh"
+#include "bench/cusolver_work.cuh"
 #include "cudrop.h"
 #include "impl/gemm.h"
 #include "impl/getrf.h"
@@ -48,16 +49,8 @@ void fill(T *p, size_t count, unsigned seed, cudaStream_t stream) {
   CHECK_CUDA(cudaGetLastError());
 }
 
-template <class T>
-std::complex<double> widen(T x) {
-  return {double(cudrop::real_part(x)), double(cudrop::imag_part(x))};
-}
-
 // cuSOLVER's LU: the classic API for s and d, the 64-bit one (cusolverDnXgetrf) for c and z.
 // Workspace in bytes; ipiv of 64-bit integers for the 64-bit API (converted by `pivots`).
-template <class T>
-constexpr cudaDataType kCudaType = std::is_same_v<T, Complex<float>> ? CUDA_C_32F : CUDA_C_64F;
-
 template <class T> struct Solver {
   static constexpr bool x_api = cudrop::is_complex_v<T>;
   static constexpr const char *prec = std::is_same_v<T, float> ? "s" : std::is_same_v<T, double> ? "d"
@@ -69,35 +62,28 @@ template <class T> struct Solver {
     else zgetrf_(m, n, a, lda, ipiv, info);
   }
   cusolverDnHandle_t h;
-  cusolverDnParams_t params = nullptr;
-  size_t device_bytes = 0, host_bytes = 0;
-  std::vector<char> host_work;
-  void *work = nullptr;
+  bench::CusolverWork w;
   Solver(cusolverDnHandle_t handle, int n, T *a) : h(handle) {
     if constexpr (x_api) {
-      CHECK_CUSOLVER(cusolverDnCreateParams(&params));
-      CHECK_CUSOLVER(cusolverDnXgetrf_bufferSize(h, params, n, n, kCudaType<T>, a, n, kCudaType<T>, &device_bytes, &host_bytes));
+      constexpr cudaDataType type = bench::kCusolverComplex<T>;
+      CHECK_CUSOLVER(cusolverDnXgetrf_bufferSize(h, w.params, n, n, type, a, n, type, &w.device_bytes, &w.host_bytes));
     } else {
       int lwork = 0;
       if constexpr (std::is_same_v<T, float>) CHECK_CUSOLVER(cusolverDnSgetrf_bufferSize(h, n, n, a, n, &lwork));
       else CHECK_CUSOLVER(cusolverDnDgetrf_bufferSize(h, n, n, a, n, &lwork));
-      device_bytes = size_t(lwork) * sizeof(T);
+      w.device_bytes = size_t(lwork) * sizeof(T);
     }
-    CHECK_CUDA(cudaMalloc(&work, std::max<size_t>(256, device_bytes)));
-    host_work.resize(std::max<size_t>(1, host_bytes));
-  }
-  ~Solver() {
-    cudaFree(work);
-    if (params) cusolverDnDestroyParams(params);
+    w.allocate();
   }
   // ipiv: n int32 (s, d) or n int64 (c, z) of device memory.
   void run(int n, T *a, void *ipiv, int *info) {
     if constexpr (x_api)
-      CHECK_CUSOLVER(cusolverDnXgetrf(h, params, n, n, kCudaType<T>, a, n, static_cast<int64_t *>(ipiv), kCudaType<T>, work,
-                                      device_bytes, host_work.data(), host_bytes, info));
+      CHECK_CUSOLVER(cusolverDnXgetrf(h, w.params, n, n, bench::kCusolverComplex<T>, a, n, static_cast<int64_t *>(ipiv),
+                                      bench::kCusolverComplex<T>, w.device, w.device_bytes, w.host.data(),
+                                      w.host_bytes, info));
     else if constexpr (std::is_same_v<T, float>)
-      CHECK_CUSOLVER(cusolverDnSgetrf(h, n, n, a, n, static_cast<T *>(work), static_cast<int *>(ipiv), info));
-    else CHECK_CUSOLVER(cusolverDnDgetrf(h, n, n, a, n, static_cast<T *>(work), static_cast<int *>(ipiv), info));
+      CHECK_CUSOLVER(cusolverDnSgetrf(h, n, n, a, n, static_cast<T *>(w.device), static_cast<int *>(ipiv), info));
+    else CHECK_CUSOLVER(cusolverDnDgetrf(h, n, n, a, n, static_cast<T *>(w.device), static_cast<int *>(ipiv), info));
   }
   static size_t pivot_bytes() { return x_api ? sizeof(int64_t) : sizeof(int); }
   // The pivots from the device, as int.
@@ -125,14 +111,14 @@ double spot_check(int n, const T *a, const T *lu, const int *ipiv) {
   std::vector<double> rowsum(n, 0.0);
   for (int j = 0; j < n; ++j) {
     const T *aj = a + size_t(j) * n, *luj = lu + size_t(j) * n;
-    for (int i = 0; i < n; ++i) { ax[i] += widen(aj[i]) * x[j]; rowsum[i] += std::abs(widen(aj[i])); }
-    for (int k = 0; k <= j; ++k) ux[k] += widen(luj[k]) * x[j];
+    for (int i = 0; i < n; ++i) { ax[i] += bench::widen(aj[i]) * x[j]; rowsum[i] += std::abs(bench::widen(aj[i])); }
+    for (int k = 0; k <= j; ++k) ux[k] += bench::widen(luj[k]) * x[j];
   }
   for (double r : rowsum) anorm = std::max(anorm, r);
   for (int k = 0; k < n; ++k) {
     const T *lk = lu + size_t(k) * n;
     lux[k] += ux[k];
-    for (int i = k + 1; i < n; ++i) lux[i] += widen(lk[i]) * ux[k];
+    for (int i = k + 1; i < n; ++i) lux[i] += bench::widen(lk[i]) * ux[k];
   }
   for (int k = 0; k < n; ++k) std::swap(ax[k], ax[ipiv[k] - 1]);  // P A x
   double err = 0;
@@ -275,7 +261,11 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--nb") && has_value) nb = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--panels") && has_value) panels = bench::parse_list(argv[++i]);
     else if (!std::strcmp(argv[i], "--big")) big = true;
-    else { std::fprintf(stderr, "usage: %s [--sizes a,b,c] [--big] [--prec sd] [--reps N] [--nb NB] [--panels m1,m2]\n", argv[0]); return 2; }
+    else {
+      std::fprintf(stderr, "usage: %s [--sizes a,b,c] [--big] [--prec sdcz] [--reps N] [--nb NB] [--panels m1,m2]\n",
+                   argv[0]);
+      return 2;
+    }
   }
   if (!bench::gpu_present("getrf")) return 0;
   const cudaStream_t stream = bench::open_device(cudaStreamNonBlocking);

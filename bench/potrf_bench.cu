@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "bench/bench_common.cuh"
+#include "bench/cusolver_work.cuh"
 #include "cudrop.h"
 #include "impl/potrf.h"
 
@@ -60,14 +61,6 @@ void fill_spd(T *a, int n) {
     for (int i = 0; i < n; ++i) a[size_t(i) + size_t(j) * n] = spd_entry<T>(i, j, n);
 }
 
-template <class T>
-std::complex<double> widen(T x) {
-  return {double(cudrop::real_part(x)), double(cudrop::imag_part(x))};
-}
-
-template <class T>
-constexpr cudaDataType kCudaType = std::is_same_v<T, Complex<float>> ? CUDA_C_32F : CUDA_C_64F;
-
 // cuSOLVER's Cholesky: the classic API for s and d, the 64-bit one (cusolverDnXpotrf) for c, z.
 template <class T> struct Solver {
   static constexpr bool x_api = cudrop::is_complex_v<T>;
@@ -80,38 +73,31 @@ template <class T> struct Solver {
     else zpotrf_(uplo, n, a, lda, info, 1);
   }
   cusolverDnHandle_t h;
-  cusolverDnParams_t params = nullptr;
-  size_t device_bytes = 0, host_bytes = 0;
-  std::vector<char> host_work;
-  void *work = nullptr;
+  bench::CusolverWork w;
   Solver(cusolverDnHandle_t handle, int n, T *a) : h(handle) {
     if constexpr (x_api) {
-      CHECK_CUSOLVER(cusolverDnCreateParams(&params));
-      CHECK_CUSOLVER(cusolverDnXpotrf_bufferSize(h, params, CUBLAS_FILL_MODE_LOWER, n, kCudaType<T>, a, n,
-                                                 kCudaType<T>, &device_bytes, &host_bytes));
+      constexpr cudaDataType type = bench::kCusolverComplex<T>;
+      CHECK_CUSOLVER(cusolverDnXpotrf_bufferSize(h, w.params, CUBLAS_FILL_MODE_LOWER, n, type, a, n, type,
+                                                 &w.device_bytes, &w.host_bytes));
     } else {
       int lwork = 0;
       if constexpr (std::is_same_v<T, float>)
         CHECK_CUSOLVER(cusolverDnSpotrf_bufferSize(h, CUBLAS_FILL_MODE_LOWER, n, a, n, &lwork));
       else CHECK_CUSOLVER(cusolverDnDpotrf_bufferSize(h, CUBLAS_FILL_MODE_LOWER, n, a, n, &lwork));
-      device_bytes = size_t(lwork) * sizeof(T);
+      w.device_bytes = size_t(lwork) * sizeof(T);
     }
-    CHECK_CUDA(cudaMalloc(&work, std::max<size_t>(256, device_bytes)));
-    host_work.resize(std::max<size_t>(1, host_bytes));
-  }
-  ~Solver() {
-    cudaFree(work);
-    if (params) cusolverDnDestroyParams(params);
+    w.allocate();
   }
   void run(int n, T *a, int *info) {
-    const int lwork = int(device_bytes / sizeof(T));
+    const int lwork = int(w.device_bytes / sizeof(T));
     if constexpr (x_api)
-      CHECK_CUSOLVER(cusolverDnXpotrf(h, params, CUBLAS_FILL_MODE_LOWER, n, kCudaType<T>, a, n, kCudaType<T>, work,
-                                      device_bytes, host_work.data(), host_bytes, info));
+      CHECK_CUSOLVER(cusolverDnXpotrf(h, w.params, CUBLAS_FILL_MODE_LOWER, n, bench::kCusolverComplex<T>, a, n,
+                                      bench::kCusolverComplex<T>, w.device, w.device_bytes, w.host.data(),
+                                      w.host_bytes, info));
     else if constexpr (std::is_same_v<T, float>)
-      CHECK_CUSOLVER(cusolverDnSpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, static_cast<T *>(work), lwork, info));
+      CHECK_CUSOLVER(cusolverDnSpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, static_cast<T *>(w.device), lwork, info));
     else
-      CHECK_CUSOLVER(cusolverDnDpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, static_cast<T *>(work), lwork, info));
+      CHECK_CUSOLVER(cusolverDnDpotrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, static_cast<T *>(w.device), lwork, info));
   }
 };
 
@@ -169,9 +155,9 @@ void run_potrf(int n, int reps, const char *uplo, cusolverDnHandle_t handle, cud
   double diff = 0, norm = 0;
   for (int j = 0; j < n; ++j)
     for (int i = j; i < n; ++i) {
-      const std::complex<double> mine = upper ? std::conj(widen(work[size_t(j) + size_t(i) * n]))
-                                              : widen(work[size_t(i) + size_t(j) * n]);
-      const std::complex<double> theirs = widen(ref[size_t(i) + size_t(j) * n]);
+      const std::complex<double> mine = upper ? std::conj(bench::widen(work[size_t(j) + size_t(i) * n]))
+                                              : bench::widen(work[size_t(i) + size_t(j) * n]);
+      const std::complex<double> theirs = bench::widen(ref[size_t(i) + size_t(j) * n]);
       diff = std::max(diff, std::abs(mine - theirs));
       norm = std::max(norm, std::abs(theirs));
     }
