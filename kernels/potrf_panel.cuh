@@ -77,11 +77,11 @@ __device__ __noinline__ void potrf_warp_factor(T *__restrict__ Ls, T *__restrict
   }
 }
 
-// One row of X L^T = B (X L^H = B for a complex T) for the factored lower block L = Ls(0:COLS, 0:COLS) (column-major,
-// leading dimension LDS), spread over LANES consecutive lanes of a warp: lane q holds columns
-// q, q+LANES, q+2*LANES, ... of the row in x; x_k comes from its owner by a shuffle. Reference
-// STRSM's order: x_k = TEMP * b_k with TEMP = 1 / L(k, k) (diag_inv), then the later columns
-// updated by x_k. Every lane of the warp must call it (shuffles).
+// One row of X L^T = B (X L^H = B for a complex T) for the factored lower block
+// L = Ls(0:COLS, 0:COLS) (column-major, leading dimension LDS), spread over LANES consecutive
+// lanes of a warp: lane q holds columns q, q+LANES, q+2*LANES, ... of the row in x; x_k comes
+// from its owner by a shuffle. Reference STRSM's order: x_k = TEMP * b_k with TEMP = 1 / L(k, k)
+// (diag_inv), then the later columns updated by x_k. Every lane of the warp must call it (shuffles).
 template <class T, int LANES, int COLS, int LDS>
 __device__ __forceinline__ void potrf_solve_row(T (&x)[COLS / LANES], const T *__restrict__ Ls,
                                                 const T *__restrict__ diag_inv, int lane) {
@@ -294,8 +294,9 @@ cudaError_t launch_potrf_panel(const PotrfPanelLaunch &c, T *A, size_t lda, int 
   // Above the 48 KB default a kernel must opt in; per function and per device context, so
   // once per process.
   static const cudaError_t prepared =
-      smem <= 48 * 1024 ? cudaSuccess
-                        : cudaFuncSetAttribute(potrf_panel<T, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+      smem <= 48 * 1024
+          ? cudaSuccess
+          : cudaFuncSetAttribute(potrf_panel<T, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   if (prepared != cudaSuccess) return prepared;
   potrf_panel<T, S><<<c.blocks, S::THREADS, smem, c.stream>>>(A, lda, n, j0, info, finished);
   return cudaGetLastError();
