@@ -1,13 +1,15 @@
 // LU (xGETRF) benchmark, one run, same matrices:
-//  * cudrop host->host through the exported sgetrf_/dgetrf_ (pageable malloc'd matrix, wall
-//    clock, transfers included; the call must have run on the GPU: checked on the counters);
+//  * cudrop host->host through the exported ?getrf_ (pageable malloc'd matrix, wall clock,
+//    transfers included; the call must have run on the GPU: checked on the counters);
 //  * cudrop device-only (impl::getrf_device, CUDA events), to separate transfers from math;
-//  * cuSOLVER's device-only cusolverDnSgetrf/Dgetrf (CUDA events): the reference we are
-//    measured against (it appears only here).
+//  * cuSOLVER's device-only cusolverDnSgetrf/Dgetrf, cusolverDnXgetrf with CUDA_C_32F/C_64F for
+//    c and z (CUDA events): the reference we are measured against (it appears only here);
+//  * cuSOLVER driven by hand from the same host array (wall clock: upload, factor, download of
+//    the factor and the pivots), cudrop's host->host counterpart.
 // Median of --reps (default 3) after one warm-up each; flops = 2/3 n^3. A spot check of each
 // cudrop result: ||P A x - L (U x)||_inf / (n ||A||_inf ||x||_inf eps) for a random x, INFO,
 // and how many leading pivots agree with cuSOLVER's (they may part at a near tie).
-//   cudrop-getrf-bench [--sizes 4096,8192,16384] [--big] [--prec sd] [--reps 3] [--nb NB]
+//   cudrop-getrf-bench [--sizes 4096,8192,16384] [--big] [--prec sdcz] [--reps 3] [--nb NB]
 //                      [--panels 16384,4096]
 //   --big adds n=32768 for single precision. --panels times cudrop's device-only LU of m x nb
 //   matrices (one panel: the per-column latency of the panel kernel) instead.
@@ -17,6 +19,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <complex>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +30,7 @@
 #include <vector>
 
 #include "bench/bench_common.cuh"
+#include "bench/cusolver_work.cuh"
 #include "cudrop.h"
 #include "impl/gemm.h"
 #include "impl/getrf.h"
@@ -34,61 +39,103 @@
 namespace {
 
 using bench::fill_random;
+using cudrop::Complex;
 
+// Random entries in [-0.5, 0.5), both parts of a complex one.
+template <class T>
+void fill(T *p, size_t count, unsigned seed, cudaStream_t stream) {
+  using R = cudrop::real_t<T>;
+  fill_random<<<2048, 256, 0, stream>>>(reinterpret_cast<R *>(p), count * (sizeof(T) / sizeof(R)), seed);
+  CHECK_CUDA(cudaGetLastError());
+}
 
+// cuSOLVER's LU: the classic API for s and d, the 64-bit one (cusolverDnXgetrf) for c and z.
+// Workspace in bytes; ipiv of 64-bit integers for the 64-bit API (converted by `pivots`).
 template <class T> struct Solver {
-  static constexpr bool single = std::is_same_v<T, float>;
-  static constexpr const char *prec = single ? "s" : "d";
+  static constexpr bool x_api = cudrop::is_complex_v<T>;
+  static constexpr const char *prec = std::is_same_v<T, float> ? "s" : std::is_same_v<T, double> ? "d"
+                                      : std::is_same_v<T, Complex<float>> ? "c" : "z";
   static void cudrop(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *info) {
-    if constexpr (single) sgetrf_(m, n, a, lda, ipiv, info);
-    else dgetrf_(m, n, a, lda, ipiv, info);
+    if constexpr (std::is_same_v<T, float>) sgetrf_(m, n, a, lda, ipiv, info);
+    else if constexpr (std::is_same_v<T, double>) dgetrf_(m, n, a, lda, ipiv, info);
+    else if constexpr (std::is_same_v<T, Complex<float>>) cgetrf_(m, n, a, lda, ipiv, info);
+    else zgetrf_(m, n, a, lda, ipiv, info);
   }
-  static int buffer(cusolverDnHandle_t h, int n, T *a) {
-    int lwork = 0;
-    if constexpr (single) CHECK_CUSOLVER(cusolverDnSgetrf_bufferSize(h, n, n, a, n, &lwork));
-    else CHECK_CUSOLVER(cusolverDnDgetrf_bufferSize(h, n, n, a, n, &lwork));
-    return lwork;
+  cusolverDnHandle_t h;
+  bench::CusolverWork w;
+  Solver(cusolverDnHandle_t handle, int n, T *a) : h(handle) {
+    if constexpr (x_api) {
+      constexpr cudaDataType type = bench::kCusolverComplex<T>;
+      CHECK_CUSOLVER(cusolverDnXgetrf_bufferSize(h, w.params, n, n, type, a, n, type, &w.device_bytes, &w.host_bytes));
+    } else {
+      int lwork = 0;
+      if constexpr (std::is_same_v<T, float>) CHECK_CUSOLVER(cusolverDnSgetrf_bufferSize(h, n, n, a, n, &lwork));
+      else CHECK_CUSOLVER(cusolverDnDgetrf_bufferSize(h, n, n, a, n, &lwork));
+      w.device_bytes = size_t(lwork) * sizeof(T);
+    }
+    w.allocate();
   }
-  static void run(cusolverDnHandle_t h, int n, T *a, T *work, int *ipiv, int *info) {
-    if constexpr (single) CHECK_CUSOLVER(cusolverDnSgetrf(h, n, n, a, n, work, ipiv, info));
-    else CHECK_CUSOLVER(cusolverDnDgetrf(h, n, n, a, n, work, ipiv, info));
+  // ipiv: n int32 (s, d) or n int64 (c, z) of device memory.
+  void run(int n, T *a, void *ipiv, int *info) {
+    if constexpr (x_api)
+      CHECK_CUSOLVER(cusolverDnXgetrf(h, w.params, n, n, bench::kCusolverComplex<T>, a, n, static_cast<int64_t *>(ipiv),
+                                      bench::kCusolverComplex<T>, w.device, w.device_bytes, w.host.data(),
+                                      w.host_bytes, info));
+    else if constexpr (std::is_same_v<T, float>)
+      CHECK_CUSOLVER(cusolverDnSgetrf(h, n, n, a, n, static_cast<T *>(w.device), static_cast<int *>(ipiv), info));
+    else CHECK_CUSOLVER(cusolverDnDgetrf(h, n, n, a, n, static_cast<T *>(w.device), static_cast<int *>(ipiv), info));
+  }
+  static size_t pivot_bytes() { return x_api ? sizeof(int64_t) : sizeof(int); }
+  // The pivots from the device, as int.
+  static std::vector<int> pivots(const void *d_ipiv, int n) {
+    std::vector<int> out(n);
+    if constexpr (x_api) {
+      std::vector<int64_t> wide(n);
+      CHECK_CUDA(cudaMemcpy(wide.data(), d_ipiv, size_t(n) * sizeof(int64_t), cudaMemcpyDeviceToHost));
+      for (int i = 0; i < n; ++i) out[i] = int(wide[i]);
+    } else {
+      CHECK_CUDA(cudaMemcpy(out.data(), d_ipiv, size_t(n) * sizeof(int), cudaMemcpyDeviceToHost));
+    }
+    return out;
   }
 };
 
 // ||P A x - L (U x)||_inf / (n ||A||_inf ||x||_inf eps), x random +-1, in double.
 template <class T>
 double spot_check(int n, const T *a, const T *lu, const int *ipiv) {
-  std::vector<double> x(n), ax(n, 0.0), ux(n, 0.0), lux(n, 0.0);
+  using C = std::complex<double>;
+  std::vector<C> x(n), ax(n, 0.0), ux(n, 0.0), lux(n, 0.0);
   unsigned s = 12345;
-  for (double &v : x) { s = s * 1664525u + 1013904223u; v = (s >> 31) ? 1.0 : -1.0; }
+  for (C &v : x) { s = s * 1664525u + 1013904223u; v = (s >> 31) ? 1.0 : -1.0; }
   double anorm = 0;
   std::vector<double> rowsum(n, 0.0);
   for (int j = 0; j < n; ++j) {
     const T *aj = a + size_t(j) * n, *luj = lu + size_t(j) * n;
-    for (int i = 0; i < n; ++i) { ax[i] += double(aj[i]) * x[j]; rowsum[i] += std::fabs(double(aj[i])); }
-    for (int k = 0; k <= j; ++k) ux[k] += double(luj[k]) * x[j];
+    for (int i = 0; i < n; ++i) { ax[i] += bench::widen(aj[i]) * x[j]; rowsum[i] += std::abs(bench::widen(aj[i])); }
+    for (int k = 0; k <= j; ++k) ux[k] += bench::widen(luj[k]) * x[j];
   }
   for (double r : rowsum) anorm = std::max(anorm, r);
   for (int k = 0; k < n; ++k) {
     const T *lk = lu + size_t(k) * n;
     lux[k] += ux[k];
-    for (int i = k + 1; i < n; ++i) lux[i] += double(lk[i]) * ux[k];
+    for (int i = k + 1; i < n; ++i) lux[i] += bench::widen(lk[i]) * ux[k];
   }
   for (int k = 0; k < n; ++k) std::swap(ax[k], ax[ipiv[k] - 1]);  // P A x
   double err = 0;
-  for (int i = 0; i < n; ++i) err = std::max(err, std::fabs(ax[i] - lux[i]));
-  return err / (double(n) * anorm * std::numeric_limits<T>::epsilon() / 2);
+  for (int i = 0; i < n; ++i) err = std::max(err, std::abs(ax[i] - lux[i]));
+  return err / (double(n) * anorm * std::numeric_limits<cudrop::real_t<T>>::epsilon() / 2);
 }
 
 template <class T>
 void run_getrf(int n, int reps, int nb, cusolverDnHandle_t handle, cudaStream_t stream) {
   const size_t count = size_t(n) * n;
-  const double flops = 2.0 / 3.0 * double(n) * n * n;
-  T *dPristine = nullptr, *dA = nullptr, *dWork = nullptr, *dOurWork = nullptr;
+  // Real flops: a complex multiply-add is four real ones.
+  const double flops = (cudrop::is_complex_v<T> ? 4.0 : 1.0) * 2.0 / 3.0 * double(n) * n * n;
+  T *dPristine = nullptr, *dA = nullptr, *dOurWork = nullptr;
   int *dIpiv = nullptr, *dInfo = nullptr;
+  void *dSolverIpiv = nullptr;
   CHECK_CUDA(cudaMalloc(&dPristine, count * sizeof(T)));
-  fill_random<<<2048, 256, 0, stream>>>(dPristine, count, 7u + unsigned(n));
-  CHECK_CUDA(cudaGetLastError());
+  fill(dPristine, count, 7u + unsigned(n), stream);
   std::vector<T> pristine(count), a(count);
   CHECK_CUDA(cudaMemcpyAsync(pristine.data(), dPristine, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
   CHECK_CUDA(cudaStreamSynchronize(stream));
@@ -107,8 +154,8 @@ void run_getrf(int n, int reps, int nb, cusolverDnHandle_t handle, cudaStream_t 
   CHECK_CUDA(cudaMalloc(&dA, count * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&dIpiv, (size_t(n) + 1) * sizeof(int)));
   dInfo = dIpiv + n;
-  const int lwork = Solver<T>::buffer(handle, n, dA);
-  CHECK_CUDA(cudaMalloc(&dWork, std::max<size_t>(1, size_t(lwork)) * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&dSolverIpiv, size_t(n) * Solver<T>::pivot_bytes()));
+  Solver<T> solver(handle, n, dA);
   const size_t our_work = cudrop::impl::getrf_device_workspace<T>(n, n);
   CHECK_CUDA(cudaMalloc(&dOurWork, std::max<size_t>(256, our_work)));
   auto timed = [&](auto &&factor) {
@@ -139,20 +186,35 @@ void run_getrf(int n, int reps, int nb, cusolverDnHandle_t handle, cudaStream_t 
     }
   });
   CHECK_CUSOLVER(cusolverDnSetStream(handle, stream));
-  const double solver_ms = timed([&] { Solver<T>::run(handle, n, dA, dWork, dIpiv, dInfo); });
-  std::vector<int> solver_ipiv(size_t(n) + 1);
-  CHECK_CUDA(cudaMemcpy(solver_ipiv.data(), dIpiv, solver_ipiv.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  const double solver_ms = timed([&] { solver.run(n, dA, dSolverIpiv, dInfo); });
+  std::vector<int> solver_ipiv = Solver<T>::pivots(dSolverIpiv, n);
+  int solver_info = -1;
+  CHECK_CUDA(cudaMemcpy(&solver_info, dInfo, sizeof(int), cudaMemcpyDeviceToHost));
+  // cuSOLVER by hand from the host array: upload, factor, factor and pivots back.
+  std::vector<int64_t> host_ipiv(n);
+  bool no_cudrop_call = false;  // (host_median_ms's counter check is for cudrop's calls)
+  const double solver_h2h_ms = bench::host_median_ms(
+      reps, [&] { std::memcpy(a.data(), pristine.data(), count * sizeof(T)); },
+      [&] {
+        CHECK_CUDA(cudaMemcpyAsync(dA, a.data(), count * sizeof(T), cudaMemcpyHostToDevice, stream));
+        solver.run(n, dA, dSolverIpiv, dInfo);
+        CHECK_CUDA(cudaMemcpyAsync(a.data(), dA, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
+        CHECK_CUDA(cudaMemcpyAsync(host_ipiv.data(), dSolverIpiv, size_t(n) * Solver<T>::pivot_bytes(),
+                                   cudaMemcpyDeviceToHost, stream));
+        CHECK_CUDA(cudaStreamSynchronize(stream));
+      },
+      &no_cudrop_call);
   int agree = 0;
   while (agree < n && solver_ipiv[agree] == ipiv[agree]) ++agree;
 
   std::printf("getrf %s n=%d cudrop_e2e_ms=%.2f cudrop_tflops=%.2f cudrop_dev_ms=%.2f cudrop_dev_tflops=%.2f "
-              "updates_gemm_ms=%.2f cusolver_ms=%.2f cusolver_tflops=%.2f ratio=%.2f on_gpu=%s resid=%.2g "
-              "info=%d/%d ipiv_agree=%d/%d\n",
+              "updates_gemm_ms=%.2f cusolver_ms=%.2f cusolver_tflops=%.2f ratio=%.2f cusolver_h2h_ms=%.2f "
+              "ratio_h2h=%.2f on_gpu=%s resid=%.2g info=%d/%d ipiv_agree=%d/%d\n",
               Solver<T>::prec, n, e2e_ms, flops / e2e_ms / 1e9, dev_ms, flops / dev_ms / 1e9, gemm_ms, solver_ms,
-              flops / solver_ms / 1e9, solver_ms / e2e_ms, on_gpu ? "yes" : "NO", resid, cudrop_info,
-              solver_ipiv[n], agree, n);
+              flops / solver_ms / 1e9, solver_ms / e2e_ms, solver_h2h_ms, solver_h2h_ms / e2e_ms,
+              on_gpu ? "yes" : "NO", resid, cudrop_info, solver_info, agree, n);
   std::fflush(stdout);
-  cudaFree(dPristine); cudaFree(dA); cudaFree(dIpiv); cudaFree(dWork); cudaFree(dOurWork);
+  cudaFree(dPristine); cudaFree(dA); cudaFree(dIpiv); cudaFree(dSolverIpiv); cudaFree(dOurWork);
 }
 
 // One panel alone: m x nb, device-only, CUDA events.
@@ -167,7 +229,7 @@ void bench_panel(int m, int nb, int reps, cudaStream_t stream) {
   CHECK_CUDA(cudaMalloc(&dA, count * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&dIpiv, (size_t(nb) + 1) * sizeof(int)));
   CHECK_CUDA(cudaMalloc(&dWork, std::max<size_t>(256, cudrop::impl::getrf_device_workspace<T>(m, nb))));
-  fill_random<<<2048, 256, 0, stream>>>(dPristine, count, 11u);
+  fill(dPristine, count, 11u, stream);
   const double ms = bench::device_median_ms(
       stream, 1, reps,
       [&] { CHECK_CUDA(cudaMemcpyAsync(dA, dPristine, count * sizeof(T), cudaMemcpyDeviceToDevice, stream)); },
@@ -199,7 +261,11 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--nb") && has_value) nb = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--panels") && has_value) panels = bench::parse_list(argv[++i]);
     else if (!std::strcmp(argv[i], "--big")) big = true;
-    else { std::fprintf(stderr, "usage: %s [--sizes a,b,c] [--big] [--prec sd] [--reps N] [--nb NB] [--panels m1,m2]\n", argv[0]); return 2; }
+    else {
+      std::fprintf(stderr, "usage: %s [--sizes a,b,c] [--big] [--prec sdcz] [--reps N] [--nb NB] [--panels m1,m2]\n",
+                   argv[0]);
+      return 2;
+    }
   }
   if (!bench::gpu_present("getrf")) return 0;
   const cudaStream_t stream = bench::open_device(cudaStreamNonBlocking);
@@ -210,6 +276,8 @@ int main(int argc, char **argv) {
       for (int m : panels) {
         if (p == 's') bench_panel<float>(m, nb, reps, stream);
         else if (p == 'd') bench_panel<double>(m, nb, reps, stream);
+        else if (p == 'c') bench_panel<Complex<float>>(m, nb, reps, stream);
+        else if (p == 'z') bench_panel<Complex<double>>(m, nb, reps, stream);
       }
     return 0;
   }
@@ -219,6 +287,8 @@ int main(int argc, char **argv) {
     for (int n : list) {
       if (p == 's') run_getrf<float>(n, reps, nb, handle, stream);
       else if (p == 'd') run_getrf<double>(n, reps, nb, handle, stream);
+      else if (p == 'c') run_getrf<Complex<float>>(n, reps, nb, handle, stream);
+      else if (p == 'z') run_getrf<Complex<double>>(n, reps, nb, handle, stream);
     }
   }
   cusolverDnDestroy(handle);

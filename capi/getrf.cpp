@@ -1,4 +1,4 @@
-// LU entry points: Fortran sgetrf_/dgetrf_. The reference routine's argument checks in the
+// LU entry points: Fortran sgetrf_/dgetrf_/cgetrf_/zgetrf_. The reference routine's argument checks in the
 // reference order, its quick return, then one routed call (GPU or the CPU LAPACK underneath).
 // A = P*L*U with partial pivoting; IPIV 1-based; INFO = first exactly-zero U(i,i).
 #include <algorithm>
@@ -11,7 +11,7 @@
 #include "shim/dispatch.h"
 
 namespace cudrop::capi {
-// The entry of sgetrf_/dgetrf_ (capi/exports.cpp). caller: the program's return address (see
+// The entry of ?getrf_ (capi/exports.cpp). caller: the program's return address (see
 // cpu::find_for_illegal_call).
 template <class T>
 void getrf(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *info, const void *caller) {
@@ -39,5 +39,7 @@ void getrf(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *inf
 }
 template decltype(getrf<float>) getrf<float>;
 template decltype(getrf<double>) getrf<double>;
+template decltype(getrf<Complex<float>>) getrf<Complex<float>>;
+template decltype(getrf<Complex<double>>) getrf<Complex<double>>;
 
 }  // namespace cudrop::capi

@@ -1,6 +1,7 @@
-// Cholesky entry points: Fortran spotrf_/dpotrf_. The reference routine's argument checks in
+// Cholesky entry points: Fortran spotrf_/dpotrf_/cpotrf_/zpotrf_. The reference routine's argument checks in
 // the reference order, its quick return, then one routed call (GPU or the CPU LAPACK
-// underneath). A = U^T U (UPLO='U') or A = L L^T (UPLO='L'), only that triangle referenced.
+// underneath). A = U^T U (UPLO='U') or A = L L^T (UPLO='L'), U^H U or L L^H for c and z (A Hermitian),
+// only that triangle referenced.
 #include <algorithm>
 #include <cstdio>
 #include <type_traits>
@@ -14,7 +15,7 @@
 
 namespace cudrop::capi {
 
-// The entry of spotrf_/dpotrf_ (capi/exports.cpp). uplo_len: the hidden length, passed on
+// The entry of ?potrf_ (capi/exports.cpp). uplo_len: the hidden length, passed on
 // unchanged with an illegal call. caller: the program's return address (see
 // cpu::find_for_illegal_call).
 template <class T>
@@ -47,5 +48,7 @@ void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info, size
 }
 template decltype(potrf<float>) potrf<float>;
 template decltype(potrf<double>) potrf<double>;
+template decltype(potrf<Complex<float>>) potrf<Complex<float>>;
+template decltype(potrf<Complex<double>>) potrf<Complex<double>>;
 
 }  // namespace cudrop::capi

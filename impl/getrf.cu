@@ -24,13 +24,16 @@ namespace {
 struct GetrfTune {
   int nb, panel_rows, tall_from, tall_panel_rows;
 };
+// c and z take the s and d columns: the panel plan derives its rows per block from the
+// element size (plan_panel), so the same widths and row targets fit.
 template <class T>
 GetrfTune getrf_tune(const tuning::Table &t) {
-  return {tuning::pick<T>(t.getrf_nb), tuning::pick<T>(t.getrf_panel_rows), tuning::pick<T>(t.getrf_tall_from),
-          tuning::pick<T>(t.getrf_tall_panel_rows)};
+  using R = real_t<T>;
+  return {tuning::pick<R>(t.getrf_nb), tuning::pick<R>(t.getrf_panel_rows), tuning::pick<R>(t.getrf_tall_from),
+          tuning::pick<R>(t.getrf_tall_panel_rows)};
 }
 template <class T>
-constexpr int kTallThreads = tuning::pick<T>(tuning::compiled::kGetrfTallThreads);
+constexpr int kTallThreads = tuning::pick<real_t<T>>(tuning::compiled::kGetrfTallThreads);
 
 constexpr bool widths_fit() {
   for (const tuning::Table &t : tuning::kTables)
@@ -63,7 +66,7 @@ template <class T>
 Status lu_device(LuDevice<T> *out) {
   const DeviceInfo *info = nullptr;
   if (Status s = check(current_device_info(&info), "getrf: device attributes"); s != Status::ok) return s;
-  if (info->smem_optin < kernels::TrsmShape<double>::smem_bytes()) {
+  if (info->smem_optin < kernels::TrsmShape<T>::smem_bytes()) {
     log(1, "getrf: the GPU has too little shared memory per block (%zu bytes); LU runs on the CPU", info->smem_optin);
     return Status::no_device;
   }
@@ -124,8 +127,10 @@ Status plan_panel(const LuDevice<T> &lu, int rows, int cols, PanelPlan *plan) {
       if (fits) return Status::ok;
     }
   }
-  if (Status s = plan_cached(g, kernel[0], rows, cols, sizeof(T), lu.tune.panel_rows, plan, &fits);
-      s != Status::ok || fits)
+  // The tuned row count, or as many as fit where 16-byte elements (double complex) would not.
+  const int fitting = static_cast<int>(kernel[0].dynamic_max / (size_t(cols) * sizeof(T)));
+  const int target = std::max(1, std::min(lu.tune.panel_rows, fitting));
+  if (Status s = plan_cached(g, kernel[0], rows, cols, sizeof(T), target, plan, &fits); s != Status::ok || fits)
     return s;
   // In place in global memory (L2-resident for all but huge panels): as many blocks as fit.
   int per_sm = 0;
@@ -258,11 +263,14 @@ Status getrf_host(int m, int n, T *a, int lda, int *ipiv, int *info) {
   return Status::ok;
 }
 
-template Status getrf_host<float>(int, int, float *, int, int *, int *);
-template Status getrf_host<double>(int, int, double *, int, int *, int *);
-template size_t getrf_device_workspace<float>(int, int);
-template size_t getrf_device_workspace<double>(int, int);
-template Status getrf_device<float>(int, int, float *, size_t, int *, int *, void *, void *, int);
-template Status getrf_device<double>(int, int, double *, size_t, int *, int *, void *, void *, int);
+#define CUDROP_GETRF_INSTANCES(T)                                                          \
+  template Status getrf_host<T>(int, int, T *, int, int *, int *);                         \
+  template size_t getrf_device_workspace<T>(int, int);                                     \
+  template Status getrf_device<T>(int, int, T *, size_t, int *, int *, void *, void *, int);
+CUDROP_GETRF_INSTANCES(float)
+CUDROP_GETRF_INSTANCES(double)
+CUDROP_GETRF_INSTANCES(Complex<float>)
+CUDROP_GETRF_INSTANCES(Complex<double>)
+#undef CUDROP_GETRF_INSTANCES
 
 }  // namespace cudrop::impl

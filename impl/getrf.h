@@ -12,6 +12,7 @@
 // update of the rest of the matrix.
 #include <cstddef>
 
+#include "core/complex.h"
 #include "impl/gpu.h"
 
 namespace cudrop::impl {
@@ -24,7 +25,7 @@ template <class T>
 Status getrf_host(int m, int n, T *a, int lda, int *ipiv, int *info);
 
 // Device workspace getrf_device needs for an m x n matrix, in bytes (the panel kernel's
-// exchange buffer: a constant below 1 MB).
+// exchange buffer: a constant, at most 1.3 MB).
 template <class T>
 size_t getrf_device_workspace(int m, int n);
 

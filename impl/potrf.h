@@ -1,9 +1,10 @@
 #pragma once
-// Cholesky factorization on the GPU: the host interface (what spotrf_/dpotrf_ use) over the
+// Cholesky factorization on the GPU: the host interface (what ?potrf_ use) over the
 // device interface (a matrix already on the GPU, what the benchmark compares with cuSOLVER).
 #include <cstddef>
 #include <cstdio>
 
+#include "core/complex.h"
 #include "impl/gpu.h"
 
 namespace cudrop::impl {
@@ -49,7 +50,7 @@ template <class T>
 Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *progress,
                   const PotrfRhs<T> *rhs = nullptr);
 
-// Device array, lower triangle only: A = L L^T in place on `stream` (a cudaStream_t;
+// Device array, lower triangle only: A = L L^T (L L^H for a complex T) in place on `stream` (a cudaStream_t;
 // nullptr = the legacy default stream), asynchronous. The strictly upper triangle within
 // 512 columns of the diagonal is used as scratch. d_work: two ints of device memory; when
 // the stream reaches the end, d_work[0] is 0, or the 1-based column whose pivot was <= 0 or

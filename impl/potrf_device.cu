@@ -47,18 +47,22 @@ template <class T>
 Status run_step(const PotrfStep &step, T *dA, size_t ldd, int n, int *d_info, unsigned *d_finished,
                 cudaStream_t stream) {
   if (step.kind == PotrfStep::Panel) return launch_panel(dA, ldd, n, step.c0, d_info, d_finished, stream);
-  // A(c0:n, c0:c1) -= A(c0:n, k0:k1) * A(c0:c1, k0:k1)^T
+  // A(c0:n, c0:c1) -= A(c0:n, k0:k1) * A(c0:c1, k0:k1)^H (^T for a real T)
   const T *source = at<T>(dA, ldd, step.c0, step.k0);
   // Only the target's part on and below its diagonal is needed (the rest is the scratch upper
   // triangle), so the kernel may skip the tiles above it.
-  return gemm_device<T>(false, true, n - step.c0, step.c1 - step.c0, step.k1 - step.k0, T(-1), source, ldd,
+  return gemm_device<T>(Op::none, Op::conj_trans, n - step.c0, step.c1 - step.c0, step.k1 - step.k0, T(-1), source, ldd,
                         source, ldd, T(1), at<T>(dA, ldd, step.c0, step.c0), ldd, stream, /*lower_only=*/true);
 }
 
-template Status issue_step<float>(const PotrfStep &, const Lanes &, float *, size_t, int, int *, unsigned *);
-template Status issue_step<double>(const PotrfStep &, const Lanes &, double *, size_t, int, int *, unsigned *);
-template Status launch_mirror<float>(bool, float *, size_t, int, int, int, cudaStream_t);
-template Status launch_mirror<double>(bool, double *, size_t, int, int, int, cudaStream_t);
+#define CUDROP_POTRF_STEP_INSTANCES(T)                                                                  \
+  template Status issue_step<T>(const PotrfStep &, const Lanes &, T *, size_t, int, int *, unsigned *); \
+  template Status launch_mirror<T>(bool, T *, size_t, int, int, int, cudaStream_t);
+CUDROP_POTRF_STEP_INSTANCES(float)
+CUDROP_POTRF_STEP_INSTANCES(double)
+CUDROP_POTRF_STEP_INSTANCES(Complex<float>)
+CUDROP_POTRF_STEP_INSTANCES(Complex<double>)
+#undef CUDROP_POTRF_STEP_INSTANCES
 
 }  // namespace potrf
 
@@ -82,5 +86,7 @@ Status potrf_device(int n, T *dA, size_t ldda, int *d_work, void *stream_ptr) {
 
 template Status potrf_device<float>(int, float *, size_t, int *, void *);
 template Status potrf_device<double>(int, double *, size_t, int *, void *);
+template Status potrf_device<Complex<float>>(int, Complex<float> *, size_t, int *, void *);
+template Status potrf_device<Complex<double>>(int, Complex<double> *, size_t, int *, void *);
 
 }  // namespace cudrop::impl

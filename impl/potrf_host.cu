@@ -1,6 +1,7 @@
-// Cholesky on the GPU, the host interface (spotrf_/dpotrf_, impl/potrf.h). It streams the
-// caller's triangle in (the first columns are factored while the rest is still in transfer),
-// maps UPLO='U' onto the lower algorithm by mirroring the triangle on the device (U = L^T),
+// Cholesky on the GPU, the host interface (?potrf_, impl/potrf.h). It streams the caller's
+// triangle in (the first columns are factored while the rest is still in transfer), maps
+// UPLO='U' onto the lower algorithm by mirroring the triangle on the device (U = L^T; L^H,
+// conjugated, for a complex T),
 // and writes back only the referenced triangle: each outer panel as soon as it is final
 // and its INFO is known to be 0 (while the GPU factors the columns to its right), the rest
 // once the GPU has finished.
@@ -167,6 +168,18 @@ Status potrf_poll(GpuContext &ctx) {
 
 // Test hook: CUDROP_TEST_FAULT_INJECT=potrf-step:N makes the N-th step (1-based) of every GPU
 // Cholesky fail, after earlier panels may have gone back: the CPU must finish the call.
+// xPOSV's solve on the device, for the precisions that have it (s and d: ?posv_).
+template <class T>
+size_t rhs_workspace(int n, int nrhs) {
+  if constexpr (is_complex_v<T>) return 0;
+  else return solve_device_workspace<T>(n, nrhs);
+}
+template <class T>
+Status solve_with_factor(int n, int nrhs, const T *dL, size_t ldd, T *dB, cudaStream_t stream, void *work) {
+  if constexpr (is_complex_v<T>) return Status::no_device;
+  else return potrs_device<T>(n, nrhs, dL, ldd, dB, ldd, stream, work, solve_device_workspace<T>(n, nrhs));
+}
+
 bool inject_step_fault(size_t index) {
   const env::Environment &e = env::environment();
   return e.fault == env::Fault::potrf_step && long(index) + 1 == e.fault_from;
@@ -196,7 +209,7 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   else
     s = device_buffers(ctx, {{Slot::a, matrix_bytes + 256, &d_matrix},
                              {Slot::b, ldd * size_t(rhs->nrhs) * es, &d_rhs},
-                             {Slot::work, solve_device_workspace<T>(n, rhs->nrhs), &d_work}});
+                             {Slot::work, rhs_workspace<T>(n, rhs->nrhs), &d_work}});
   if (s != Status::ok) return s;
   T *dA = static_cast<T *>(d_matrix);
   int *d_info = reinterpret_cast<int *>(static_cast<char *>(d_matrix) + matrix_bytes);
@@ -335,8 +348,7 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
     if (solve) {
       if (stop_at_solve_stage(kSolveStageUploaded)) return s = Status::cuda_error;
       if ((s = check(cudaStreamWaitEvent(ctx.compute, ctx.panel_done[1], 0), "posv")) != Status::ok) return s;
-      s = potrs_device<T>(n, rhs->nrhs, dA, ldd, static_cast<T *>(d_rhs), ldd, ctx.compute, d_work,
-                          solve_device_workspace<T>(n, rhs->nrhs));
+      s = solve_with_factor<T>(n, rhs->nrhs, dA, ldd, static_cast<T *>(d_rhs), ctx.compute, d_work);
       if (s == Status::ok) s = check(cudaEventRecord(ctx.panel_done[0], ctx.compute), "posv");
       if (s != Status::ok) return s;
     }
@@ -377,6 +389,10 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   }
   if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.compute);
   if ((s = check(error, "potrf")) != Status::ok) return s;
+  // CPOTRF's CHERK made the block's diagonal real (the device's GEMMs leave its imaginary
+  // parts, which nothing reads, as they were).
+  if (is_complex_v<T> && j0 > 0)
+    for (int j = 0; j < jb; ++j) block[size_t(j) * (jb + 1)] = T(real_part(block[size_t(j) * (jb + 1)]));
   const int block_info = potrf_replay_lower<T>(jb, block.get(), jb, column - j0);
   // Earlier finished panels may be in the caller's array already; never one at or after j0.
   if (j0 > downloaded) {
@@ -393,7 +409,7 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   for (int j = 0; j < jb; ++j)
     for (int i = j; i < jb; ++i) {
       const T value = block[size_t(i) + size_t(j) * jb];
-      if (upper) *at(a, size_t(lda), j0 + j, j0 + i) = value;
+      if (upper) *at(a, size_t(lda), j0 + j, j0 + i) = i == j ? value : conj(value);
       else *at(a, size_t(lda), j0 + i, j0 + j) = value;
     }
   *info = j0 + block_info;
@@ -402,5 +418,9 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
 
 template Status potrf_host<float>(bool, int, float *, int, int *, PotrfProgress *, const PotrfRhs<float> *);
 template Status potrf_host<double>(bool, int, double *, int, int *, PotrfProgress *, const PotrfRhs<double> *);
+template Status potrf_host<Complex<float>>(bool, int, Complex<float> *, int, int *, PotrfProgress *,
+                                           const PotrfRhs<Complex<float>> *);
+template Status potrf_host<Complex<double>>(bool, int, Complex<double> *, int, int *, PotrfProgress *,
+                                            const PotrfRhs<Complex<double>> *);
 
 }  // namespace cudrop::impl

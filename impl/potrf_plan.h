@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/complex.h"
 #include "core/tuning.h"
 
 namespace cudrop::impl {
@@ -241,6 +242,9 @@ void copy_piece_out(bool upper, int n, const TrianglePiece &p, const T *stage, T
 // left it (updated by SSYRK, then recursively half-factored up to the failing pivot), and
 // everything else in the triangle as it was on entry. This replays SPOTRF2 (lower) on the
 // SSYRK-updated block `a` (n x n, column-major), with the reference's operation order.
+// Complex T: CPOTRF2, with CTRSM('R','L','C') and CHERK, the pivot REAL(A(j,j)); CHERK leaves
+// the diagonal it updates real (the caller makes the block's diagonal real first when CPOTRF's
+// own CHERK has updated it, j0 > 0).
 // `forced`: a column (0-based, in this block) treated as failing even if its pivot is
 // positive, so that the GPU's verdict (which may differ from this one by rounding for a
 // pivot within a few ulps of zero) is never contradicted; -1 for none.
@@ -248,32 +252,40 @@ void copy_piece_out(bool upper, int n, const TrianglePiece &p, const T *stage, T
 template <class T>
 int potrf_replay_lower(int n, T *a, long lda, int forced, int offset = 0) {
   if (n <= 0) return 0;
+  using R = real_t<T>;
   if (n == 1) {
-    const T ajj = a[0];
-    if (!(ajj > T(0)) || offset == forced) return 1;  // AJJ <= 0 or NaN: A(1,1) stays as it is
-    a[0] = std::sqrt(ajj);
+    const R ajj = real_part(a[0]);
+    if (!(ajj > R(0)) || offset == forced) return 1;  // AJJ <= 0 or NaN: A(1,1) stays as it is
+    a[0] = T(std::sqrt(ajj));
     return 0;
   }
   const int n1 = n / 2, n2 = n - n1;
   if (int info = potrf_replay_lower(n1, a, lda, forced, offset)) return info;
   T *a21 = a + n1, *a22 = a + n1 + size_t(n1) * lda;
-  // STRSM('R', 'L', 'T', 'N', N2, N1, ONE, A11, LDA, A21, LDA): A21 := A21 * L11^-T.
+  // STRSM('R', 'L', 'T', 'N', N2, N1, ONE, A11, LDA, A21, LDA): A21 := A21 * L11^-T (CTRSM
+  // 'C': L11^-H; its TEMP = ONE / CONJG(L(k,k)) is 1 / L(k,k), that diagonal being real).
   for (int k = 0; k < n1; ++k) {
-    const T temp = T(1) / a[k + size_t(k) * lda];
-    for (int i = 0; i < n2; ++i) a21[i + size_t(k) * lda] *= temp;
+    const T temp = T(R(1) / real_part(a[k + size_t(k) * lda]));
+    for (int i = 0; i < n2; ++i) a21[i + size_t(k) * lda] = temp * a21[i + size_t(k) * lda];
     for (int j = k + 1; j < n1; ++j) {
-      const T ljk = a[j + size_t(k) * lda];
+      const T ljk = conj(a[j + size_t(k) * lda]);
       if (ljk != T(0))
         for (int i = 0; i < n2; ++i) a21[i + size_t(j) * lda] -= ljk * a21[i + size_t(k) * lda];
     }
   }
-  // SSYRK('L', 'N', N2, N1, -ONE, A21, LDA, ONE, A22, LDA): A22 := A22 - A21 A21^T (lower).
-  for (int j = 0; j < n2; ++j)
+  // SSYRK('L', 'N', N2, N1, -ONE, A21, LDA, ONE, A22, LDA): A22 := A22 - A21 A21^T (lower;
+  // CHERK: A21 A21^H, each diagonal entry REAL(C(j,j)) + REAL(TEMP*A(j,l))).
+  for (int j = 0; j < n2; ++j) {
+    T &cjj = a22[j + size_t(j) * lda];
+    cjj = T(real_part(cjj));
     for (int l = 0; l < n1; ++l) {
-      const T temp = -a21[j + size_t(l) * lda];
-      if (temp != T(0))
-        for (int i = j; i < n2; ++i) a22[i + size_t(j) * lda] += temp * a21[i + size_t(l) * lda];
+      const T temp = -conj(a21[j + size_t(l) * lda]);
+      if (temp != T(0)) {
+        cjj = T(real_part(cjj) + real_part(temp * a21[j + size_t(l) * lda]));
+        for (int i = j + 1; i < n2; ++i) a22[i + size_t(j) * lda] += temp * a21[i + size_t(l) * lda];
+      }
     }
+  }
   if (int info = potrf_replay_lower(n2, a22, lda, forced, offset + n1)) return info + n1;
   return 0;
 }

@@ -40,16 +40,22 @@ void zgemm_(const char *transa, const char *transb, const int *m, const int *n, 
             const CUDROP_COMPLEX_DOUBLE *b, const int *ldb, const CUDROP_COMPLEX_DOUBLE *beta,
             CUDROP_COMPLEX_DOUBLE *c, const int *ldc, size_t transa_len, size_t transb_len);
 
-/* LU factorization with partial pivoting, A = P*L*U (reference SGETRF/DGETRF semantics:
- * IPIV 1-based, INFO = i > 0 when U(i,i) is exactly zero, the factorization completed). */
+/* LU factorization with partial pivoting, A = P*L*U (reference xGETRF semantics: IPIV 1-based,
+ * INFO = i > 0 when U(i,i) is exactly zero, the factorization completed; c and z pivot on
+ * |Re|+|Im| as ICAMAX does). */
 void sgetrf_(const int *m, const int *n, float *a, const int *lda, int *ipiv, int *info);
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void cgetrf_(const int *m, const int *n, CUDROP_COMPLEX_FLOAT *a, const int *lda, int *ipiv, int *info);
+void zgetrf_(const int *m, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *lda, int *ipiv, int *info);
 
-/* Cholesky factorization, A = U**T*U (UPLO='U') or L*L**T (UPLO='L'), reference
- * SPOTRF/DPOTRF semantics: only that triangle is read and written; INFO = k > 0 when the
+/* Cholesky factorization, A = U**T*U (UPLO='U') or L*L**T (UPLO='L'), for c and z A Hermitian,
+ * U**H*U or L*L**H, reference xPOTRF semantics: only that triangle is read and written (the
+ * imaginary parts of the diagonal are not read); INFO = k > 0 when the
  * leading minor of order k is not positive definite, A then left as the reference leaves it. */
 void spotrf_(const char *uplo, const int *n, float *a, const int *lda, int *info, size_t uplo_len);
 void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, size_t uplo_len);
+void cpotrf_(const char *uplo, const int *n, CUDROP_COMPLEX_FLOAT *a, const int *lda, int *info, size_t uplo_len);
+void zpotrf_(const char *uplo, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *lda, int *info, size_t uplo_len);
 
 /* The rest of Level 3, reference semantics: C = alpha*A*B + beta*C or alpha*B*A + beta*C with A
  * symmetric (SYMM); uplo's triangle of C = alpha*op(A)*op(A)**T + beta*C (SYRK) or

@@ -31,15 +31,19 @@
 // (docs/perf/2026-11-25-moved-from-comments.md), and a cooperative grid may have to wait
 // until enough of the GPU is free for all of it at once, next to the look-ahead's trailing GEMM.
 //
-// Reference details kept: ISAMAX ignores NaN except in the first position; a pivot that is
-// exactly zero (then the whole candidate column is zero) means no swap, no scaling, IPIV(k)=k
+// Reference details kept: ISAMAX ignores NaN except in the first position (ICAMAX likewise,
+// on |Re|+|Im|); a pivot that is exactly zero (then the whole candidate column is zero) means no swap, no scaling, IPIV(k)=k
 // and INFO = k (the first such k only); scaling multiplies by 1/pivot when |pivot| >= the
-// safe minimum and divides otherwise (xGETRF2).
+// safe minimum and divides otherwise (xGETRF2; for c and z the modulus, and complex division
+// as gfortran compiles it).
 #include <cuda_runtime.h>
 
 #include <cfloat>
 #include <climits>
 #include <cstddef>
+
+#include "core/complex.h"
+#include "kernels/complex_scalar.cuh"
 
 namespace cudrop::kernels {
 
@@ -52,7 +56,8 @@ constexpr int kPanelMaxBlocks = 160;  // largest grid (each lane of warp 0 polls
 
 // The exchange buffer of the panel kernel, both parities, as tagged words:
 // per parity, kPanelMaxBlocks slots {key, row, copy of the candidate's panel row}, then the
-// copy of panel row k. A value of type T takes KW words.
+// copy of panel row k. A value of type T takes KW words (so does the key, real_t<T>, with room
+// to spare for a complex T).
 template <class T>
 struct PanelExchange {
   static constexpr int KW = int(sizeof(T) / 4);
@@ -100,6 +105,19 @@ template <> struct Tagged<double> {
   }
 };
 
+// A complex value: its real part, then its imaginary part.
+template <class R> struct Tagged<Complex<R>> {
+  static constexpr int W = int(sizeof(R) / 4);
+  static __device__ __forceinline__ void put(unsigned long long *w, unsigned tag, Complex<R> v) {
+    Tagged<R>::put(w, tag, v.re);
+    Tagged<R>::put(w + W, tag, v.im);
+  }
+  static __device__ __forceinline__ bool get(const unsigned long long *w, unsigned tag, Complex<R> &v) {
+    const bool re = Tagged<R>::get(w, tag, v.re);
+    return Tagged<R>::get(w + W, tag, v.im) && re;
+  }
+};
+
 template <class T>
 struct PanelArgs {
   T *A;                // the panel's top-left element, A(first, first)
@@ -117,13 +135,15 @@ template <class T> __device__ __forceinline__ T safe_minimum();
 template <> __device__ __forceinline__ float safe_minimum<float>() { return FLT_MIN; }
 template <> __device__ __forceinline__ double safe_minimum<double>() { return DBL_MIN; }
 
-// ISAMAX's ordering key: |a|, except that NaN is never chosen (-1) unless it is the first
-// element of the search (reference ISAMAX then returns 1 whatever follows: +inf, and the
-// lowest-index rule settles a tie with a real +inf in its favour).
+// I?AMAX's ordering key: |a| (|Re a|+|Im a| for a complex a), except that NaN is never
+// chosen (-1) unless it is the first element of the search (reference I?AMAX then returns 1
+// whatever follows: +inf, and the lowest-index rule settles a tie with a real +inf in its
+// favour).
 template <class T>
-__device__ __forceinline__ T pivot_key(T a, bool first) {
-  const T k = fabs(a);
-  return k == k ? k : (first ? T(INFINITY) : T(-1));
+__device__ __forceinline__ real_t<T> pivot_key(T a, bool first) {
+  using R = real_t<T>;
+  const R k = abs1(a);
+  return k == k ? k : (first ? R(INFINITY) : R(-1));
 }
 
 // (key, row) a beats b: larger key, then lower row.
@@ -148,13 +168,14 @@ template <class T, int NT = kPanelThreads>
 __global__ void __launch_bounds__(NT, NT <= kPanelThreads ? 2 : 1)
 getrf_panel(PanelArgs<T> p) {
   using X = PanelExchange<T>;
+  using R = real_t<T>;
   constexpr int WARPS = NT / 32, KW = X::KW;
   static_assert(NT % 32 == 0 && WARPS <= 32, "one warp reduces the warps' candidates");
   constexpr int POLLS = (kPanelMaxBlocks + 31) / 32;
   static_assert(kPanelMaxCols <= NT, "one thread per panel column reads the pivot row");
   extern __shared__ __align__(16) unsigned char panel_smem[];
   __shared__ T u[kPanelMaxCols];  // the pivot row of the current column
-  __shared__ T warp_key[WARPS];
+  __shared__ R warp_key[WARPS];
   __shared__ int warp_row[WARPS];
   __shared__ int s_pivot;
 
@@ -183,10 +204,10 @@ getrf_panel(PanelArgs<T> p) {
     const bool own_k = k >= r0 && k < r0 + nr;
 
     // 1. This block's candidate among its rows >= k.
-    T key = T(-2);
+    R key = R(-2);
     int row = INT_MAX;
     for (int i = max(k - r0, 0) + tid; i < nr; i += NT) {
-      const T kk = pivot_key(S[i + k * lds], r0 + i == k);
+      const R kk = pivot_key(S[i + k * lds], r0 + i == k);
       if (beats(kk, r0 + i, key, row)) { key = kk; row = r0 + i; }
     }
     warp_best(key, row);
@@ -194,7 +215,7 @@ getrf_panel(PanelArgs<T> p) {
     __syncthreads();
 
     if (warp == 0) {
-      key = lane < WARPS ? warp_key[lane] : T(-2);
+      key = lane < WARPS ? warp_key[lane] : R(-2);
       row = lane < WARPS ? warp_row[lane] : INT_MAX;
       warp_best(key, row);
       key = __shfl_sync(0xffffffffu, key, 0);
@@ -206,12 +227,12 @@ getrf_panel(PanelArgs<T> p) {
       if (own_k)
         for (int c = lane; c < cols; c += 32) Tagged<T>::put(diag + c * KW, tag, S[(k - r0) + c * lds]);
       if (lane == 0) {
-        Tagged<T>::put(mine, tag, key);
+        Tagged<R>::put(mine, tag, key);
         put_word(mine + KW, tag, unsigned(row));
       }
 
       // 2. Every block's candidate (all polls of a round in flight together).
-      T kq[POLLS];
+      R kq[POLLS];
       unsigned rq[POLLS];
       bool ready;
       do {
@@ -221,14 +242,14 @@ getrf_panel(PanelArgs<T> p) {
           const int q = lane + 32 * i;
           if (q < P) {
             const unsigned long long *slot = slots + size_t(q) * X::slot_words;
-            const bool have_key = Tagged<T>::get(slot, tag, kq[i]);
+            const bool have_key = Tagged<R>::get(slot, tag, kq[i]);
             const unsigned long long r = load_word(slot + KW);
             rq[i] = unsigned(r);
             ready = ready && have_key && tagged(r, tag);
           }
         }
       } while (!ready);
-      key = T(-2);
+      key = R(-2);
       row = INT_MAX;
 #pragma unroll
       for (int i = 0; i < POLLS; ++i)
@@ -268,22 +289,24 @@ getrf_panel(PanelArgs<T> p) {
     // 3. Multipliers and the rank-1 update of this block's rows below k (none for a zero
     //    pivot: the column below is all zero then, and reference skips the scaling).
     if (pivot != T(0)) {
-      const bool reciprocal = fabs(pivot) >= safe_minimum<T>();
-      const T inverse = T(1) / pivot;
+      const bool reciprocal = modulus(pivot) >= safe_minimum<R>();
+      const T inverse = divide(T(1), pivot);
       for (int i = max(k + 1 - r0, 0) + tid; i < nr; i += NT) {
         T l = S[i + k * lds];
-        l = reciprocal ? l * inverse : l / pivot;
+        l = reciprocal ? l * inverse : divide(l, pivot);
         S[i + k * lds] = l;
         T *row_i = S + i;
-        // Eight columns at a time, all loads before the stores: the stores through row_i may
-        // alias u[] as far as the compiler knows, which would otherwise serialize every step.
+        // Eight columns at a time (four of double complex, which would spill), all loads
+        // before the stores: the stores through row_i may alias u[] as far as the compiler
+        // knows, which would otherwise serialize every step.
+        constexpr int U = sizeof(T) >= 16 ? 4 : 8;
         int c = k + 1;
-        for (; c + 8 <= cols; c += 8) {
-          T a[8], v[8];
+        for (; c + U <= cols; c += U) {
+          T a[U], v[U];
 #pragma unroll
-          for (int e = 0; e < 8; ++e) { v[e] = u[c + e]; a[e] = row_i[(c + e) * lds]; }
+          for (int e = 0; e < U; ++e) { v[e] = u[c + e]; a[e] = row_i[(c + e) * lds]; }
 #pragma unroll
-          for (int e = 0; e < 8; ++e) row_i[(c + e) * lds] = a[e] - l * v[e];
+          for (int e = 0; e < U; ++e) row_i[(c + e) * lds] = a[e] - l * v[e];
         }
         for (; c < cols; ++c) row_i[c * lds] -= l * u[c];
       }

@@ -41,7 +41,8 @@ getrf_swap_rows(T *A, size_t lda, int ncols, const int *ipiv, int k1, int k2) {
 
 // Triangular solve shape: L11 up to NB x NB; each block solves NC columns of B with NC*RG
 // threads, thread (c, g) keeping rows g, g+RG, ... of column c in registers. L is staged
-// through shared memory KC columns at a time (so double precision fits in under 70 KB).
+// through shared memory KC columns at a time (so double precision fits in under 70 KB and
+// double complex in under 140 KB, which the caller checks against the device's limit).
 template <class T>
 struct TrsmShape {
   static constexpr int NB = 128, NC = 32, RG = 8, KC = 32;

@@ -1,13 +1,16 @@
 #pragma once
 // Cholesky panel kernel (lower): factors the NB x NB diagonal block at (j0, j0) in shared
-// memory and solves the panel below it, X := A(j0+NB:n, j0:j0+NB) * L11^-T, in one launch.
+// memory and solves the panel below it, X := A(j0+NB:n, j0:j0+NB) * L11^-T (L11^-H for a
+// complex T: A Hermitian, A = L L^H), in one launch.
 //
 // Every thread block factors the diagonal block itself (redundantly: NB = 64 in two 32-column
 // halves, a warp each, costs less than a second launch and its dependency), then solves its own
 // chunks of ROWS panel rows. The factored block is written back by the last block to finish (a
 // counter in device memory), so no block can overwrite the diagonal block while another is
 // still reading it. The factorization is deterministic, so every block reaches the same
-// verdict: if a pivot is <= 0 or NaN (reference SPOTRF2's `AJJ.LE.ZERO.OR.SISNAN(AJJ)`), no
+// verdict: if a pivot is <= 0 or NaN (reference SPOTRF2's `AJJ.LE.ZERO.OR.SISNAN(AJJ)`; for
+// a complex T the pivot is the real part of the diagonal, whose imaginary part is never
+// used, as CPOTRF2's `AJJ = REAL(A(1,1))`), no
 // block writes anything, *info becomes the failing global column (1-based), and the
 // diagonal block keeps its pre-factorization values for the host to replay; later panel
 // launches see *info != 0 and return at once.
@@ -16,7 +19,9 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "core/complex.h"
 #include "core/layout.h"
+#include "kernels/complex_scalar.cuh"
 
 namespace cudrop::kernels {
 
@@ -48,47 +53,47 @@ struct PotrfPanelShape {
 // the registers save (docs/perf/2026-11-22-h100-session10.md).
 template <class T, int KB, int LDS>
 __device__ __noinline__ void potrf_warp_factor(T *__restrict__ Ls, T *__restrict__ diag_inv, int kb, int *fail) {
-  constexpr unsigned kAll = 0xffffffffu;
+  using R = real_t<T>;
   const int lane = threadIdx.x % 32;
   T x[KB];
 #pragma unroll
   for (int j = 0; j < KB; ++j) x[j] = Ls[(kb + lane) + (kb + j) * LDS];
 #pragma unroll
   for (int k = 0; k < KB; ++k) {
-    const T akk = __shfl_sync(kAll, x[0], k);
-    if (!(akk > T(0))) {  // the same value in every lane: the warp leaves together
+    const R akk = real_part(shfl(x[0], k));
+    if (!(akk > R(0))) {  // the same value in every lane: the warp leaves together
       if (lane == 0) *fail = kb + k;
       return;
     }
-    const T d = sqrt(akk), d_inv = T(1) / d;
-    const T lik = lane == k ? d : x[0] * d_inv;  // lanes above k scale a value they never store
+    const R d = sqrt(akk), d_inv = R(1) / d;
+    const T lik = lane == k ? T(d) : x[0] * d_inv;  // lanes above k scale a value they never store
     if (lane >= k) Ls[(kb + lane) + (kb + k) * LDS] = lik;
-    if (lane == k) diag_inv[kb + k] = d_inv;
+    if (lane == k) diag_inv[kb + k] = T(d_inv);
 #pragma unroll
     for (int j = 1; j < KB - k; ++j) {
-      const T ljk = __shfl_sync(kAll, lik, k + j);  // L(kb + k + j, kb + k)
-      x[j - 1] = lane >= k + j ? x[j] - lik * ljk : x[j];
+      const T ljk = shfl(lik, k + j);  // L(kb + k + j, kb + k)
+      x[j - 1] = lane >= k + j ? x[j] - lik * conj(ljk) : x[j];
     }
   }
 }
 
-// One row of X L^T = B for the factored lower block L = Ls(0:COLS, 0:COLS) (column-major,
-// leading dimension LDS), spread over LANES consecutive lanes of a warp: lane q holds columns
-// q, q+LANES, q+2*LANES, ... of the row in x; x_k comes from its owner by a shuffle. Reference
-// STRSM's order: x_k = TEMP * b_k with TEMP = 1 / L(k, k) (diag_inv), then the later columns
-// updated by x_k. Every lane of the warp must call it (shuffles).
+// One row of X L^T = B (X L^H = B for a complex T) for the factored lower block
+// L = Ls(0:COLS, 0:COLS) (column-major, leading dimension LDS), spread over LANES consecutive
+// lanes of a warp: lane q holds columns q, q+LANES, q+2*LANES, ... of the row in x; x_k comes
+// from its owner by a shuffle. Reference STRSM's order: x_k = TEMP * b_k with TEMP = 1 / L(k, k)
+// (diag_inv), then the later columns updated by x_k. Every lane of the warp must call it (shuffles).
 template <class T, int LANES, int COLS, int LDS>
 __device__ __forceinline__ void potrf_solve_row(T (&x)[COLS / LANES], const T *__restrict__ Ls,
                                                 const T *__restrict__ diag_inv, int lane) {
   const int q = lane % LANES;
 #pragma unroll
   for (int k = 0; k < COLS; ++k) {
-    const T bk = __shfl_sync(0xffffffffu, x[k / LANES], (lane & ~(LANES - 1)) | (k % LANES));
+    const T bk = shfl(x[k / LANES], (lane & ~(LANES - 1)) | (k % LANES));
     const T xk = bk * diag_inv[k];
     if (q == k % LANES) x[k / LANES] = xk;
 #pragma unroll
     for (int c = k / LANES; c < COLS / LANES; ++c)  // column LANES*c+q > k
-      if (c > k / LANES || q > k % LANES) x[c] -= xk * Ls[(LANES * c + q) + k * LDS];
+      if (c > k / LANES || q > k % LANES) x[c] -= xk * conj(Ls[(LANES * c + q) + k * LDS]);
   }
 }
 
@@ -98,8 +103,10 @@ potrf_panel(T *__restrict__ A, size_t lda, int n, int j0, int *__restrict__ info
             unsigned *__restrict__ finished) {
   constexpr int NB = S::NB, LDS = NB + 1, PER = S::COLS_PER_THREAD;
   // Column-major, padded: column k's elements are consecutive (conflict-free column scaling
-  // and rank-1 updates), row j of column k sits at j + k*LDS.
-  __shared__ T Ls[NB * LDS];
+  // and rank-1 updates), row j of column k sits at j + k*LDS. Dynamic (potrf_panel_smem):
+  // in double complex it exceeds the 48 KB of static shared memory.
+  extern __shared__ __align__(16) unsigned char potrf_smem[];
+  T *const Ls = reinterpret_cast<T *>(potrf_smem);
   __shared__ int s_skip, s_last;
   auto L = [&](int i, int j) -> T & { return Ls[i + j * LDS]; };
 
@@ -150,14 +157,14 @@ potrf_panel(T *__restrict__ A, size_t lda, int n, int j0, int *__restrict__ info
   }
   __syncthreads();
   if (s_fail < 0) {
-    // A22 -= L21 L21^T: thread (i, four consecutive j); the lower part is what is kept.
+    // A22 -= L21 L21^T (L21 L21^H): thread (i, four consecutive j); the lower part is what is kept.
     const int i = tid % KB, jq = (tid / KB) * 4;
     T sum[4] = {T(0), T(0), T(0), T(0)};
 #pragma unroll 8
     for (int c = 0; c < KB; ++c) {
       const T lic = L(KB + i, c);
 #pragma unroll
-      for (int u = 0; u < 4; ++u) sum[u] += lic * L(KB + jq + u, c);
+      for (int u = 0; u < 4; ++u) sum[u] += lic * conj(L(KB + jq + u, c));
     }
 #pragma unroll
     for (int u = 0; u < 4; ++u)
@@ -224,7 +231,8 @@ potrf_panel(T *__restrict__ A, size_t lda, int n, int j0, int *__restrict__ info
   if (tid == 0) *finished = 0u;  // ready for the next launch (stream-ordered)
 }
 
-// Copies one triangle of A onto the other for the columns c0..c1-1 of the lower triangle:
+// Copies one triangle of A onto the other for the columns c0..c1-1 of the lower triangle,
+// conjugated for a complex T (Hermitian: U = L^H):
 // TO_LOWER: A(i, j) = A(j, i) for c0 <= j < c1, j < i < n   (upper data -> lower layout)
 // else:     A(j, i) = A(i, j) for the same (i, j)            (lower result -> upper layout)
 // Reads and writes fall on opposite strict triangles, so the copy is race-free in place.
@@ -248,7 +256,7 @@ potrf_mirror(T *__restrict__ A, size_t lda, int n, int c0, int c1) {
     // A(i0 + tx, j0 + b) = A(j0 + b, i0 + tx) = tile[tx][b].
     for (int b = ty; b < TILE; b += ROWS) {
       const long long i = i0 + tx, j = j0 + b;
-      if (i < n && j < c1 && i > j) A[size_t(i) + size_t(j) * lda] = tile[tx][b];
+      if (i < n && j < c1 && i > j) A[size_t(i) + size_t(j) * lda] = conj(tile[tx][b]);
     }
   } else {
     // tile[b][a] = A(i0 + a, j0 + b): the lower tile, read along its columns.
@@ -260,7 +268,7 @@ potrf_mirror(T *__restrict__ A, size_t lda, int n, int c0, int c1) {
     // A(j0 + tx, i0 + a) = A(i0 + a, j0 + tx) = tile[tx][a].
     for (int a = ty; a < TILE; a += ROWS) {
       const long long j = j0 + tx, i = i0 + a;
-      if (i < n && j < c1 && i > j) A[size_t(j) + size_t(i) * lda] = tile[tx][a];
+      if (i < n && j < c1 && i > j) A[size_t(j) + size_t(i) * lda] = conj(tile[tx][a]);
     }
   }
 }
@@ -273,10 +281,24 @@ struct PotrfPanelLaunch {
   cudaStream_t stream;
 };
 
+// The panel kernel's dynamic shared memory: the diagonal block, column-major, padded.
+template <class T, class S>
+constexpr size_t potrf_panel_smem() {
+  return size_t(S::NB) * (S::NB + 1) * sizeof(T);
+}
+
 template <class T, class S = PotrfPanelShape<T>>
 cudaError_t launch_potrf_panel(const PotrfPanelLaunch &c, T *A, size_t lda, int n, int j0, int *info,
                                unsigned *finished) {
-  potrf_panel<T, S><<<c.blocks, S::THREADS, 0, c.stream>>>(A, lda, n, j0, info, finished);
+  constexpr size_t smem = potrf_panel_smem<T, S>();
+  // Above the 48 KB default a kernel must opt in; per function and per device context, so
+  // once per process.
+  static const cudaError_t prepared =
+      smem <= 48 * 1024
+          ? cudaSuccess
+          : cudaFuncSetAttribute(potrf_panel<T, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  if (prepared != cudaSuccess) return prepared;
+  potrf_panel<T, S><<<c.blocks, S::THREADS, smem, c.stream>>>(A, lda, n, j0, info, finished);
   return cudaGetLastError();
 }
 

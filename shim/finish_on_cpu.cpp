@@ -2,12 +2,45 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include "impl/potrf_plan.h"
 #include "shim/cpu_backend.h"
 
 namespace cudrop {
+namespace {
+
+// The CPU TRSM of precision T. routines.def's trsm row has s and d only, so the complex one
+// is looked up by name (uncached: only a Cholesky completion after a GPU failure needs it).
+template <class T>
+cpu::trsm_fn<T> cpu_trsm() {
+  if constexpr (is_complex_v<T>) {
+    const char *name = std::is_same_v<T, Complex<float>> ? "ctrsm_" : "ztrsm_";
+    void *fn = cpu::find_by_name(name, false);
+    if (fn == nullptr) cpu::missing(name, false);
+    return reinterpret_cast<cpu::trsm_fn<T>>(fn);
+  } else {
+    return cpu::trsm<T>();
+  }
+}
+
+// C := C - A A^T (syrk) or C - A A^H (herk, real alpha and beta) on the `uplo` triangle of
+// the n x n C; trans 'N': A is n x k, else k x n.
+template <class T>
+void rank_k_downdate(char uplo, char trans, int n, int k, const T *a, int lda, T *c, int ldc) {
+  const char t = trans == 'N' ? 'N' : is_complex_v<T> ? 'C' : 'T';
+  if constexpr (is_complex_v<T>) {
+    const real_t<T> one = 1, minus_one = -1;
+    reinterpret_cast<cpu::herk_fn<T>>(cpu::require(routine_names<Family::herk, T>.cpu))(
+        &uplo, &t, &n, &k, &minus_one, a, &lda, &one, c, &ldc, 1, 1);
+  } else {
+    const T one = 1, minus_one = -1;
+    cpu::syrk<T>()(&uplo, &t, &n, &k, &minus_one, a, &lda, &one, c, &ldc, 1, 1);
+  }
+}
+
+}  // namespace
 
 template <class T>
 void gemm_finish_on_cpu(const GemmArgs<T> &g, const impl::GemmProgress &progress) {
@@ -27,44 +60,46 @@ void gemm_finish_on_cpu(const GemmArgs<T> &g, const impl::GemmProgress &progress
   }
 }
 
+// The reference's blocked xPOTRF from column progress.columns on (a complex T: Hermitian,
+// CHERK where SSYRK stands and 'C' where 'T').
 template <class T>
 void potrf_finish_on_cpu(bool upper, int n, T *a, int lda, const impl::PotrfProgress &progress, int *info) {
-  const auto syrk = cpu::syrk<T>();
-  const auto trsm = cpu::trsm<T>();
+  const auto trsm = cpu_trsm<T>();
   const auto gemm = cpu::gemm<T>();
   const auto potrf = cpu::potrf<T>();
   const T one = T(1), minus_one = T(-1);
+  const char *ct = is_complex_v<T> ? "C" : "T";
   auto A = [&](int i, int j) { return a + size_t(i) + size_t(j) * size_t(lda); };
   const int d = progress.columns;
   if (upper && d > 0 && d + progress.u12_columns < n) {
     const int cols = n - d - progress.u12_columns;
-    trsm("L", "U", "T", "N", &d, &cols, &one, a, &lda, A(0, d + progress.u12_columns), &lda, 1, 1, 1, 1);
+    trsm("L", "U", ct, "N", &d, &cols, &one, a, &lda, A(0, d + progress.u12_columns), &lda, 1, 1, 1, 1);
   }
   *info = 0;
   for (int j = d; j < n; j += impl::kPotrfNb) {
     const int jb = std::min(impl::kPotrfNb, n - j), rest = n - j - jb;
     int block_info = 0;
     if (upper) {
-      syrk("U", "T", &jb, &j, &minus_one, A(0, j), &lda, &one, A(j, j), &lda, 1, 1);
+      rank_k_downdate('U', 'T', jb, j, A(0, j), lda, A(j, j), lda);
       potrf("U", &jb, A(j, j), &lda, &block_info, 1);
       if (block_info != 0) {
         *info = j + block_info;
         return;
       }
       if (rest > 0) {
-        gemm("T", "N", &jb, &rest, &j, &minus_one, A(0, j), &lda, A(0, j + jb), &lda, &one, A(j, j + jb), &lda, 1, 1);
-        trsm("L", "U", "T", "N", &jb, &rest, &one, A(j, j), &lda, A(j, j + jb), &lda, 1, 1, 1, 1);
+        gemm(ct, "N", &jb, &rest, &j, &minus_one, A(0, j), &lda, A(0, j + jb), &lda, &one, A(j, j + jb), &lda, 1, 1);
+        trsm("L", "U", ct, "N", &jb, &rest, &one, A(j, j), &lda, A(j, j + jb), &lda, 1, 1, 1, 1);
       }
     } else {
-      syrk("L", "N", &jb, &j, &minus_one, A(j, 0), &lda, &one, A(j, j), &lda, 1, 1);
+      rank_k_downdate('L', 'N', jb, j, A(j, 0), lda, A(j, j), lda);
       potrf("L", &jb, A(j, j), &lda, &block_info, 1);
       if (block_info != 0) {
         *info = j + block_info;
         return;
       }
       if (rest > 0) {
-        gemm("N", "T", &rest, &jb, &j, &minus_one, A(j + jb, 0), &lda, A(j, 0), &lda, &one, A(j + jb, j), &lda, 1, 1);
-        trsm("R", "L", "T", "N", &rest, &jb, &one, A(j, j), &lda, A(j + jb, j), &lda, 1, 1, 1, 1);
+        gemm("N", ct, &rest, &jb, &j, &minus_one, A(j + jb, 0), &lda, A(j, 0), &lda, &one, A(j + jb, j), &lda, 1, 1);
+        trsm("R", "L", ct, "N", &rest, &jb, &one, A(j, j), &lda, A(j + jb, j), &lda, 1, 1, 1, 1);
       }
     }
   }
@@ -76,7 +111,7 @@ void gesv_finish_on_cpu(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb
   const auto laswp = cpu::routine<Family::laswp, T, cpu::laswp_fn<T>>();
   const auto getrf = cpu::routine<Family::getrf, T, cpu::getrf_fn<T>>();
   const auto getrs = cpu::routine<Family::getrs, T, cpu::getrs_fn<T>>();
-  const auto trsm = cpu::trsm<T>();
+  const auto trsm = cpu_trsm<T>();
   const auto gemm = cpu::gemm<T>();
   const T one = T(1), minus_one = T(-1);
   const int inc = 1;
@@ -129,6 +164,9 @@ template void gemm_finish_on_cpu<Complex<float>>(const GemmArgs<Complex<float>> 
 template void gemm_finish_on_cpu<Complex<double>>(const GemmArgs<Complex<double>> &, const impl::GemmProgress &);
 template void potrf_finish_on_cpu<float>(bool, int, float *, int, const impl::PotrfProgress &, int *);
 template void potrf_finish_on_cpu<double>(bool, int, double *, int, const impl::PotrfProgress &, int *);
+template void potrf_finish_on_cpu<Complex<float>>(bool, int, Complex<float> *, int, const impl::PotrfProgress &, int *);
+template void potrf_finish_on_cpu<Complex<double>>(bool, int, Complex<double> *, int, const impl::PotrfProgress &,
+                                                   int *);
 template void gesv_finish_on_cpu<float>(int, int, float *, int, int *, float *, int, const impl::GesvProgress &, int *);
 template void gesv_finish_on_cpu<double>(int, int, double *, int, int *, double *, int, const impl::GesvProgress &,
                                          int *);
