@@ -109,15 +109,16 @@ Status rank_update_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap) {
   if (s == Status::ok && g.beta != T(0))
     s = upload_triangle(ctx, lower, g.n, static_cast<const T *>(g.c), size_t(g.ldc), static_cast<T *>(dC), lddc);
   const T *b_dev = two ? static_cast<const T *>(dB) : nullptr;
-  if constexpr (is_complex_v<T>) {
-    if (s == Status::ok && hermitian(g.op))
-      s = her2k_device<T>(g.uplo, g.trans, g.n, g.k, g.alpha, static_cast<const T *>(dA), ldda, b_dev, ldda,
-                          real_part(g.beta), static_cast<T *>(dC), lddc, ctx.stream, dWork, work_bytes);
-  }
-  if (s == Status::ok && !(is_complex_v<T> && hermitian(g.op))) {
-    s = syr2k_device<T>(g.uplo, g.trans, g.n, g.k, g.alpha, static_cast<const T *>(dA), ldda, b_dev, ldda, g.beta,
-                        static_cast<T *>(dC), lddc, ctx.stream, dWork, work_bytes);
-  }
+  const auto update = [&] {
+    if constexpr (is_complex_v<T>) {
+      if (hermitian(g.op))
+        return her2k_device<T>(g.uplo, g.trans, g.n, g.k, g.alpha, static_cast<const T *>(dA), ldda, b_dev, ldda,
+                               real_part(g.beta), static_cast<T *>(dC), lddc, ctx.stream, dWork, work_bytes);
+    }
+    return syr2k_device<T>(g.uplo, g.trans, g.n, g.k, g.alpha, static_cast<const T *>(dA), ldda, b_dev, ldda, g.beta,
+                           static_cast<T *>(dC), lddc, ctx.stream, dWork, work_bytes);
+  };
+  if (s == Status::ok) s = update();
   // Everything must have succeeded before the first byte of the caller's C changes.
   if (s == Status::ok) s = check(cudaStreamSynchronize(ctx.stream), "syrk");
   if (s != Status::ok) return s;
