@@ -1,12 +1,16 @@
-// The rest of Level 3 (SYMM, SYRK, SYR2K, TRMM, TRSM) benchmark, one run, same matrices:
+// The rest of Level 3 (SYMM, SYRK, SYR2K, TRMM, TRSM; for c and z also GEMM, HEMM, HERK, HER2K)
+// benchmark, one run, same matrices:
 //  * cudrop host->host through the exported Fortran entries (pageable malloc'd arrays, wall
 //    clock, transfers included; every call must have run on the GPU: checked on the counters);
-//  * cudrop device-only (impl::*_device of impl/level3_device.h, CUDA events);
+//    s and d only;
+//  * cudrop device-only (impl::*_device of impl/level3_device.h, impl::gemm_device, CUDA events);
 //  * cuBLAS device-only (cublas<t>symm ... cublas<t>trsm, CUDA events): the reference.
 // Square problems: side L, uplo L, no transpose, non-unit diagonal; A diagonally dominant so
-// that TRSM's solution stays bounded. Median of --reps (default 3) after one warm-up; flops:
-// SYMM 2n^3, SYRK n^3, SYR2K 2n^3, TRMM n^3, TRSM n^3; ratio = cudrop device / cuBLAS time.
-//   cudrop-level3-bench [--sizes 4096,8192] [--prec sd] [--reps 3] [--routines symm,syrk,syr2k,trmm,trsm]
+// that TRSM's solution stays bounded. Median of --reps (default 3) after one warm-up; flops
+// (real ones: a complex multiply-add counts 4): SYMM, HEMM, SYR2K, HER2K, GEMM 2n^3; SYRK, HERK,
+// TRMM, TRSM n^3; ratio = cudrop device / cuBLAS time.
+//   cudrop-level3-bench [--sizes 4096,8192] [--prec sdcz] [--reps 3]
+//                       [--routines gemm,symm,hemm,syrk,herk,syr2k,her2k,trmm,trsm]
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -20,7 +24,9 @@
 #include <vector>
 
 #include "bench/bench_common.cuh"
+#include "core/complex.h"
 #include "cudrop.h"
+#include "impl/gemm.h"
 #include "impl/level3_device.h"
 
 #define CHECK_CUBLAS(call)                                                      \
@@ -34,14 +40,22 @@
 
 namespace {
 
-// Uniform in [-0.5, 0.5) from a hash of the index and seed; A's diagonal n (dominant).
+using cudrop::Complex;
+
+// Uniform in [-0.5, 0.5) from a hash of the index and seed (both parts of a complex element);
+// A's diagonal n (dominant).
+double hashed(size_t i, unsigned seed) {
+  uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t(seed) << 32);
+  x ^= x >> 31; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 27;
+  return double(x >> 11) / 9007199254740992.0 - 0.5;
+}
 template <class T>
 void fill(std::vector<T> &v, int n, unsigned seed, bool dominant) {
+  using R = cudrop::real_t<T>;
   for (size_t i = 0; i < v.size(); ++i) {
-    uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t(seed) << 32);
-    x ^= x >> 31; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 27;
-    v[i] = T(double(x >> 11) / 9007199254740992.0 - 0.5);
-    if (dominant && i % (size_t(n) + 1) == 0) v[i] = T(n);
+    if constexpr (cudrop::is_complex_v<T>) v[i] = T(R(hashed(i, seed)), R(hashed(i + v.size(), seed)));
+    else v[i] = T(hashed(i, seed));
+    if (dominant && i % (size_t(n) + 1) == 0) v[i] = T(R(n));
   }
 }
 
@@ -103,26 +117,85 @@ template <class T> struct Blas {
   }
 };
 
-double flops_of(const std::string &r, double n) {
-  return (r == "symm" || r == "syr2k" ? 2 : 1) * n * n * n;
+// c and z, device-only: cuBLAS's complex routines on cuComplex/cuDoubleComplex (the same layout
+// as cudrop::Complex) against cudrop's device functions.
+template <class T> struct ComplexBlas {
+  static constexpr bool single = std::is_same_v<T, Complex<float>>;
+  static constexpr const char *prec = single ? "c" : "z";
+  using R = cudrop::real_t<T>;
+  using Cu = std::conditional_t<single, cuComplex, cuDoubleComplex>;
+  static const Cu *cu(const T *p) { return reinterpret_cast<const Cu *>(p); }
+  static Cu *cu(T *p) { return reinterpret_cast<Cu *>(p); }
+  static void host(const std::string &, int, const T *, const T *, T *, T *) {}
+  static void cublas(cublasHandle_t h, const std::string &r, int n, const T *a, const T *b, T *c, T *bw) {
+    const T one_t(1), beta_t(R(0.5));
+    const Cu *one = cu(&one_t), *beta = cu(&beta_t);
+    const R rone = 1, rbeta = 0.5;
+    const auto L = CUBLAS_SIDE_LEFT;
+    const auto lo = CUBLAS_FILL_MODE_LOWER;
+    const auto N = CUBLAS_OP_N;
+    const auto nu = CUBLAS_DIAG_NON_UNIT;
+    if constexpr (single) {
+      if (r == "gemm") CHECK_CUBLAS(cublasCgemm(h, N, N, n, n, n, one, cu(a), n, cu(b), n, beta, cu(c), n));
+      else if (r == "symm") CHECK_CUBLAS(cublasCsymm(h, L, lo, n, n, one, cu(a), n, cu(b), n, beta, cu(c), n));
+      else if (r == "hemm") CHECK_CUBLAS(cublasChemm(h, L, lo, n, n, one, cu(a), n, cu(b), n, beta, cu(c), n));
+      else if (r == "syrk") CHECK_CUBLAS(cublasCsyrk(h, lo, N, n, n, one, cu(a), n, beta, cu(c), n));
+      else if (r == "herk") CHECK_CUBLAS(cublasCherk(h, lo, N, n, n, &rone, cu(a), n, &rbeta, cu(c), n));
+      else if (r == "syr2k") CHECK_CUBLAS(cublasCsyr2k(h, lo, N, n, n, one, cu(a), n, cu(b), n, beta, cu(c), n));
+      else if (r == "her2k") CHECK_CUBLAS(cublasCher2k(h, lo, N, n, n, one, cu(a), n, cu(b), n, &rbeta, cu(c), n));
+      else if (r == "trmm") CHECK_CUBLAS(cublasCtrmm(h, L, lo, N, nu, n, n, one, cu(a), n, cu(b), n, cu(c), n));
+      else CHECK_CUBLAS(cublasCtrsm(h, L, lo, N, nu, n, n, one, cu(a), n, cu(bw), n));
+    } else {
+      if (r == "gemm") CHECK_CUBLAS(cublasZgemm(h, N, N, n, n, n, one, cu(a), n, cu(b), n, beta, cu(c), n));
+      else if (r == "symm") CHECK_CUBLAS(cublasZsymm(h, L, lo, n, n, one, cu(a), n, cu(b), n, beta, cu(c), n));
+      else if (r == "hemm") CHECK_CUBLAS(cublasZhemm(h, L, lo, n, n, one, cu(a), n, cu(b), n, beta, cu(c), n));
+      else if (r == "syrk") CHECK_CUBLAS(cublasZsyrk(h, lo, N, n, n, one, cu(a), n, beta, cu(c), n));
+      else if (r == "herk") CHECK_CUBLAS(cublasZherk(h, lo, N, n, n, &rone, cu(a), n, &rbeta, cu(c), n));
+      else if (r == "syr2k") CHECK_CUBLAS(cublasZsyr2k(h, lo, N, n, n, one, cu(a), n, cu(b), n, beta, cu(c), n));
+      else if (r == "her2k") CHECK_CUBLAS(cublasZher2k(h, lo, N, n, n, one, cu(a), n, cu(b), n, &rbeta, cu(c), n));
+      else if (r == "trmm") CHECK_CUBLAS(cublasZtrmm(h, L, lo, N, nu, n, n, one, cu(a), n, cu(b), n, cu(c), n));
+      else CHECK_CUBLAS(cublasZtrsm(h, L, lo, N, nu, n, n, one, cu(a), n, cu(bw), n));
+    }
+  }
+  static cudrop::Status device(const std::string &r, int n, const T *a, const T *b, T *c, T *bw, cudaStream_t s,
+                               void *work, size_t work_bytes) {
+    using namespace cudrop::impl;
+    const T one(1), beta(R(0.5));
+    if (r == "gemm")
+      return gemm_device<T>(cudrop::Op::none, cudrop::Op::none, n, n, n, one, a, n, b, n, beta, c, n, s, false, work,
+                            work_bytes);
+    if (r == "hemm") return hemm_device<T>('L', 'L', n, n, one, a, n, b, n, beta, c, n, s, work, work_bytes);
+    if (r == "herk") return her2k_device<T>('L', 'N', n, n, one, a, n, nullptr, n, R(0.5), c, n, s, work, work_bytes);
+    if (r == "her2k") return her2k_device<T>('L', 'N', n, n, one, a, n, b, n, R(0.5), c, n, s, work, work_bytes);
+    return Blas<T>::device(r, n, a, b, c, bw, s, work, work_bytes);
+  }
+};
+template <class T>
+using BlasOf = std::conditional_t<cudrop::is_complex_v<T>, ComplexBlas<T>, Blas<T>>;
+
+double flops_of(const std::string &r, double n, bool complex) {
+  const bool two = r == "symm" || r == "hemm" || r == "syr2k" || r == "her2k" || r == "gemm";
+  return (two ? 2 : 1) * n * n * n * (complex ? 4 : 1);
 }
 
 template <class T>
 void run(const std::string &r, int n, int reps, cublasHandle_t handle, cudaStream_t stream) {
+  constexpr bool complex = cudrop::is_complex_v<T>;
   const size_t count = size_t(n) * n, bytes = count * sizeof(T);
   std::vector<T> a(count), b(count), c(count), bw(count), cw(count);
   fill(a, n, 1, true);
   fill(b, n, 2, false);
   fill(c, n, 3, false);
-  bool on_gpu = false;
-  const double e2e = bench::host_median_ms(
+  bool on_gpu = true;
+  const double e2e = complex ? 0.0 : bench::host_median_ms(
       reps, [&] { std::memcpy(bw.data(), b.data(), bytes); std::memcpy(cw.data(), c.data(), bytes); },
-      [&] { Blas<T>::host(r, n, a.data(), b.data(), cw.data(), bw.data()); }, &on_gpu);
+      [&] { BlasOf<T>::host(r, n, a.data(), b.data(), cw.data(), bw.data()); }, &on_gpu);
   T *dA, *dB, *dC, *dBw;
   void *work;
-  const size_t work_bytes = std::max({cudrop::impl::trsm_device_workspace<T>('L', n, n),
-                                      cudrop::impl::symm_device_workspace<T>('L', n, n),
-                                      cudrop::impl::syr2k_device_workspace<T>(n)});
+  size_t work_bytes = std::max({cudrop::impl::trsm_device_workspace<T>('L', n, n),
+                                cudrop::impl::symm_device_workspace<T>('L', n, n),
+                                cudrop::impl::syr2k_device_workspace<T>(n)});
+  if (complex && r == "gemm") work_bytes = cudrop::impl::gemm_device_workspace<T>(cudrop::Op::none, cudrop::Op::none, n, n, n);
   CHECK_CUDA(cudaMalloc(&dA, bytes));
   CHECK_CUDA(cudaMalloc(&dB, bytes));
   CHECK_CUDA(cudaMalloc(&dC, bytes));
@@ -133,17 +206,17 @@ void run(const std::string &r, int n, int reps, cublasHandle_t handle, cudaStrea
   CHECK_CUDA(cudaMemcpy(dC, c.data(), bytes, cudaMemcpyHostToDevice));
   auto restore = [&] { CHECK_CUDA(cudaMemcpyAsync(dBw, dB, bytes, cudaMemcpyDeviceToDevice, stream)); };
   const double ours = bench::device_median_ms(stream, 1, reps, restore, [&] {
-    if (Blas<T>::device(r, n, dA, dB, dC, dBw, stream, work, work_bytes) != cudrop::Status::ok) {
+    if (BlasOf<T>::device(r, n, dA, dB, dC, dBw, stream, work, work_bytes) != cudrop::Status::ok) {
       std::fprintf(stderr, "%s_device failed\n", r.c_str());
       std::exit(2);
     }
   });
   const double theirs =
-      bench::device_median_ms(stream, 1, reps, restore, [&] { Blas<T>::cublas(handle, r, n, dA, dB, dC, dBw); });
-  const double flops = flops_of(r, n);
+      bench::device_median_ms(stream, 1, reps, restore, [&] { BlasOf<T>::cublas(handle, r, n, dA, dB, dC, dBw); });
+  const double flops = flops_of(r, n, complex);
   std::printf("%s %s n=%d cudrop_e2e_ms=%.2f cudrop_e2e_tflops=%.2f cudrop_dev_ms=%.2f cudrop_dev_tflops=%.2f "
               "cublas_ms=%.2f cublas_tflops=%.2f ratio=%.2f%s\n",
-              r.c_str(), Blas<T>::prec, n, e2e, flops / e2e / 1e9, ours, flops / ours / 1e9, theirs,
+              r.c_str(), BlasOf<T>::prec, n, e2e, e2e > 0 ? flops / e2e / 1e9 : 0.0, ours, flops / ours / 1e9, theirs,
               flops / theirs / 1e9, ours / theirs, on_gpu ? "" : " (WARNING: not every cudrop call ran on the GPU)");
   std::fflush(stdout);
   cudaFree(dA); cudaFree(dB); cudaFree(dC); cudaFree(dBw); cudaFree(work);
@@ -153,7 +226,7 @@ void run(const std::string &r, int n, int reps, cublasHandle_t handle, cudaStrea
 
 int main(int argc, char **argv) {
   std::vector<int> sizes = {4096, 8192};
-  std::string prec = "sd", routines = "symm,syrk,syr2k,trmm,trsm";
+  std::string prec = "sdcz", routines = "gemm,symm,hemm,syrk,herk,syr2k,her2k,trmm,trsm";
   int reps = 3;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--sizes")) sizes = bench::parse_list(argv[i + 1]);
@@ -166,11 +239,15 @@ int main(int argc, char **argv) {
   cublasHandle_t handle;
   CHECK_CUBLAS(cublasCreate(&handle));
   CHECK_CUBLAS(cublasSetStream(handle, stream));
-  for (const char *r : {"symm", "syrk", "syr2k", "trmm", "trsm"}) {
+  for (const char *r : {"gemm", "symm", "hemm", "syrk", "herk", "syr2k", "her2k", "trmm", "trsm"}) {
     if ((',' + routines + ',').find(std::string(",") + r + ",") == std::string::npos) continue;
+    // GEMM and the Hermitian routines for c and z only (sgemm/dgemm: cudrop-device-bench).
+    const bool complex_only = r[0] == 'g' || r[0] == 'h';
     for (int n : sizes) {
-      if (prec.find('s') != std::string::npos) run<float>(r, n, reps, handle, stream);
-      if (prec.find('d') != std::string::npos) run<double>(r, n, reps, handle, stream);
+      if (!complex_only && prec.find('s') != std::string::npos) run<float>(r, n, reps, handle, stream);
+      if (!complex_only && prec.find('d') != std::string::npos) run<double>(r, n, reps, handle, stream);
+      if (prec.find('c') != std::string::npos) run<Complex<float>>(r, n, reps, handle, stream);
+      if (prec.find('z') != std::string::npos) run<Complex<double>>(r, n, reps, handle, stream);
     }
   }
   cublasDestroy(handle);

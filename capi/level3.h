@@ -58,6 +58,11 @@ inline void report_illegal_cblas_call(const RoutineNames &cblas, const RoutineNa
   report_illegal_cblas_fortran_argument(cblas, fortran, fortran_info, row_major, caller);
 }
 
+// The real flops of one of a routine's multiply-adds: four for complex numbers, so that the
+// real routines' CUDROP_*_MIN_FLOPS thresholds serve c and z as well.
+template <class T>
+inline constexpr double real_flops_per_op = is_complex_v<T> ? 4.0 : 1.0;
+
 // Auto mode's size test, GEMM's rule in the routine's own flops: enough arithmetic, and
 // enough of it per byte crossing the link (elements: what goes up and comes back).
 inline bool worth_gpu(double min_flops, double flops, double elements, size_t element_size) {

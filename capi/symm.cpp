@@ -1,7 +1,8 @@
-// Symmetric matrix product entry points: Fortran ssymm_/dsymm_ and CBLAS cblas_ssymm/cblas_dsymm.
-// C = alpha A B + beta C (side L) or alpha B A + beta C (side R), A symmetric, only the triangle
-// uplo names read. The reference routine's checks in its order, its quick returns, then one
-// routed call.
+// Symmetric and Hermitian matrix product entry points: Fortran ?symm_ (s, d, c, z), ?hemm_ (c, z)
+// and their CBLAS forms. C = alpha A B + beta C (side L) or alpha B A + beta C (side R), A
+// symmetric (Hermitian: the imaginary parts of its diagonal never read), only the triangle uplo
+// names read. The reference routine's checks in its order, its quick returns, then one routed
+// call.
 #include <algorithm>
 
 #include "capi/level3.h"
@@ -25,13 +26,16 @@ int symm_illegal_argument(char side, char uplo, int m, int n, int lda, int ldb, 
 }
 
 template <class T>
-using cblas_symm_fn = void (*)(int, int, int, int, int, T, const T *, int, const T *, int, T, T *, int);
+using cblas_symm_fn = void (*)(int, int, int, int, int, CblasScalar<T>, const T *, int, const T *, int,
+                               CblasScalar<T>, T *, int);
 
-template <class T>
+// F: Family::symm or Family::hemm (the same checks, arguments and CPU routine's type).
+template <Family F, class T>
 void checked_symm(const char *side, const char *uplo, const int *m, const int *n, const T *alpha, const T *a,
                   const int *lda, const T *b, const int *ldb, const T *beta, T *c, const int *ldc, size_t side_len,
                   size_t uplo_len, const void *caller, const char *cblas_label = nullptr) {
-  constexpr const RoutineNames &names = routine_names<Family::symm, T>;
+  constexpr const RoutineNames &names = routine_names<F, T>;
+  constexpr bool hermitian = F == Family::hemm;
   const char sd = upper(*side), ul = upper(*uplo);
   if (const int info = symm_illegal_argument(sd, ul, *m, *n, *lda, *ldb, *ldc)) {
     if (!cpu_takes_illegal_call<cpu::symm_fn<T>>(names, caller, {"xerbla_"}, side, uplo, m, n, alpha, a, lda, b, ldb,
@@ -51,11 +55,12 @@ void checked_symm(const char *side, const char *uplo, const int *m, const int *n
   Label label(cblas_label, names.symbol);
   label.shape("%s(%c,%c,m=%d,n=%d)", names.symbol, sd, ul, *m, *n);
   const double order = sd == 'L' ? *m : *n, mn = double(*m) * *n;
-  const Level3Args<T> args{Level3Op::symm, sd, ul, 'N', 'N', *m, *n, 0, *alpha, *beta, a, *lda, b, *ldb, c, *ldc};
-  const auto cpu_fn = [] { return cpu::symm<T>(); };
+  const Level3Args<T> args{hermitian ? Level3Op::hemm : Level3Op::symm, sd, ul, 'N', 'N', *m, *n, 0, *alpha, *beta, a, *lda, b, *ldb, c, *ldc};
+  const auto cpu_fn = [] { return cpu::routine<F, T, cpu::symm_fn<T>>(); };
   route_level3<T>(
       names, label.name,
-      worth_gpu(settings().symm_min_flops, 2 * order * mn, order * order / 2 + mn * (*beta != T(0) ? 3 : 2), sizeof(T)),
+      worth_gpu(settings().symm_min_flops, 2 * order * mn * real_flops_per_op<T>,
+                order * order / 2 + mn * (*beta != T(0) ? 3 : 2), sizeof(T)),
       args, [&] { cpu_fn()(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1); },
       [&](int first) {
         // Side L: the columns of C from `first` on are the caller's originals; each is independent.
@@ -64,22 +69,14 @@ void checked_symm(const char *side, const char *uplo, const int *m, const int *n
                  c + size_t(first) * size_t(*ldc), ldc, 1, 1);
       });
 }
-}  // namespace
-
-// The entries of ssymm_/dsymm_ and cblas_ssymm/cblas_dsymm (capi/exports.cpp).
-template <class T>
-void symm(const char *side, const char *uplo, const int *m, const int *n, const T *alpha, const T *a, const int *lda,
-          const T *b, const int *ldb, const T *beta, T *c, const int *ldc, size_t side_len, size_t uplo_len,
-          const void *caller) {
-  checked_symm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, side_len, uplo_len, caller);
-}
 
 // Reference CBLAS: row-major is the column-major call on C^T (n x m), side and triangle
-// swapped. An illegal argument sends the whole call to the CPU library's CBLAS routine.
-template <class T>
-void cblas_symm(int layout, int side, int uplo, int m, int n, T alpha, const T *a, int lda, const T *b, int ldb,
-                T beta, T *c, int ldc, const void *caller) {
-  constexpr const RoutineNames &names = routine_names<Family::cblas_symm, T>;
+// swapped (A^T of a Hermitian A is the Hermitian matrix its other triangle stores: nothing is
+// conjugated). An illegal argument sends the whole call to the CPU library's CBLAS routine.
+template <Family C, Family F, class T>
+void cblas_checked_symm(int layout, int side, int uplo, int m, int n, CblasScalar<T> alpha_arg, const T *a, int lda,
+                        const T *b, int ldb, CblasScalar<T> beta_arg, T *c, int ldc, const void *caller) {
+  constexpr const RoutineNames &names = routine_names<C, T>;
   const bool row_major = layout == RowMajor;
   const char sd = side_code(side, row_major), ul = uplo_code(uplo, row_major);
   const bool legal_codes = (row_major || layout == ColMajor) && sd != '\0' && ul != '\0';
@@ -87,19 +84,55 @@ void cblas_symm(int layout, int side, int uplo, int m, int n, T alpha, const T *
   const int fortran_info = legal_codes ? symm_illegal_argument(sd, ul, fm, fn, lda, ldb, ldc) : 0;
   if (!legal_codes || fortran_info != 0) {
     if (cpu_takes_illegal_call<cblas_symm_fn<T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, side, uplo, m, n,
-                                                 alpha, a, lda, b, ldb, beta, c, ldc))
+                                                 alpha_arg, a, lda, b, ldb, beta_arg, c, ldc))
       return;
-    report_illegal_cblas_call(names, routine_names<Family::symm, T>, layout,
+    report_illegal_cblas_call(names, routine_names<F, T>, layout,
                               {{"Side", side, sd != '\0'}, {"Uplo", uplo, ul != '\0'}}, fortran_info, caller);
     return;
   }
   const CblasLabel label(names.symbol, row_major);
-  checked_symm<T>(&sd, &ul, &fm, &fn, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1, caller, label.name);
+  const T alpha = cblas_scalar<T>(alpha_arg), beta = cblas_scalar<T>(beta_arg);
+  checked_symm<F, T>(&sd, &ul, &fm, &fn, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1, caller, label.name);
+}
+}  // namespace
+
+// The entries of ?symm_, ?hemm_ and their CBLAS forms (capi/exports.cpp).
+template <class T>
+void symm(const char *side, const char *uplo, const int *m, const int *n, const T *alpha, const T *a, const int *lda,
+          const T *b, const int *ldb, const T *beta, T *c, const int *ldc, size_t side_len, size_t uplo_len,
+          const void *caller) {
+  checked_symm<Family::symm, T>(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, side_len, uplo_len, caller);
+}
+template <class T>
+void hemm(const char *side, const char *uplo, const int *m, const int *n, const T *alpha, const T *a, const int *lda,
+          const T *b, const int *ldb, const T *beta, T *c, const int *ldc, size_t side_len, size_t uplo_len,
+          const void *caller) {
+  checked_symm<Family::hemm, T>(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc, side_len, uplo_len, caller);
+}
+template <class T>
+void cblas_symm(int layout, int side, int uplo, int m, int n, CblasScalar<T> alpha, const T *a, int lda, const T *b,
+                int ldb, CblasScalar<T> beta, T *c, int ldc, const void *caller) {
+  cblas_checked_symm<Family::cblas_symm, Family::symm, T>(layout, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c,
+                                                          ldc, caller);
+}
+template <class T>
+void cblas_hemm(int layout, int side, int uplo, int m, int n, CblasScalar<T> alpha, const T *a, int lda, const T *b,
+                int ldb, CblasScalar<T> beta, T *c, int ldc, const void *caller) {
+  cblas_checked_symm<Family::cblas_hemm, Family::hemm, T>(layout, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c,
+                                                          ldc, caller);
 }
 
-template decltype(symm<float>) symm<float>;
-template decltype(symm<double>) symm<double>;
-template decltype(cblas_symm<float>) cblas_symm<float>;
-template decltype(cblas_symm<double>) cblas_symm<double>;
+#define CUDROP_SYMM_ENTRIES(T)                     \
+  template decltype(symm<T>) symm<T>;              \
+  template decltype(cblas_symm<T>) cblas_symm<T>;
+CUDROP_SYMM_ENTRIES(float)
+CUDROP_SYMM_ENTRIES(double)
+CUDROP_SYMM_ENTRIES(Complex<float>)
+CUDROP_SYMM_ENTRIES(Complex<double>)
+#undef CUDROP_SYMM_ENTRIES
+template decltype(hemm<Complex<float>>) hemm<Complex<float>>;
+template decltype(hemm<Complex<double>>) hemm<Complex<double>>;
+template decltype(cblas_hemm<Complex<float>>) cblas_hemm<Complex<float>>;
+template decltype(cblas_hemm<Complex<double>>) cblas_hemm<Complex<double>>;
 
 }  // namespace cudrop::capi

@@ -1,9 +1,12 @@
-// Symmetric rank-k and rank-2k update entry points: Fortran ssyrk_/dsyrk_, ssyr2k_/dsyr2k_ and
-// CBLAS cblas_ssyrk ... cblas_dsyr2k. uplo's triangle of C = alpha op(A) op(A)^T + beta C
-// (SYRK) or alpha (op(A) op(B)^T + op(B) op(A)^T) + beta C (SYR2K); the other triangle is
-// neither read nor written. The reference routines' checks in their order, their quick
-// returns, then one routed call.
+// Rank-k and rank-2k update entry points: Fortran ?syrk_, ?syr2k_ (s, d, c, z), ?herk_, ?her2k_
+// (c, z) and their CBLAS forms. uplo's triangle of C = alpha op(A) op(A)^T + beta C (SYRK),
+// alpha (op(A) op(B)^T + op(B) op(A)^T) + beta C (SYR2K), alpha op(A) op(A)^H + beta C (HERK,
+// alpha and beta real) or alpha op(A) op(B)^H + conj(alpha) op(B) op(A)^H + beta C (HER2K, beta
+// real), the Hermitian ones with C's diagonal real; the other triangle is neither read nor
+// written. The reference routines' checks in their order, their quick returns, then one routed
+// call.
 #include <algorithm>
+#include <type_traits>
 
 #include "capi/level3.h"
 #include "shim/cpu_backend.h"
@@ -12,12 +15,36 @@ namespace cudrop::capi {
 namespace {
 using namespace level3;
 
-// The reference's checks, in its order (two: SYR2K, whose B is parameter 8 and LDB 9): the
-// number of the first illegal argument, or 0.
-int rank_illegal_argument(bool two, char uplo, char trans, int n, int k, int lda, int ldb, int ldc) {
+// What tells the four routines apart: two (a second operand B), hermitian (op 'C', real beta,
+// HERK's real alpha, C's diagonal real), and the types of their scalars.
+template <Family F, class T>
+struct Rank {
+  static constexpr bool two = F == Family::syr2k || F == Family::her2k;
+  static constexpr bool hermitian = F == Family::herk || F == Family::her2k;
+  using Alpha = std::conditional_t<F == Family::herk, real_t<T>, T>;
+  using Beta = std::conditional_t<hermitian, real_t<T>, T>;
+  static constexpr Family cblas = F == Family::syrk    ? Family::cblas_syrk
+                                  : F == Family::syr2k ? Family::cblas_syr2k
+                                  : F == Family::herk  ? Family::cblas_herk
+                                                       : Family::cblas_her2k;
+  using Fortran1 = void (*)(const char *, const char *, const int *, const int *, const Alpha *, const T *, const int *,
+                            const Beta *, T *, const int *, size_t, size_t);
+  using Fortran2 = void (*)(const char *, const char *, const int *, const int *, const Alpha *, const T *, const int *,
+                            const T *, const int *, const Beta *, T *, const int *, size_t, size_t);
+  // CBLAS passes a real scalar by value, a complex one by address.
+  using CblasAlpha = std::conditional_t<F == Family::herk, real_t<T>, CblasScalar<T>>;
+  using CblasBeta = std::conditional_t<hermitian, real_t<T>, CblasScalar<T>>;
+  using Cblas1 = void (*)(int, int, int, int, int, CblasAlpha, const T *, int, CblasBeta, T *, int);
+  using Cblas2 = void (*)(int, int, int, int, int, CblasAlpha, const T *, int, const T *, int, CblasBeta, T *, int);
+};
+
+// The reference's checks, in its order (two: SYR2K/HER2K, whose B is parameter 8 and LDB 9): the
+// number of the first illegal argument, or 0. TRANS: 'N', 'T' or 'C' for real SYRK/SYR2K; 'N' or
+// 'T' for complex ones; 'N' or 'C' for the Hermitian ones.
+int rank_illegal_argument(bool two, char uplo, char trans, char other_trans, int n, int k, int lda, int ldb, int ldc) {
   const int nrowa = trans == 'N' ? n : k;
   if (uplo != 'U' && uplo != 'L') return 1;
-  if (trans != 'N' && trans != 'T' && trans != 'C') return 2;
+  if (trans != 'N' && trans != other_trans && !(other_trans == '\0' && (trans == 'T' || trans == 'C'))) return 2;
   if (n < 0) return 3;
   if (k < 0) return 4;
   if (lda < std::max(1, nrowa)) return 7;
@@ -25,131 +52,204 @@ int rank_illegal_argument(bool two, char uplo, char trans, int n, int k, int lda
   if (ldc < std::max(1, n)) return two ? 12 : 10;
   return 0;
 }
+// The TRANS other than 'N' a routine accepts ('\0': both 'T' and 'C').
+template <Family F, class T>
+constexpr char accepted_trans = Rank<F, T>::hermitian ? 'C' : is_complex_v<T> ? 'T' : '\0';
 
 // The updates without a product (alpha == 0, or k == 0), as the reference computes them on
 // uplo's triangle: alpha == 0 and TRANS = 'N' scale C (beta == 0: zero, C not read); with
-// TRANS = 'T'/'C' and alpha != 0 each element is alpha*0 (+ alpha*0 for SYR2K) + beta*C, so
-// alpha = +-Inf or NaN gives NaN and the sign of a zero follows the reference's sums.
+// TRANS = 'T'/'C' and alpha != 0 each element is the empty products' term zero_term (alpha*0,
+// alpha*0 + alpha*0 for SYR2K, alpha*0 + conj(alpha)*0 for HER2K) + beta*C, so alpha = +-Inf
+// or NaN gives NaN and the sign of a zero follows the reference's sums. hermitian: beta real,
+// and on the diagonal only real parts, the imaginary part zero.
 template <class T>
-void update_without_product(bool two, char uplo, char trans, int n, T alpha, T beta, T *c, int ldc) {
-  const bool empty_dot_products = alpha != T(0) && trans != 'N';
-  const T zero_term = two ? alpha * T(0) + alpha * T(0) : alpha * T(0);
+void update_without_product(bool hermitian, char uplo, char trans, int n, bool alpha_zero, T zero_term, real_t<T> beta_re,
+                            T beta, T *c, int ldc) {
+  const bool empty_dot_products = !alpha_zero && trans != 'N';
   for (int j = 0; j < n; ++j) {
     T *column = c + size_t(j) * size_t(ldc);
     const int i0 = uplo == 'U' ? 0 : j, i1 = uplo == 'U' ? j + 1 : n;
     for (int i = i0; i < i1; ++i) {
-      if (empty_dot_products && beta == T(0)) column[i] = zero_term;
-      else if (empty_dot_products && two) column[i] = beta * column[i] + alpha * T(0) + alpha * T(0);
-      else if (empty_dot_products) column[i] = alpha * T(0) + beta * column[i];
-      else column[i] = beta == T(0) ? T(0) : beta * column[i];
+      if (hermitian && i == j) {
+        const real_t<T> base = empty_dot_products ? real_part(zero_term) : real_t<T>(0);
+        column[i] = T(beta == T(0) ? base : base + beta_re * real_part(column[i]));
+        continue;
+      }
+      // A real beta scales both parts of a complex C on its own, as the reference's REAL BETA does.
+      const T scaled = beta == T(0) ? T(0) : hermitian ? T(beta_re * column[i]) : beta * column[i];
+      if (empty_dot_products) column[i] = beta == T(0) ? zero_term : zero_term + scaled;
+      else column[i] = scaled;
     }
   }
 }
 
-// two: SYR2K (else SYRK: b and ldb unused). The *_len: the hidden lengths, passed on with an
-// illegal call.
-template <class T>
-void checked_rank(bool two, const char *uplo, const char *trans, const int *n, const int *k, const T *alpha, const T *a,
-                  const int *lda, const T *b, const int *ldb, const T *beta, T *c, const int *ldc, size_t uplo_len,
-                  size_t trans_len, const void *caller, const char *cblas_label) {
-  const RoutineNames &names = two ? routine_names<Family::syr2k, T> : routine_names<Family::syrk, T>;
+// The Fortran call, checked. The *_len: the hidden lengths, passed on with an illegal call.
+template <Family F, class T>
+void checked_rank(const char *uplo, const char *trans, const int *n, const int *k, const typename Rank<F, T>::Alpha *alpha,
+                  const T *a, const int *lda, const T *b, const int *ldb, const typename Rank<F, T>::Beta *beta, T *c,
+                  const int *ldc, size_t uplo_len, size_t trans_len, const void *caller, const char *cblas_label) {
+  using R = Rank<F, T>;
+  constexpr const RoutineNames &names = routine_names<F, T>;
   const char ul = upper(*uplo), tr = upper(*trans);
-  if (const int info = rank_illegal_argument(two, ul, tr, *n, *k, *lda, two ? *ldb : 1, *ldc)) {
-    const bool taken =
-        two ? cpu_takes_illegal_call<cpu::syr2k_fn<T>>(names, caller, {"xerbla_"}, uplo, trans, n, k, alpha, a, lda, b,
-                                                        ldb, beta, c, ldc, uplo_len, trans_len)
-            : cpu_takes_illegal_call<cpu::syrk_fn<T>>(names, caller, {"xerbla_"}, uplo, trans, n, k, alpha, a, lda, beta,
-                                                       c, ldc, uplo_len, trans_len);
+  if (const int info =
+          rank_illegal_argument(R::two, ul, tr, accepted_trans<F, T>, *n, *k, *lda, R::two ? *ldb : 1, *ldc)) {
+    bool taken = false;
+    if constexpr (R::two)
+      taken = cpu_takes_illegal_call<typename R::Fortran2>(names, caller, {"xerbla_"}, uplo, trans, n, k, alpha, a, lda,
+                                                           b, ldb, beta, c, ldc, uplo_len, trans_len);
+    else
+      taken = cpu_takes_illegal_call<typename R::Fortran1>(names, caller, {"xerbla_"}, uplo, trans, n, k, alpha, a, lda,
+                                                           beta, c, ldc, uplo_len, trans_len);
     if (!taken) report_illegal_argument(names, info, caller);
     return;
   }
-  if (*n == 0 || ((*alpha == T(0) || *k == 0) && *beta == T(1))) return;
-  if (*alpha == T(0) || *k == 0) {
-    update_without_product(two, ul, tr, *n, *alpha, *beta, c, *ldc);
+  const T alpha_value = T(*alpha), beta_value = T(*beta);
+  if (*n == 0 || ((alpha_value == T(0) || *k == 0) && beta_value == T(1))) return;
+  if (alpha_value == T(0) || *k == 0) {
+    T zero_term = alpha_value * T(0);
+    if constexpr (F == Family::herk) zero_term = T(*alpha * real_t<T>(0), *alpha * real_t<T>(0));
+    if constexpr (F == Family::syr2k) zero_term = alpha_value * T(0) + alpha_value * T(0);
+    if constexpr (F == Family::her2k) zero_term = alpha_value * T(0) + conj(alpha_value) * T(0);
+    update_without_product<T>(R::hermitian, ul, tr, *n, alpha_value == T(0), zero_term, real_part(beta_value),
+                              beta_value, c, *ldc);
     return;
   }
   Label label(cblas_label, names.symbol);
   label.shape("%s(%c,%c,n=%d,k=%d)", names.symbol, ul, tr, *n, *k);
   const double nn = double(*n) * *n, nk = double(*n) * *k;
-  const double flops = (two ? 2 : 1) * nn * *k;
-  const double elements = (two ? 2 : 1) * nk + nn / 2 * (*beta != T(0) ? 2 : 1);
-  const Level3Args<T> args{two ? Level3Op::syr2k : Level3Op::syrk, 'L', ul, tr == 'N' ? 'N' : 'T', 'N', *n, *n, *k,
-                           *alpha, *beta, a, *lda, two ? b : a, two ? *ldb : *lda, c, *ldc};
+  const double flops = (R::two ? 2 : 1) * nn * *k * real_flops_per_op<T>;
+  const double elements = (R::two ? 2 : 1) * nk + nn / 2 * (beta_value != T(0) ? 2 : 1);
+  const Level3Op op = R::hermitian ? (R::two ? Level3Op::her2k : Level3Op::herk)
+                                   : (R::two ? Level3Op::syr2k : Level3Op::syrk);
+  // Real SYRK/SYR2K read TRANS = 'C' as 'T'.
+  const char op_trans = tr == 'N' ? 'N' : R::hermitian ? 'C' : 'T';
+  const Level3Args<T> args{op, 'L', ul, op_trans, 'N', *n, *n, *k, alpha_value, beta_value, a, *lda,
+                           R::two ? b : a, R::two ? *ldb : *lda, c, *ldc};
   route_level3<T>(
       names, label.name,
-      worth_gpu(two ? settings().syr2k_min_flops : settings().syrk_min_flops, flops, elements, sizeof(T)), args,
+      worth_gpu(R::two ? settings().syr2k_min_flops : settings().syrk_min_flops, flops, elements, sizeof(T)), args,
       [&] {
-        if (two) cpu::syr2k<T>()(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
-        else cpu::syrk<T>()(uplo, trans, n, k, alpha, a, lda, beta, c, ldc, 1, 1);
+        if constexpr (R::two)
+          cpu::routine<F, T, typename R::Fortran2>()(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
+        else
+          cpu::routine<F, T, typename R::Fortran1>()(uplo, trans, n, k, alpha, a, lda, beta, c, ldc, 1, 1);
       },
       [](int) {});  // never written in part: C goes back once all its math has succeeded
 }
 
-template <class T>
-using cblas_syr2k_fn = void (*)(int, int, int, int, int, T, const T *, int, const T *, int, T, T *, int);
-template <class T>
-using cblas_syrk_fn = void (*)(int, int, int, int, int, T, const T *, int, T, T *, int);
-
 // Reference CBLAS: row-major is the column-major call on C^T with the triangle swapped and
-// op(A) transposed (NoTrans <-> Trans, ConjTrans -> NoTrans). An illegal argument sends the
-// whole call to the CPU library's CBLAS routine. two: SYR2K.
-template <class T>
-void cblas_rank(bool two, int layout, int uplo, int trans, int n, int k, T alpha, const T *a, int lda, const T *b, int ldb,
-                T beta, T *c, int ldc, const void *caller) {
-  const RoutineNames &names = two ? routine_names<Family::cblas_syr2k, T> : routine_names<Family::cblas_syrk, T>;
+// op(A) transposed: NoTrans becomes Trans ('C' for the Hermitian ones), Trans and ConjTrans
+// NoTrans; HER2K's alpha is conjugated (C^T = conj(C) swaps the roles of alpha and conj(alpha)).
+// An illegal argument sends the whole call to the CPU library's CBLAS routine.
+template <Family F, class T>
+void cblas_rank(int layout, int uplo, int trans, int n, int k, typename Rank<F, T>::CblasAlpha alpha_arg, const T *a,
+                int lda, const T *b, int ldb, typename Rank<F, T>::CblasBeta beta_arg, T *c, int ldc,
+                const void *caller) {
+  using R = Rank<F, T>;
+  constexpr const RoutineNames &names = routine_names<R::cblas, T>;
   const bool row_major = layout == RowMajor;
   const char ul = uplo_code(uplo, row_major);
-  const char tr = row_major ? (trans == NoTrans ? 'T' : trans == Trans || trans == ConjTrans ? 'N' : '\0')
+  const char row_major_trans = R::hermitian ? 'C' : 'T';
+  const char tr = row_major ? (trans == NoTrans                          ? row_major_trans
+                               : trans == Trans || trans == ConjTrans ? 'N'
+                                                                      : '\0')
                             : trans_code(trans);
   const bool legal_codes = (row_major || layout == ColMajor) && ul != '\0' && tr != '\0';
-  const int fortran_info = legal_codes ? rank_illegal_argument(two, ul, tr, n, k, lda, two ? ldb : 1, ldc) : 0;
+  const int fortran_info = legal_codes ? rank_illegal_argument(R::two, ul, tr, accepted_trans<F, T>, n, k, lda,
+                                                               R::two ? ldb : 1, ldc)
+                                       : 0;
   if (!legal_codes || fortran_info != 0) {
-    const bool taken = two ? cpu_takes_illegal_call<cblas_syr2k_fn<T>>(names, caller, {"xerbla_", "cblas_xerbla"},
-                                                                      layout, uplo, trans, n, k, alpha, a, lda, b, ldb,
-                                                                      beta, c, ldc)
-                           : cpu_takes_illegal_call<cblas_syrk_fn<T>>(names, caller, {"xerbla_", "cblas_xerbla"},
-                                                                     layout, uplo, trans, n, k, alpha, a, lda, beta, c,
-                                                                     ldc);
+    bool taken = false;
+    if constexpr (R::two)
+      taken = cpu_takes_illegal_call<typename R::Cblas2>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, uplo,
+                                                         trans, n, k, alpha_arg, a, lda, b, ldb, beta_arg, c, ldc);
+    else
+      taken = cpu_takes_illegal_call<typename R::Cblas1>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, uplo,
+                                                         trans, n, k, alpha_arg, a, lda, beta_arg, c, ldc);
     if (taken) return;
-    report_illegal_cblas_call(names, two ? routine_names<Family::syr2k, T> : routine_names<Family::syrk, T>, layout,
+    report_illegal_cblas_call(names, routine_names<F, T>, layout,
                               {{"Uplo", uplo, ul != '\0'}, {"Trans", trans, tr != '\0'}}, fortran_info, caller);
     return;
   }
   const CblasLabel label(names.symbol, row_major);
-  checked_rank<T>(two, &ul, &tr, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1, caller, label.name);
+  typename R::Alpha alpha;
+  typename R::Beta beta;
+  if constexpr (F == Family::herk) alpha = alpha_arg;
+  else alpha = cblas_scalar<T>(alpha_arg);
+  if constexpr (R::hermitian) beta = beta_arg;
+  else beta = cblas_scalar<T>(beta_arg);
+  if constexpr (F == Family::her2k)
+    if (row_major) alpha = conj(alpha);
+  checked_rank<F, T>(&ul, &tr, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1, caller, label.name);
 }
 }  // namespace
 
-// The entries of ssyrk_ ... dsyr2k_ and their CBLAS forms (capi/exports.cpp).
+// The entries of ?syrk_ ... ?her2k_ and their CBLAS forms (capi/exports.cpp).
 template <class T>
 void syrk(const char *uplo, const char *trans, const int *n, const int *k, const T *alpha, const T *a, const int *lda,
           const T *beta, T *c, const int *ldc, size_t uplo_len, size_t trans_len, const void *caller) {
-  checked_rank<T>(false, uplo, trans, n, k, alpha, a, lda, nullptr, nullptr, beta, c, ldc, uplo_len, trans_len, caller,
-                  nullptr);
+  checked_rank<Family::syrk, T>(uplo, trans, n, k, alpha, a, lda, nullptr, nullptr, beta, c, ldc, uplo_len, trans_len,
+                                caller, nullptr);
+}
+template <class T>
+void herk(const char *uplo, const char *trans, const int *n, const int *k, const real_t<T> *alpha, const T *a,
+          const int *lda, const real_t<T> *beta, T *c, const int *ldc, size_t uplo_len, size_t trans_len,
+          const void *caller) {
+  checked_rank<Family::herk, T>(uplo, trans, n, k, alpha, a, lda, nullptr, nullptr, beta, c, ldc, uplo_len, trans_len,
+                                caller, nullptr);
 }
 template <class T>
 void syr2k(const char *uplo, const char *trans, const int *n, const int *k, const T *alpha, const T *a,
            const int *lda, const T *b, const int *ldb, const T *beta, T *c, const int *ldc, size_t uplo_len,
            size_t trans_len, const void *caller) {
-  checked_rank<T>(true, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, uplo_len, trans_len, caller, nullptr);
+  checked_rank<Family::syr2k, T>(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, uplo_len, trans_len, caller,
+                                 nullptr);
 }
 template <class T>
-void cblas_syrk(int layout, int uplo, int trans, int n, int k, T alpha, const T *a, int lda, T beta, T *c, int ldc,
-                const void *caller) {
-  cblas_rank<T>(false, layout, uplo, trans, n, k, alpha, a, lda, nullptr, 0, beta, c, ldc, caller);
+void her2k(const char *uplo, const char *trans, const int *n, const int *k, const T *alpha, const T *a,
+           const int *lda, const T *b, const int *ldb, const real_t<T> *beta, T *c, const int *ldc, size_t uplo_len,
+           size_t trans_len, const void *caller) {
+  checked_rank<Family::her2k, T>(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, uplo_len, trans_len, caller,
+                                 nullptr);
 }
 template <class T>
-void cblas_syr2k(int layout, int uplo, int trans, int n, int k, T alpha, const T *a, int lda, const T *b, int ldb,
-                 T beta, T *c, int ldc, const void *caller) {
-  cblas_rank<T>(true, layout, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, caller);
+void cblas_syrk(int layout, int uplo, int trans, int n, int k, CblasScalar<T> alpha, const T *a, int lda,
+                CblasScalar<T> beta, T *c, int ldc, const void *caller) {
+  cblas_rank<Family::syrk, T>(layout, uplo, trans, n, k, alpha, a, lda, nullptr, 0, beta, c, ldc, caller);
 }
-template decltype(syrk<float>) syrk<float>;
-template decltype(syrk<double>) syrk<double>;
-template decltype(syr2k<float>) syr2k<float>;
-template decltype(syr2k<double>) syr2k<double>;
-template decltype(cblas_syrk<float>) cblas_syrk<float>;
-template decltype(cblas_syrk<double>) cblas_syrk<double>;
-template decltype(cblas_syr2k<float>) cblas_syr2k<float>;
-template decltype(cblas_syr2k<double>) cblas_syr2k<double>;
+template <class T>
+void cblas_herk(int layout, int uplo, int trans, int n, int k, real_t<T> alpha, const T *a, int lda, real_t<T> beta,
+                T *c, int ldc, const void *caller) {
+  cblas_rank<Family::herk, T>(layout, uplo, trans, n, k, alpha, a, lda, nullptr, 0, beta, c, ldc, caller);
+}
+template <class T>
+void cblas_syr2k(int layout, int uplo, int trans, int n, int k, CblasScalar<T> alpha, const T *a, int lda, const T *b,
+                 int ldb, CblasScalar<T> beta, T *c, int ldc, const void *caller) {
+  cblas_rank<Family::syr2k, T>(layout, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, caller);
+}
+template <class T>
+void cblas_her2k(int layout, int uplo, int trans, int n, int k, CblasScalar<T> alpha, const T *a, int lda, const T *b,
+                 int ldb, real_t<T> beta, T *c, int ldc, const void *caller) {
+  cblas_rank<Family::her2k, T>(layout, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, caller);
+}
+
+#define CUDROP_RANK_ENTRIES(T)                        \
+  template decltype(syrk<T>) syrk<T>;                 \
+  template decltype(syr2k<T>) syr2k<T>;               \
+  template decltype(cblas_syrk<T>) cblas_syrk<T>;     \
+  template decltype(cblas_syr2k<T>) cblas_syr2k<T>;
+#define CUDROP_HERMITIAN_RANK_ENTRIES(T)              \
+  template decltype(herk<T>) herk<T>;                 \
+  template decltype(her2k<T>) her2k<T>;               \
+  template decltype(cblas_herk<T>) cblas_herk<T>;     \
+  template decltype(cblas_her2k<T>) cblas_her2k<T>;
+CUDROP_RANK_ENTRIES(float)
+CUDROP_RANK_ENTRIES(double)
+CUDROP_RANK_ENTRIES(Complex<float>)
+CUDROP_RANK_ENTRIES(Complex<double>)
+CUDROP_HERMITIAN_RANK_ENTRIES(Complex<float>)
+CUDROP_HERMITIAN_RANK_ENTRIES(Complex<double>)
+#undef CUDROP_RANK_ENTRIES
+#undef CUDROP_HERMITIAN_RANK_ENTRIES
 
 }  // namespace cudrop::capi

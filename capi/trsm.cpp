@@ -1,6 +1,7 @@
-// Triangular Level-3 entry points: Fortran strmm_/dtrmm_, strsm_/dtrsm_ and CBLAS
-// cblas_strmm ... cblas_dtrsm. B := alpha op(A) B, alpha B op(A) (TRMM), or the solutions of
-// op(A) X = alpha B, X op(A) = alpha B (TRSM), A triangular, only the triangle uplo names read.
+// Triangular Level-3 entry points: Fortran ?trmm_, ?trsm_ (s, d, c, z) and CBLAS cblas_?trmm,
+// cblas_?trsm. B := alpha op(A) B, alpha B op(A) (TRMM), or the solutions of op(A) X = alpha B,
+// X op(A) = alpha B (TRSM), A triangular (op 'C': the conjugate transpose), only the triangle
+// uplo names read.
 // The reference routines' checks in their order, their quick returns, then one routed call.
 #include <algorithm>
 
@@ -27,7 +28,7 @@ int triangular_illegal_argument(char side, char uplo, char transa, char diag, in
 }
 
 template <class T>
-using cblas_triangular_fn = void (*)(int, int, int, int, int, int, int, T, const T *, int, T *, int);
+using cblas_triangular_fn = void (*)(int, int, int, int, int, int, int, CblasScalar<T>, const T *, int, T *, int);
 
 // The Fortran call, checked. The *_len: the hidden lengths, passed on unchanged with an illegal
 // call. caller: the program's return address. cblas_label: the label of the CBLAS call this
@@ -56,9 +57,11 @@ void checked_triangular(const char *side, const char *uplo, const char *transa, 
   label.shape("%s(%c,%c,%c,%c,m=%d,n=%d)", names.symbol, sd, ul, ta, di, *m, *n);
   const bool left = sd == 'L';
   const double order = left ? *m : *n;
-  const double flops = order * double(*m) * double(*n);
+  const double flops = order * double(*m) * double(*n) * real_flops_per_op<T>;
   const double min_flops = F == Family::trsm ? settings().trsm_min_flops : settings().trmm_min_flops;
-  const Level3Args<T> args{F == Family::trsm ? Level3Op::trsm : Level3Op::trmm, sd, ul, ta == 'C' ? 'T' : ta, di,
+  // A real op(A) reads 'C' as 'T'.
+  const char op_trans = ta == 'C' && !is_complex_v<T> ? 'T' : ta;
+  const Level3Args<T> args{F == Family::trsm ? Level3Op::trsm : Level3Op::trmm, sd, ul, op_trans, di,
                            *m, *n, 0, *alpha, T(0), a, *lda, b, *ldb, b, *ldb};
   const auto cpu_fn = [] { return reinterpret_cast<cpu::trsm_fn<T>>(cpu::require(names.cpu)); };
   route_level3<T>(
@@ -76,8 +79,8 @@ void checked_triangular(const char *side, const char *uplo, const char *transa, 
 // the whole call to the CPU library's CBLAS routine, whose checks and handlers then do exactly
 // what they do without cudrop.
 template <Family C, Family F, class T>
-void cblas_triangular(int layout, int side, int uplo, int trans_a, int diag, int m, int n, T alpha, const T *a,
-                      int lda, T *b, int ldb, const void *caller) {
+void cblas_triangular(int layout, int side, int uplo, int trans_a, int diag, int m, int n, CblasScalar<T> alpha_arg,
+                      const T *a, int lda, T *b, int ldb, const void *caller) {
   constexpr const RoutineNames &names = routine_names<C, T>;
   const bool row_major = layout == RowMajor;
   const char sd = side_code(side, row_major), ul = uplo_code(uplo, row_major), ta = trans_code(trans_a),
@@ -87,7 +90,7 @@ void cblas_triangular(int layout, int side, int uplo, int trans_a, int diag, int
   const int fortran_info = legal_codes ? triangular_illegal_argument(sd, ul, ta, di, fm, fn, lda, ldb) : 0;
   if (!legal_codes || fortran_info != 0) {
     if (cpu_takes_illegal_call<cblas_triangular_fn<T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, side, uplo,
-                                                       trans_a, diag, m, n, alpha, a, lda, b, ldb))
+                                                       trans_a, diag, m, n, alpha_arg, a, lda, b, ldb))
       return;
     report_illegal_cblas_call(names, routine_names<F, T>, layout,
                               {{"Side", side, sd != '\0'}, {"Uplo", uplo, ul != '\0'}, {"Trans", trans_a, ta != '\0'},
@@ -96,6 +99,7 @@ void cblas_triangular(int layout, int side, int uplo, int trans_a, int diag, int
     return;
   }
   const CblasLabel label(names.symbol, row_major);
+  const T alpha = cblas_scalar<T>(alpha_arg);
   checked_triangular<F, T>(&sd, &ul, &ta, &di, &fm, &fn, &alpha, a, &lda, b, &ldb, 1, 1, 1, 1, caller, label.name);
 }
 }  // namespace
@@ -116,24 +120,26 @@ void trsm(const char *side, const char *uplo, const char *transa, const char *di
                                       transa_len, diag_len, caller);
 }
 template <class T>
-void cblas_trmm(int layout, int side, int uplo, int trans_a, int diag, int m, int n, T alpha, const T *a, int lda,
-                T *b, int ldb, const void *caller) {
+void cblas_trmm(int layout, int side, int uplo, int trans_a, int diag, int m, int n, CblasScalar<T> alpha, const T *a,
+                int lda, T *b, int ldb, const void *caller) {
   cblas_triangular<Family::cblas_trmm, Family::trmm, T>(layout, side, uplo, trans_a, diag, m, n, alpha, a, lda, b,
                                                         ldb, caller);
 }
 template <class T>
-void cblas_trsm(int layout, int side, int uplo, int trans_a, int diag, int m, int n, T alpha, const T *a, int lda,
-                T *b, int ldb, const void *caller) {
+void cblas_trsm(int layout, int side, int uplo, int trans_a, int diag, int m, int n, CblasScalar<T> alpha, const T *a,
+                int lda, T *b, int ldb, const void *caller) {
   cblas_triangular<Family::cblas_trsm, Family::trsm, T>(layout, side, uplo, trans_a, diag, m, n, alpha, a, lda, b,
                                                         ldb, caller);
 }
-template decltype(trmm<float>) trmm<float>;
-template decltype(trmm<double>) trmm<double>;
-template decltype(trsm<float>) trsm<float>;
-template decltype(trsm<double>) trsm<double>;
-template decltype(cblas_trmm<float>) cblas_trmm<float>;
-template decltype(cblas_trmm<double>) cblas_trmm<double>;
-template decltype(cblas_trsm<float>) cblas_trsm<float>;
-template decltype(cblas_trsm<double>) cblas_trsm<double>;
+#define CUDROP_TRIANGULAR_ENTRIES(T)              \
+  template decltype(trmm<T>) trmm<T>;             \
+  template decltype(trsm<T>) trsm<T>;             \
+  template decltype(cblas_trmm<T>) cblas_trmm<T>; \
+  template decltype(cblas_trsm<T>) cblas_trsm<T>;
+CUDROP_TRIANGULAR_ENTRIES(float)
+CUDROP_TRIANGULAR_ENTRIES(double)
+CUDROP_TRIANGULAR_ENTRIES(Complex<float>)
+CUDROP_TRIANGULAR_ENTRIES(Complex<double>)
+#undef CUDROP_TRIANGULAR_ENTRIES
 
 }  // namespace cudrop::capi

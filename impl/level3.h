@@ -1,6 +1,6 @@
 #pragma once
 // The Level-3 BLAS beside GEMM on the GPU, host interface: host arrays in and out, what
-// ssymm_ ... dtrsm_ use. One orchestration for the five (impl/level3_host.cu) over the device
+// ?symm_ ... ?trsm_ and ?hemm_, ?herk_, ?her2k_ use. One orchestration for the five (impl/level3_host.cu) over the device
 // interface of impl/level3_device.h.
 #include <cstddef>
 #include <cstdint>
@@ -10,12 +10,14 @@
 
 namespace cudrop {
 
-enum class Level3Op { symm, syrk, syr2k, trmm, trsm };
+enum class Level3Op { symm, syrk, syr2k, trmm, trsm, hemm, herk, her2k };
 
 // One checked, non-trivial call (alpha != 0; k > 0 for SYRK/SYR2K), column-major, characters
-// upper case. SYMM: C = alpha A B + beta C (side L) or alpha B A + beta C. SYRK/SYR2K: uplo's
-// triangle of C (n x n) from op(A) (n x k) and op(B); m unused. TRMM/TRSM: B (m x n) := alpha
-// op(A) B, alpha op(A)^-1 B, or from the right; c == b, beta unused.
+// upper case. SYMM: C = alpha A B + beta C (side L) or alpha B A + beta C; HEMM the same with A
+// Hermitian. SYRK/SYR2K: uplo's triangle of C (n x n) from op(A) (n x k) and op(B); m unused;
+// HERK/HER2K: the Hermitian updates (trans 'N' or 'C'; beta, and HERK's alpha, real: imaginary
+// parts zero). TRMM/TRSM: B (m x n) := alpha op(A) B, alpha op(A)^-1 B, or from the right
+// (trans 'C': the conjugate transpose); c == b, beta unused.
 template <class T>
 struct Level3Args {
   Level3Op op;

@@ -22,7 +22,8 @@ using kernels::kTriNb;
 using kernels::Part;
 
 char upper_char(char c) { return (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c; }
-bool is_trans(char trans) { return upper_char(trans) != 'N'; }
+// 'N', 'T', 'C' (conjugate transpose; a transpose for real T).
+Op op_of(char trans) { return Op::from_letter(upper_char(trans)); }
 
 constexpr size_t kAlign = 256;  // bytes: each workspace region starts on its own lines
 size_t aligned(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
@@ -63,12 +64,12 @@ class Scratch {
   void *owned_ = nullptr;
 };
 
-// Blocks of op(A) for the GEMMs: the block at (r0, c0) of op(A) and whether GEMM transposes it.
+// Blocks of op(A) for the GEMMs: the block at (r0, c0) of op(A) and how GEMM applies it.
 template <class T>
 struct OpA {
   const T *a;
   size_t lda;
-  bool trans;
+  Op trans;
   const T *at(int64_t r0, int64_t c0) const {
     return trans ? a + size_t(c0) + size_t(r0) * lda : a + size_t(r0) + size_t(c0) * lda;
   }
@@ -115,7 +116,8 @@ struct Triangular {
   // right a row x of the block solves x op(A_bb) = b, that is op(A_bb)^T x = b.
   Status solve(int64_t r0, int64_t r1, T *b, size_t ldb) const {
     if (r1 - r0 <= kTriNb)
-      return launched(kernels::launch_triangle_solve_block(left, lower, left ? A.trans : !A.trans, unit, int(r1 - r0),
+      return launched(kernels::launch_triangle_solve_block(left, lower, left ? bool(A.trans) : !A.trans,
+                                                           A.trans.conjugated(), unit, int(r1 - r0),
                                                            A.a + size_t(r0) + size_t(r0) * A.lda, A.lda,
                                                            left ? b + r0 : b + size_t(r0) * ldb, ldb,
                                                            left ? (long long)n : (long long)m, stream),
@@ -147,7 +149,7 @@ Triangular<T> triangular(char side, char uplo, char trans, char diag, int64_t m,
                          size_t ldda, const T *blocks, cudaStream_t stream) {
   Triangular<T> t;
   t.left = upper_char(side) == 'L';
-  t.A = {dA, ldda, is_trans(trans)};
+  t.A = {dA, ldda, op_of(trans)};
   const bool op_lower = (upper_char(uplo) == 'L') != t.A.trans;
   t.forward = t.left ? op_lower : !op_lower;
   t.lower = upper_char(uplo) == 'L';
@@ -220,9 +222,12 @@ size_t symm_device_workspace(char side, int64_t m, int64_t n) {
   return aligned(padded_ld(size_t(order), sizeof(T)) * size_t(order) * sizeof(T));
 }
 
+namespace {
+// SYMM, or HEMM with `hermitian`: A mirrored into a full square, then one GEMM.
 template <class T>
-Status symm_device(char side, char uplo, int64_t m, int64_t n, T alpha, const T *dA, size_t ldda, const T *dB,
-                   size_t lddb, T beta, T *dC, size_t lddc, void *stream_ptr, void *workspace, size_t workspace_bytes) {
+Status symmetric_product(bool hermitian, char side, char uplo, int64_t m, int64_t n, T alpha, const T *dA,
+                         size_t ldda, const T *dB, size_t lddb, T beta, T *dC, size_t lddc, void *stream_ptr,
+                         void *workspace, size_t workspace_bytes) {
   if (m <= 0 || n <= 0) return Status::ok;
   if (inject_fault("launch")) return Status::cuda_error;
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
@@ -238,12 +243,27 @@ Status symm_device(char side, char uplo, int64_t m, int64_t n, T alpha, const T 
     return s;
   T *full = reinterpret_cast<T *>(ws);
   const size_t ldf = padded_ld(size_t(order), sizeof(T));
-  if (Status s = launched(kernels::launch_symmetrize(upper_char(uplo) == 'L', order, dA, ldda, full, ldf, stream),
+  if (Status s = launched(kernels::launch_symmetrize(upper_char(uplo) == 'L', order, dA, ldda, full, ldf, stream,
+                                                    hermitian),
                           "symm symmetrize");
       s != Status::ok)
     return s;
   if (left) return gemm_device<T>(false, false, int(m), int(n), int(m), alpha, full, ldf, dB, lddb, beta, dC, lddc, stream);
   return gemm_device<T>(false, false, int(m), int(n), int(n), alpha, dB, lddb, full, ldf, beta, dC, lddc, stream);
+}
+}  // namespace
+
+template <class T>
+Status symm_device(char side, char uplo, int64_t m, int64_t n, T alpha, const T *dA, size_t ldda, const T *dB,
+                   size_t lddb, T beta, T *dC, size_t lddc, void *stream, void *workspace, size_t workspace_bytes) {
+  return symmetric_product<T>(false, side, uplo, m, n, alpha, dA, ldda, dB, lddb, beta, dC, lddc, stream, workspace,
+                              workspace_bytes);
+}
+template <class T>
+Status hemm_device(char side, char uplo, int64_t m, int64_t n, T alpha, const T *dA, size_t ldda, const T *dB,
+                   size_t lddb, T beta, T *dC, size_t lddc, void *stream, void *workspace, size_t workspace_bytes) {
+  return symmetric_product<T>(true, side, uplo, m, n, alpha, dA, ldda, dB, lddb, beta, dC, lddc, stream, workspace,
+                              workspace_bytes);
 }
 
 namespace {
@@ -254,7 +274,8 @@ constexpr int64_t kRankLeaf = 4 * kTriNb;
 
 template <class T>
 struct RankUpdate {
-  bool lower, trans;  // trans: op(A) = A^T
+  bool lower, trans;  // trans: op(A) = A^T (A^H when hermitian)
+  bool hermitian;     // HERK/HER2K: op(X)_c^H for op(X)_c^T, conj(alpha) in the second term, C's diagonal real
   int k;
   T alpha, beta;
   const T *a, *b;  // b == a for SYRK
@@ -266,20 +287,23 @@ struct RankUpdate {
   cudaStream_t stream;
 
   const T *rows(const T *x, size_t ldx, int64_t r0) const { return trans ? x + size_t(r0) * ldx : x + r0; }
-  // out (rows x cols at (r0, c0) of op-space) = alpha (op(A)_r op(B)_c^T [+ op(B)_r op(A)_c^T]) + beta out.
+  // out (rows x cols at (r0, c0) of op-space) = alpha op(A)_r op(B)_c^T [+ alpha op(B)_r op(A)_c^T] + beta out
+  // (^H and conj(alpha) in the second term when hermitian).
   Status product(int64_t r0, int64_t rows_count, int64_t c0, int64_t cols_count, T beta_out, T *out, size_t ldo) const {
-    Status s = gemm_device<T>(trans, !trans, int(rows_count), int(cols_count), k, alpha, rows(a, lda, r0), lda,
+    const Op transposed = hermitian ? Op::conj_trans : Op::trans;
+    const Op first = trans ? transposed : Op::none, second = trans ? Op::none : transposed;
+    Status s = gemm_device<T>(first, second, int(rows_count), int(cols_count), k, alpha, rows(a, lda, r0), lda,
                               rows(b, ldb, c0), ldb, beta_out, out, ldo, stream);
     if (s != Status::ok || !two) return s;
-    return gemm_device<T>(trans, !trans, int(rows_count), int(cols_count), k, alpha, rows(b, ldb, r0), ldb,
-                          rows(a, lda, c0), lda, T(1), out, ldo, stream);
+    return gemm_device<T>(first, second, int(rows_count), int(cols_count), k, hermitian ? conj(alpha) : alpha,
+                          rows(b, ldb, r0), ldb, rows(a, lda, c0), lda, T(1), out, ldo, stream);
   }
   Status run(int64_t r0, int64_t r1) const {
     if (r1 - r0 <= kRankLeaf) {
       const int64_t s = r1 - r0;
       if (Status st = product(r0, s, r0, s, T(0), tmp, kRankLeaf); st != Status::ok) return st;
       return launched(kernels::launch_axpby(lower ? Part::lower : Part::upper, s, s, T(1), tmp, size_t(kRankLeaf), beta,
-                                            c + size_t(r0) + size_t(r0) * ldc, ldc, stream),
+                                            c + size_t(r0) + size_t(r0) * ldc, ldc, stream, hermitian),
                       "syrk diagonal merge");
     }
     const int64_t mid = split(r0, r1);
@@ -297,10 +321,11 @@ size_t syr2k_device_workspace(int64_t) {
   return aligned(size_t(kRankLeaf * kRankLeaf) * sizeof(T));
 }
 
+namespace {
 template <class T>
-Status syr2k_device(char uplo, char trans, int64_t n, int64_t k, T alpha, const T *dA, size_t ldda, const T *dB,
-                    size_t lddb, T beta, T *dC, size_t lddc, void *stream_ptr, void *workspace,
-                    size_t workspace_bytes) {
+Status rank_update(bool hermitian, char uplo, char trans, int64_t n, int64_t k, T alpha, const T *dA, size_t ldda,
+                   const T *dB, size_t lddb, T beta, T *dC, size_t lddc, void *stream_ptr, void *workspace,
+                   size_t workspace_bytes) {
   if (n <= 0) return Status::ok;
   if (inject_fault("launch")) return Status::cuda_error;
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
@@ -308,14 +333,29 @@ Status syr2k_device(char uplo, char trans, int64_t n, int64_t k, T alpha, const 
   if (alpha == T(0) || k <= 0)
     return beta == T(1) ? Status::ok
                         : launched(kernels::launch_axpby(lower ? Part::lower : Part::upper, n, n, T(0), dC, lddc,
-                                                         beta, dC, lddc, stream),
+                                                         beta, dC, lddc, stream, hermitian),
                                    "syrk scale");
   Scratch scratch(stream);
   char *ws = nullptr;
   if (Status s = scratch.get(syr2k_device_workspace<T>(n), workspace, workspace_bytes, &ws); s != Status::ok) return s;
-  RankUpdate<T> r{lower, is_trans(trans), int(k), alpha, beta, dA, dB ? dB : dA, ldda, dB ? lddb : ldda,
-                  dB != nullptr, dC, lddc, reinterpret_cast<T *>(ws), stream};
+  RankUpdate<T> r{lower, upper_char(trans) != 'N', hermitian, int(k), alpha, beta, dA, dB ? dB : dA, ldda,
+                  dB ? lddb : ldda, dB != nullptr, dC, lddc, reinterpret_cast<T *>(ws), stream};
   return r.run(0, n);
+}
+}  // namespace
+
+template <class T>
+Status syr2k_device(char uplo, char trans, int64_t n, int64_t k, T alpha, const T *dA, size_t ldda, const T *dB,
+                    size_t lddb, T beta, T *dC, size_t lddc, void *stream, void *workspace, size_t workspace_bytes) {
+  return rank_update<T>(false, uplo, trans, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc, stream, workspace,
+                        workspace_bytes);
+}
+template <class T>
+Status her2k_device(char uplo, char trans, int64_t n, int64_t k, T alpha, const T *dA, size_t ldda, const T *dB,
+                    size_t lddb, real_t<T> beta, T *dC, size_t lddc, void *stream, void *workspace,
+                    size_t workspace_bytes) {
+  return rank_update<T>(true, uplo, trans, n, k, alpha, dA, ldda, dB, lddb, T(beta), dC, lddc, stream, workspace,
+                        workspace_bytes);
 }
 
 #define CUDROP_LEVEL3_DEVICE(T)                                                                                    \
@@ -333,6 +373,17 @@ Status syr2k_device(char uplo, char trans, int64_t n, int64_t k, T alpha, const 
   template size_t syr2k_device_workspace<T>(int64_t);
 CUDROP_LEVEL3_DEVICE(float)
 CUDROP_LEVEL3_DEVICE(double)
+CUDROP_LEVEL3_DEVICE(Complex<float>)
+CUDROP_LEVEL3_DEVICE(Complex<double>)
 #undef CUDROP_LEVEL3_DEVICE
+
+#define CUDROP_HERMITIAN_DEVICE(T)                                                                                  \
+  template Status hemm_device<T>(char, char, int64_t, int64_t, T, const T *, size_t, const T *, size_t, T, T *,    \
+                                 size_t, void *, void *, size_t);                                                  \
+  template Status her2k_device<T>(char, char, int64_t, int64_t, T, const T *, size_t, const T *, size_t, real_t<T>, \
+                                  T *, size_t, void *, void *, size_t);
+CUDROP_HERMITIAN_DEVICE(Complex<float>)
+CUDROP_HERMITIAN_DEVICE(Complex<double>)
+#undef CUDROP_HERMITIAN_DEVICE
 
 }  // namespace cudrop::impl

@@ -4,7 +4,8 @@
 // the benchmarks use). Each is a blocked algorithm over impl::gemm_device plus the small kernels
 // of kernels/triangular.cuh, issued in order on `stream` (a cudaStream_t; nullptr = the legacy
 // default stream); asynchronous. Characters are the BLAS's, upper case ('L'/'R', 'U'/'L',
-// 'N'/'T' ('C' reads as 'T'), 'N'/'U'). m, n, k fit an int. Each reads only the triangle of a
+// 'N'/'T'/'C' ('C': the conjugate transpose, a transpose for real T), 'N'/'U'). m, n, k fit an
+// int. T: float, double, Complex<float>, Complex<double> (core/complex.h). Each reads only the triangle of a
 // triangular or symmetric operand that uplo names and writes only what the BLAS routine writes.
 //
 // workspace: device memory of workspace_bytes, used in stream order; with less than the
@@ -13,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/complex.h"
 #include "impl/gpu.h"
 
 namespace cudrop::impl {
@@ -43,6 +45,12 @@ Status symm_device(char side, char uplo, int64_t m, int64_t n, T alpha, const T 
                    size_t workspace_bytes = 0);
 template <class T>
 size_t symm_device_workspace(char side, int64_t m, int64_t n);
+// The same with A Hermitian (complex T): the imaginary parts of A's diagonal are never read
+// (taken as zero). Its workspace is symm_device_workspace's.
+template <class T>
+Status hemm_device(char side, char uplo, int64_t m, int64_t n, T alpha, const T *dA, size_t ldda, const T *dB,
+                   size_t lddb, T beta, T *dC, size_t lddc, void *stream, void *workspace = nullptr,
+                   size_t workspace_bytes = 0);
 
 // uplo's triangle of C (n x n) = alpha op(A) op(A)^T + beta C (SYRK, B == nullptr) or
 // alpha (op(A) op(B)^T + op(B) op(A)^T) + beta C (SYR2K); op(A) is n x k (trans 'N': A is
@@ -53,5 +61,14 @@ Status syr2k_device(char uplo, char trans, int64_t n, int64_t k, T alpha, const 
                     size_t workspace_bytes = 0);
 template <class T>
 size_t syr2k_device_workspace(int64_t n);
+// The Hermitian updates (complex T, trans 'N' or 'C'): uplo's triangle of C = alpha op(A) op(A)^H
+// + beta C (HERK, B == nullptr, alpha real: its imaginary part zero) or alpha op(A) op(B)^H +
+// conj(alpha) op(B) op(A)^H + beta C (HER2K), beta real. On C's diagonal only real parts are
+// read and the imaginary parts are set to zero, as the reference does. Its workspace is
+// syr2k_device_workspace's.
+template <class T>
+Status her2k_device(char uplo, char trans, int64_t n, int64_t k, T alpha, const T *dA, size_t ldda, const T *dB,
+                    size_t lddb, real_t<T> beta, T *dC, size_t lddc, void *stream, void *workspace = nullptr,
+                    size_t workspace_bytes = 0);
 
 }  // namespace cudrop::impl

@@ -7,6 +7,7 @@
 
 #include "core/layout.h"
 #include "core/log.h"
+#include "core/routines.h"
 #include "core/tuning.h"
 #include "impl/gpu_context.cuh"
 #include "impl/level3.h"
@@ -15,16 +16,28 @@
 namespace cudrop::impl {
 namespace {
 
-const char *op_name(Level3Op op, bool single) {
+template <class T>
+const char *op_name(Level3Op op) {
   switch (op) {
-    case Level3Op::symm: return single ? "ssymm_" : "dsymm_";
-    case Level3Op::syrk: return single ? "ssyrk_" : "dsyrk_";
-    case Level3Op::syr2k: return single ? "ssyr2k_" : "dsyr2k_";
-    case Level3Op::trmm: return single ? "strmm_" : "dtrmm_";
-    case Level3Op::trsm: return single ? "strsm_" : "dtrsm_";
+    case Level3Op::symm: return routine_names<Family::symm, T>.symbol;
+    case Level3Op::syrk: return routine_names<Family::syrk, T>.symbol;
+    case Level3Op::syr2k: return routine_names<Family::syr2k, T>.symbol;
+    case Level3Op::trmm: return routine_names<Family::trmm, T>.symbol;
+    case Level3Op::trsm: return routine_names<Family::trsm, T>.symbol;
+    default: break;
+  }
+  if constexpr (is_complex_v<T>) {
+    switch (op) {
+      case Level3Op::hemm: return routine_names<Family::hemm, T>.symbol;
+      case Level3Op::herk: return routine_names<Family::herk, T>.symbol;
+      case Level3Op::her2k: return routine_names<Family::her2k, T>.symbol;
+      default: break;
+    }
   }
   return "?";
 }
+
+bool hermitian(Level3Op op) { return op == Level3Op::hemm || op == Level3Op::herk || op == Level3Op::her2k; }
 
 double mib(size_t bytes) { return double(bytes) / 1048576.0; }
 
@@ -71,11 +84,11 @@ Status download_triangle(GpuContext &ctx, bool lower, int64_t order, const T *de
   return Status::ok;
 }
 
-// SYRK, SYR2K: A (and B), C's triangle when read, on the device whole.
+// SYRK, SYR2K, HERK, HER2K: A (and B), C's triangle when read, on the device whole.
 template <class T>
 Status rank_update_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap) {
   const size_t es = sizeof(T);
-  const bool two = g.op == Level3Op::syr2k, notrans = g.trans == 'N', lower = g.uplo == 'L';
+  const bool two = g.op == Level3Op::syr2k || g.op == Level3Op::her2k, notrans = g.trans == 'N', lower = g.uplo == 'L';
   const size_t rows_a = notrans ? size_t(g.n) : size_t(g.k), cols_a = notrans ? size_t(g.k) : size_t(g.n);
   const size_t ldda = padded_ld(rows_a, es), lddc = padded_ld(size_t(g.n), es);
   const size_t a_bytes = ldda * cols_a * es, c_bytes = lddc * size_t(g.n) * es;
@@ -83,7 +96,7 @@ Status rank_update_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap) {
   const size_t total = a_bytes * (two ? 2 : 1) + c_bytes + work_bytes;
   if (total > cap) {
     log(1, "%s: its operands (%.1f MiB) do not fit %.1f MiB of device memory: the call runs on the CPU",
-        op_name(g.op, sizeof(T) == 4), mib(total), mib(cap));
+        op_name<T>(g.op), mib(total), mib(cap));
     return Status::out_of_memory;
   }
   void *dA = nullptr, *dB = nullptr, *dC = nullptr, *dWork = nullptr;
@@ -95,10 +108,17 @@ Status rank_update_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap) {
   if (s == Status::ok && two) s = upload_matrix(ctx, g.b, size_t(g.ldb) * es, rows_a * es, cols_a, dB, ldda * es);
   if (s == Status::ok && g.beta != T(0))
     s = upload_triangle(ctx, lower, g.n, static_cast<const T *>(g.c), size_t(g.ldc), static_cast<T *>(dC), lddc);
-  if (s == Status::ok)
-    s = syr2k_device<T>(g.uplo, g.trans, g.n, g.k, g.alpha, static_cast<const T *>(dA), ldda,
-                        two ? static_cast<const T *>(dB) : nullptr, ldda, g.beta, static_cast<T *>(dC), lddc,
-                        ctx.stream, dWork, work_bytes);
+  const T *b_dev = two ? static_cast<const T *>(dB) : nullptr;
+  const auto update = [&] {
+    if constexpr (is_complex_v<T>) {
+      if (hermitian(g.op))
+        return her2k_device<T>(g.uplo, g.trans, g.n, g.k, g.alpha, static_cast<const T *>(dA), ldda, b_dev, ldda,
+                               real_part(g.beta), static_cast<T *>(dC), lddc, ctx.stream, dWork, work_bytes);
+    }
+    return syr2k_device<T>(g.uplo, g.trans, g.n, g.k, g.alpha, static_cast<const T *>(dA), ldda, b_dev, ldda, g.beta,
+                           static_cast<T *>(dC), lddc, ctx.stream, dWork, work_bytes);
+  };
+  if (s == Status::ok) s = update();
   // Everything must have succeeded before the first byte of the caller's C changes.
   if (s == Status::ok) s = check(cudaStreamSynchronize(ctx.stream), "syrk");
   if (s != Status::ok) return s;
@@ -121,7 +141,7 @@ Status side_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap, Level3Prog
   const size_t es = sizeof(T);
   const bool left = g.side == 'L', lower = g.uplo == 'L';
   const bool has_c = g.op != Level3Op::trsm;  // TRMM goes out of place: B in, the result out
-  const bool reads_c = g.op == Level3Op::symm && g.beta != T(0);
+  const bool reads_c = (g.op == Level3Op::symm || g.op == Level3Op::hemm) && g.beta != T(0);
   const int64_t order = left ? g.m : g.n;
   const size_t ldda = padded_ld(size_t(order), es), lddb = padded_ld(size_t(g.m), es);
   const size_t a_bytes = ldda * size_t(order) * es;
@@ -137,7 +157,7 @@ Status side_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap, Level3Prog
   const int buffers = chunk < g.n ? 2 : 1;
   if (device_bytes(chunk, buffers) > cap) {
     log(1, "%s: %s (%.1f MiB) does not fit %.1f MiB of device memory: the call runs on the CPU",
-        op_name(g.op, sizeof(T) == 4), left ? "A with a chunk of B" : "A with B", mib(device_bytes(chunk, buffers)),
+        op_name<T>(g.op), left ? "A with a chunk of B" : "A with B", mib(device_bytes(chunk, buffers)),
         mib(cap));
     return Status::out_of_memory;
   }
@@ -172,6 +192,11 @@ Status side_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap, Level3Prog
       case Level3Op::trmm:
         return trmm_device<T>(g.side, g.uplo, g.trans, g.diag, g.m, cols, g.alpha, dA, ldda, dB(i), lddb, dC(i), lddb,
                               ctx.compute, work, work_bytes);
+      case Level3Op::hemm:
+        if constexpr (is_complex_v<T>)
+          return hemm_device<T>(g.side, g.uplo, g.m, cols, g.alpha, dA, ldda, dB(i), lddb, g.beta, dC(i), lddb,
+                                ctx.compute, work, work_bytes);
+        [[fallthrough]];  // a real Hermitian matrix is symmetric
       default:
         return symm_device<T>(g.side, g.uplo, g.m, cols, g.alpha, dA, ldda, dB(i), lddb, g.beta, dC(i), lddb,
                               ctx.compute, work, work_bytes);
@@ -211,11 +236,14 @@ Status level3_host(const Level3Args<T> &g, Level3Progress *progress) {
   progress->total = g.n;
   size_t cap = 0;
   if (Status s = device_memory_cap(ctx, &cap); s != Status::ok) return s;
-  if (g.op == Level3Op::syrk || g.op == Level3Op::syr2k) return rank_update_host(ctx, g, cap);
+  if (g.op == Level3Op::syrk || g.op == Level3Op::syr2k || g.op == Level3Op::herk || g.op == Level3Op::her2k)
+    return rank_update_host(ctx, g, cap);
   return side_host(ctx, g, cap, progress);
 }
 
 template Status level3_host<float>(const Level3Args<float> &, Level3Progress *);
 template Status level3_host<double>(const Level3Args<double> &, Level3Progress *);
+template Status level3_host<Complex<float>>(const Level3Args<Complex<float>> &, Level3Progress *);
+template Status level3_host<Complex<double>>(const Level3Args<Complex<double>> &, Level3Progress *);
 
 }  // namespace cudrop::impl

@@ -90,6 +90,55 @@ void dtrmm_(const char *side, const char *uplo, const char *transa, const char *
 void dtrsm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
             const double *alpha, const double *a, const int *lda, double *b, const int *ldb, size_t side_len,
             size_t uplo_len, size_t transa_len, size_t diag_len);
+/* The same for COMPLEX and COMPLEX*16, with the Hermitian forms: A Hermitian (HEMM, the imaginary
+ * parts of its diagonal never read); uplo's triangle of C = alpha*op(A)*op(A)**H + beta*C (HERK,
+ * alpha and beta real) or alpha*op(A)*op(B)**H + conjg(alpha)*op(B)*op(A)**H + beta*C (HER2K,
+ * beta real), the imaginary parts of C's diagonal set to zero; TRANSA = 'C' in TRMM/TRSM: the
+ * conjugate transpose. */
+void csymm_(const char *side, const char *uplo, const int *m, const int *n, const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a,
+            const int *lda, const CUDROP_COMPLEX_FLOAT *b, const int *ldb, const CUDROP_COMPLEX_FLOAT *beta, CUDROP_COMPLEX_FLOAT *c, const int *ldc,
+            size_t side_len, size_t uplo_len);
+void chemm_(const char *side, const char *uplo, const int *m, const int *n, const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a,
+            const int *lda, const CUDROP_COMPLEX_FLOAT *b, const int *ldb, const CUDROP_COMPLEX_FLOAT *beta, CUDROP_COMPLEX_FLOAT *c, const int *ldc,
+            size_t side_len, size_t uplo_len);
+void csyrk_(const char *uplo, const char *trans, const int *n, const int *k, const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a,
+            const int *lda, const CUDROP_COMPLEX_FLOAT *beta, CUDROP_COMPLEX_FLOAT *c, const int *ldc, size_t uplo_len, size_t trans_len);
+void cherk_(const char *uplo, const char *trans, const int *n, const int *k, const float *alpha, const CUDROP_COMPLEX_FLOAT *a,
+            const int *lda, const float *beta, CUDROP_COMPLEX_FLOAT *c, const int *ldc, size_t uplo_len, size_t trans_len);
+void csyr2k_(const char *uplo, const char *trans, const int *n, const int *k, const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a,
+             const int *lda, const CUDROP_COMPLEX_FLOAT *b, const int *ldb, const CUDROP_COMPLEX_FLOAT *beta, CUDROP_COMPLEX_FLOAT *c, const int *ldc,
+             size_t uplo_len, size_t trans_len);
+void cher2k_(const char *uplo, const char *trans, const int *n, const int *k, const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a,
+             const int *lda, const CUDROP_COMPLEX_FLOAT *b, const int *ldb, const float *beta, CUDROP_COMPLEX_FLOAT *c, const int *ldc,
+             size_t uplo_len, size_t trans_len);
+void ctrmm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
+            const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a, const int *lda, CUDROP_COMPLEX_FLOAT *b, const int *ldb, size_t side_len,
+            size_t uplo_len, size_t transa_len, size_t diag_len);
+void ctrsm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
+            const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a, const int *lda, CUDROP_COMPLEX_FLOAT *b, const int *ldb, size_t side_len,
+            size_t uplo_len, size_t transa_len, size_t diag_len);
+void zsymm_(const char *side, const char *uplo, const int *m, const int *n, const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a,
+            const int *lda, const CUDROP_COMPLEX_DOUBLE *b, const int *ldb, const CUDROP_COMPLEX_DOUBLE *beta, CUDROP_COMPLEX_DOUBLE *c, const int *ldc,
+            size_t side_len, size_t uplo_len);
+void zhemm_(const char *side, const char *uplo, const int *m, const int *n, const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a,
+            const int *lda, const CUDROP_COMPLEX_DOUBLE *b, const int *ldb, const CUDROP_COMPLEX_DOUBLE *beta, CUDROP_COMPLEX_DOUBLE *c, const int *ldc,
+            size_t side_len, size_t uplo_len);
+void zsyrk_(const char *uplo, const char *trans, const int *n, const int *k, const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a,
+            const int *lda, const CUDROP_COMPLEX_DOUBLE *beta, CUDROP_COMPLEX_DOUBLE *c, const int *ldc, size_t uplo_len, size_t trans_len);
+void zherk_(const char *uplo, const char *trans, const int *n, const int *k, const double *alpha, const CUDROP_COMPLEX_DOUBLE *a,
+            const int *lda, const double *beta, CUDROP_COMPLEX_DOUBLE *c, const int *ldc, size_t uplo_len, size_t trans_len);
+void zsyr2k_(const char *uplo, const char *trans, const int *n, const int *k, const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a,
+             const int *lda, const CUDROP_COMPLEX_DOUBLE *b, const int *ldb, const CUDROP_COMPLEX_DOUBLE *beta, CUDROP_COMPLEX_DOUBLE *c, const int *ldc,
+             size_t uplo_len, size_t trans_len);
+void zher2k_(const char *uplo, const char *trans, const int *n, const int *k, const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a,
+             const int *lda, const CUDROP_COMPLEX_DOUBLE *b, const int *ldb, const double *beta, CUDROP_COMPLEX_DOUBLE *c, const int *ldc,
+             size_t uplo_len, size_t trans_len);
+void ztrmm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
+            const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a, const int *lda, CUDROP_COMPLEX_DOUBLE *b, const int *ldb, size_t side_len,
+            size_t uplo_len, size_t transa_len, size_t diag_len);
+void ztrsm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
+            const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a, const int *lda, CUDROP_COMPLEX_DOUBLE *b, const int *ldb, size_t side_len,
+            size_t uplo_len, size_t transa_len, size_t diag_len);
 /* Solves with the factors of SGETRF/DGETRF (A*X = B, A**T*X = B: TRANS = 'N', 'T' or 'C') and
  * of SPOTRF/DPOTRF, and the drivers that factor and solve in one call (SGESV/DGESV,
  * SPOSV/DPOSV), reference semantics: INFO = i > 0 from the factorization leaves B unsolved. */
@@ -155,6 +204,40 @@ void cblas_dtrmm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo
                  enum CBLAS_DIAG diag, int m, int n, double alpha, const double *a, int lda, double *b, int ldb);
 void cblas_dtrsm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE transa,
                  enum CBLAS_DIAG diag, int m, int n, double alpha, const double *a, int lda, double *b, int ldb);
+void cblas_csymm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo, int m, int n, const void *alpha,
+                 const void *a, int lda, const void *b, int ldb, const void *beta, void *c, int ldc);
+void cblas_chemm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo, int m, int n, const void *alpha,
+                 const void *a, int lda, const void *b, int ldb, const void *beta, void *c, int ldc);
+void cblas_csyrk(CBLAS_LAYOUT layout, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE trans, int n, int k,
+                 const void *alpha, const void *a, int lda, const void *beta, void *c, int ldc);
+void cblas_cherk(CBLAS_LAYOUT layout, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE trans, int n, int k, float alpha,
+                 const void *a, int lda, float beta, void *c, int ldc);
+void cblas_csyr2k(CBLAS_LAYOUT layout, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE trans, int n, int k,
+                  const void *alpha, const void *a, int lda, const void *b, int ldb, const void *beta, void *c,
+                  int ldc);
+void cblas_cher2k(CBLAS_LAYOUT layout, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE trans, int n, int k,
+                  const void *alpha, const void *a, int lda, const void *b, int ldb, float beta, void *c, int ldc);
+void cblas_ctrmm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE transa,
+                 enum CBLAS_DIAG diag, int m, int n, const void *alpha, const void *a, int lda, void *b, int ldb);
+void cblas_ctrsm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE transa,
+                 enum CBLAS_DIAG diag, int m, int n, const void *alpha, const void *a, int lda, void *b, int ldb);
+void cblas_zsymm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo, int m, int n, const void *alpha,
+                 const void *a, int lda, const void *b, int ldb, const void *beta, void *c, int ldc);
+void cblas_zhemm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo, int m, int n, const void *alpha,
+                 const void *a, int lda, const void *b, int ldb, const void *beta, void *c, int ldc);
+void cblas_zsyrk(CBLAS_LAYOUT layout, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE trans, int n, int k,
+                 const void *alpha, const void *a, int lda, const void *beta, void *c, int ldc);
+void cblas_zherk(CBLAS_LAYOUT layout, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE trans, int n, int k, double alpha,
+                 const void *a, int lda, double beta, void *c, int ldc);
+void cblas_zsyr2k(CBLAS_LAYOUT layout, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE trans, int n, int k,
+                  const void *alpha, const void *a, int lda, const void *b, int ldb, const void *beta, void *c,
+                  int ldc);
+void cblas_zher2k(CBLAS_LAYOUT layout, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE trans, int n, int k,
+                  const void *alpha, const void *a, int lda, const void *b, int ldb, double beta, void *c, int ldc);
+void cblas_ztrmm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE transa,
+                 enum CBLAS_DIAG diag, int m, int n, const void *alpha, const void *a, int lda, void *b, int ldb);
+void cblas_ztrsm(CBLAS_LAYOUT layout, enum CBLAS_SIDE side, enum CBLAS_UPLO uplo, enum CBLAS_TRANSPOSE transa,
+                 enum CBLAS_DIAG diag, int m, int n, const void *alpha, const void *a, int lda, void *b, int ldb);
 void cblas_xerbla(int info, const char *routine, const char *form, ...);
 #endif
 

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 
+#include "core/complex.h"
+
 namespace cudrop::kernels {
 
 // The diagonal blocks' order: one CTA of kTriNb threads per block (a thread per column of a
@@ -44,19 +46,44 @@ cudaError_t launch_triangle_blocks(bool lower, bool unit, long long n, const T *
   return cudaGetLastError();
 }
 
+// x / y as the reference's compiler divides: real division, or for complex numbers Smith's
+// scaling by the larger part of y (gfortran's Fortran rules), so that no intermediate
+// overflows where the quotient does not.
+template <class R>
+__device__ R divide(R x, R y) {
+  return x / y;
+}
+template <class R>
+__device__ Complex<R> divide(Complex<R> x, Complex<R> y) {
+  if (fabs(y.re) >= fabs(y.im)) {
+    const R ratio = y.im / y.re, denom = y.re + y.im * ratio;
+    return {(x.re + x.im * ratio) / denom, (x.im - x.re * ratio) / denom};
+  }
+  const R ratio = y.re / y.im, denom = y.re * ratio + y.im;
+  return {(x.re * ratio + x.im) / denom, (x.im * ratio - x.re) / denom};
+}
+
 // TRSM's diagonal blocks, solved in place by substitution as the reference solves them (so with
 // its backward stability, whatever the block's condition): the s x s system matrix (s <= kTriNb)
 // is op(A_bb) on the left, op(A_bb)^T on the right (a row x of B solves x op(A) = b as
-// op(A)^T x = b); sys_trans: it is A_bb^T. One thread per right-hand side (a column of B's
-// s-row block on the left, a row of its s-column block on the right), x in registers.
+// op(A)^T x = b); sys_trans: it is A_bb^T; sys_conj: its elements are conjugated (op 'C' on the
+// left, and on the right, where op(A)^T = conj(A)). One thread per right-hand side (a column of
+// B's s-row block on the left, a row of its s-column block on the right), x in registers. The
+// system matrix sits in dynamic shared memory (triangle_solve_smem bytes: more than the 48 KiB
+// of a static array for Complex<double>).
+template <class T>
+constexpr size_t triangle_solve_smem = sizeof(T) * kTriNb * (kTriNb + 1);
+
 template <class T>
 __global__ void __launch_bounds__(kTriNb)
-triangle_solve_block(bool left, bool lower, bool sys_trans, bool unit, int s, const T *__restrict__ a, size_t lda,
-                     T *__restrict__ b, size_t ldb, long long count) {
-  __shared__ T tile[kTriNb][kTriNb + 1];  // the system matrix, identity past s
+triangle_solve_block(bool left, bool lower, bool sys_trans, bool sys_conj, bool unit, int s, const T *__restrict__ a,
+                     size_t lda, T *__restrict__ b, size_t ldb, long long count) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  T(*tile)[kTriNb + 1] = reinterpret_cast<T(*)[kTriNb + 1]>(smem);  // the system matrix, identity past s
   for (int k = 0; k < kTriNb; ++k) {
     const int i = sys_trans ? k : threadIdx.x, j = sys_trans ? threadIdx.x : k;  // element (i, j) of A_bb
-    const T v = triangle_element(lower, unit, (long long)s, a, lda, i, j);
+    T v = triangle_element(lower, unit, (long long)s, a, lda, i, j);
+    if (sys_conj) v = conj(v);
     if (sys_trans) tile[j][i] = v;
     else tile[i][j] = v;
   }
@@ -75,7 +102,7 @@ triangle_solve_block(bool left, bool lower, bool sys_trans, bool unit, int s, co
       T t = x[i];
 #pragma unroll
       for (int k = 0; k < i; ++k) t -= tile[i][k] * x[k];
-      x[i] = t / tile[i][i];
+      x[i] = divide(t, tile[i][i]);
     }
   } else {
 #pragma unroll
@@ -83,7 +110,7 @@ triangle_solve_block(bool left, bool lower, bool sys_trans, bool unit, int s, co
       T t = x[i];
 #pragma unroll
       for (int k = i + 1; k < kTriNb; ++k) t -= tile[i][k] * x[k];
-      x[i] = t / tile[i][i];
+      x[i] = divide(t, tile[i][i]);
     }
   }
 #pragma unroll
@@ -94,14 +121,22 @@ triangle_solve_block(bool left, bool lower, bool sys_trans, bool unit, int s, co
 // a: A_bb (the block's first element); b: the block's first element of B (row r0 on the left,
 // column r0 on the right); count: n on the left, m on the right.
 template <class T>
-cudaError_t launch_triangle_solve_block(bool left, bool lower, bool sys_trans, bool unit, int s, const T *a,
-                                        size_t lda, T *b, size_t ldb, long long count, cudaStream_t stream) {
+cudaError_t launch_triangle_solve_block(bool left, bool lower, bool sys_trans, bool sys_conj, bool unit, int s,
+                                        const T *a, size_t lda, T *b, size_t ldb, long long count,
+                                        cudaStream_t stream) {
   if (s <= 0 || count <= 0) return cudaSuccess;
   if (s > kTriNb) return cudaErrorInvalidValue;
   const long long blocks = (count + kTriNb - 1) / kTriNb;
   if (blocks > 0x7fffffffLL) return cudaErrorInvalidValue;
-  triangle_solve_block<T><<<unsigned(blocks), kTriNb, 0, stream>>>(left, lower, sys_trans, unit, s, a, lda, b, ldb,
-                                                                   count);
+  constexpr size_t smem = triangle_solve_smem<T>;
+  if constexpr (smem > 48 * 1024) {
+    // Past 48 KiB a kernel's dynamic shared memory needs the opt-in, set once per process.
+    static const cudaError_t opt_in =
+        cudaFuncSetAttribute(triangle_solve_block<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    if (opt_in != cudaSuccess) return opt_in;
+  }
+  triangle_solve_block<T><<<unsigned(blocks), kTriNb, smem, stream>>>(left, lower, sys_trans, sys_conj, unit, s, a,
+                                                                      lda, b, ldb, count);
   return cudaGetLastError();
 }
 
@@ -112,13 +147,22 @@ __host__ __device__ inline bool in_part(Part part, long long i, long long j) {
 }
 
 // y(i, j) = alpha * x(i, j) + beta * y(i, j) on `part`, without reading x when alpha == 0 and
-// y when beta == 0 (so NaN there does not spread); the rest of y untouched.
+// y when beta == 0 (so NaN there does not spread); the rest of y untouched. real_diagonal (a
+// Hermitian update, alpha and beta real): on the diagonal only the real parts of x and y are
+// read and the imaginary part written is zero, as the reference's CHERK and CHER2K do.
 template <class T>
 __global__ void axpby_matrix(Part part, long long m, long long n, T alpha, const T *x, size_t ldx,
-                             T beta, T *y, size_t ldy) {  // x may be y
+                             T beta, T *y, size_t ldy, bool real_diagonal) {  // x may be y
   for (long long j = blockIdx.y; j < n; j += gridDim.y)
     for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x) {
       if (!in_part(part, i, j)) continue;
+      if (real_diagonal && i == j) {
+        using R = real_t<T>;
+        R v = alpha == T(0) ? R(0) : real_part(alpha) * real_part(x[size_t(i) + size_t(j) * ldx]);
+        if (beta != T(0)) v += real_part(beta) * real_part(y[size_t(i) + size_t(j) * ldy]);
+        y[size_t(i) + size_t(j) * ldy] = T(v);
+        continue;
+      }
       T v = alpha == T(0) ? T(0) : alpha * x[size_t(i) + size_t(j) * ldx];
       if (beta != T(0)) v += beta * y[size_t(i) + size_t(j) * ldy];
       y[size_t(i) + size_t(j) * ldy] = v;
@@ -127,32 +171,37 @@ __global__ void axpby_matrix(Part part, long long m, long long n, T alpha, const
 
 template <class T>
 cudaError_t launch_axpby(Part part, long long m, long long n, T alpha, const T *x, size_t ldx, T beta, T *y,
-                         size_t ldy, cudaStream_t stream) {
+                         size_t ldy, cudaStream_t stream, bool real_diagonal = false) {
   if (m <= 0 || n <= 0) return cudaSuccess;
   const long long bx = (m + 255) / 256;
   const dim3 grid(unsigned(bx < 1024 ? bx : 1024), unsigned(n < 65535 ? n : 65535));
-  axpby_matrix<T><<<grid, 256, 0, stream>>>(part, m, n, alpha, x, ldx, beta, y, ldy);
+  axpby_matrix<T><<<grid, 256, 0, stream>>>(part, m, n, alpha, x, ldx, beta, y, ldy, real_diagonal);
   return cudaGetLastError();
 }
 
-// out (n x n, full) = the symmetric matrix whose `lower` (else upper) triangle a holds.
+// out (n x n, full) = the symmetric matrix whose `lower` (else upper) triangle a holds; with
+// `hermitian`, the Hermitian one: the mirrored elements conjugated, the diagonal's imaginary
+// part taken as zero (never read into the result, as the reference's CHEMM never reads it).
 template <class T>
-__global__ void symmetrize_matrix(bool lower, long long n, const T *__restrict__ a, size_t lda, T *__restrict__ out,
-                                  size_t ldo) {
+__global__ void symmetrize_matrix(bool lower, bool hermitian, long long n, const T *__restrict__ a, size_t lda,
+                                  T *__restrict__ out, size_t ldo) {
   for (long long j = blockIdx.y; j < n; j += gridDim.y)
     for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
       const bool stored = lower ? i >= j : i <= j;
-      out[size_t(i) + size_t(j) * ldo] = stored ? a[size_t(i) + size_t(j) * lda] : a[size_t(j) + size_t(i) * lda];
+      T v = stored ? a[size_t(i) + size_t(j) * lda] : a[size_t(j) + size_t(i) * lda];
+      if (hermitian && i == j) v = T(real_part(v));
+      else if (hermitian && !stored) v = conj(v);
+      out[size_t(i) + size_t(j) * ldo] = v;
     }
 }
 
 template <class T>
 cudaError_t launch_symmetrize(bool lower, long long n, const T *a, size_t lda, T *out, size_t ldo,
-                              cudaStream_t stream) {
+                              cudaStream_t stream, bool hermitian = false) {
   if (n <= 0) return cudaSuccess;
   const long long bx = (n + 255) / 256;
   const dim3 grid(unsigned(bx < 1024 ? bx : 1024), unsigned(n < 65535 ? n : 65535));
-  symmetrize_matrix<T><<<grid, 256, 0, stream>>>(lower, n, a, lda, out, ldo);
+  symmetrize_matrix<T><<<grid, 256, 0, stream>>>(lower, hermitian, n, a, lda, out, ldo);
   return cudaGetLastError();
 }
 

@@ -1,5 +1,5 @@
-// level3_accuracy: ?symm, ?syrk, ?syr2k, ?trmm, ?trsm (Fortran, CBLAS column- and row-major)
-// against the reference BLAS (tests/harness/reference.h, loaded apart from cudrop) on the same
+// level3_accuracy: ?symm, ?syrk, ?syr2k, ?trmm, ?trsm (s, d, c, z) and ?hemm, ?herk, ?her2k (c, z)
+// (Fortran, CBLAS column- and row-major) against the reference BLAS (tests/harness/reference.h, loaded apart from cudrop) on the same
 // inputs, every side/uplo/trans/diag, odd sizes, padded leading dimensions, views one element
 // into their buffers (not 16-byte aligned), alpha 0/1/other, beta 0/1/other.
 //
@@ -8,14 +8,18 @@
 //    (K the inner dimension; SYR2K twice that); TRSM: max|X - Xref| / (max|Xref| order eps) <
 //    kSolveBound, A diagonally dominant (well conditioned). scale == 0: exactly equal.
 //  * what the routine may not read is NaN: the other triangle of A (and its diagonal with
-//    diag = 'U'), C's written part when beta = 0, A and B when alpha = 0; no NaN may come out.
+//    diag = 'U'), C's written part when beta = 0, A and B when alpha = 0, the imaginary parts of
+//    a Hermitian A's diagonal (HEMM) and of C's diagonal (HERK, HER2K); no NaN may come out.
+//  * HERK, HER2K: the imaginary parts of C's diagonal come out exactly zero.
+// Complex magnitudes are |re| + |im| (at least the modulus, and submultiplicative).
 //  * nothing outside what the routine writes changes, byte for byte: C's other triangle
 //    (SYRK, SYR2K), padding rows past m, guard elements before and after each view; A and B
 //    (inputs) unchanged.
 // A row-major CBLAS call is made on the same storage, read as the transposed problem (side and
-// triangle swapped, M and N swapped; SYRK's trans flipped): its answer is the column-major one.
+// triangle swapped, M and N swapped; SYRK's trans flipped; HER2K's alpha conjugated, as reference
+// CBLAS conjugates it back): its answer is the column-major one.
 //
-// Options: --max-size N (largest dimension of the normal shapes, default 2100), --prec s|d|sd, --shapes
+// Options: --max-size N (largest dimension of the normal shapes, default 2100), --prec (any of sdcz), --shapes
 // normal|partial|chunked (side-L TRSM/TRMM/SYMM only, for the fault injected part way / for a
 // capped device memory), -v, and the placement options (tests/harness/options.h). --expect-partial:
 // at the end gpu_calls > 0 and gpu_fallbacks > 0 (with CUDROP_TEST_FAULT_INJECT=launch:N a
@@ -29,6 +33,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/complex.h"
+#define CUDROP_COMPLEX_FLOAT cudrop::Complex<float>
+#define CUDROP_COMPLEX_DOUBLE cudrop::Complex<double>
 #include "cudrop.h"
 #include "tests/harness/check.h"
 #include "tests/harness/gpu.h"
@@ -43,16 +50,49 @@ constexpr double kSentinel = -7777.5;
 
 struct Options {
   long max_size = 2100;
-  std::string prec = "sd", shapes = "normal";
+  std::string prec = "sdcz", shapes = "normal";
   bool verbose = false, expect_partial = false;
   harness::Placement placement;
 };
 Options opt;
 
-enum class Op { symm, syrk, syr2k, trmm, trsm };
+using cudrop::Complex;
+enum class Op { symm, syrk, syr2k, trmm, trsm, hemm, herk, her2k };
 const char *op_name(Op op) {
-  static const char *names[] = {"symm", "syrk", "syr2k", "trmm", "trsm"};
+  static const char *names[] = {"symm", "syrk", "syr2k", "trmm", "trsm", "hemm", "herk", "her2k"};
   return names[int(op)];
+}
+bool hermitian(Op op) { return op == Op::hemm || op == Op::herk || op == Op::her2k; }
+
+// Element helpers for real and complex T.
+template <class T> constexpr bool is_complex = cudrop::is_complex_v<T>;
+template <class T> using Real = cudrop::real_t<T>;
+template <class T> double mag(T v) { return std::fabs(double(cudrop::real_part(v))) + std::fabs(double(cudrop::imag_part(v))); }
+template <class T> bool has_nan(T v) { return std::isnan(cudrop::real_part(v)) || std::isnan(cudrop::imag_part(v)); }
+// NaN parts replaced by 0.
+template <class T> T without_nan(T v) {
+  if constexpr (is_complex<T>) return T(std::isnan(v.re) ? 0 : v.re, std::isnan(v.im) ? 0 : v.im);
+  else return std::isnan(v) ? T(0) : v;
+}
+// v with a NaN imaginary part (a place never read); v itself for real T.
+template <class T> T with_nan_imaginary(T v) {
+  if constexpr (is_complex<T>) v.im = Real<T>(NAN);
+  return v;
+}
+template <class T> T random_value(Rng &rng) {
+  if constexpr (is_complex<T>) return T(Real<T>(rng.symmetric()), Real<T>(rng.symmetric()));
+  else return T(rng.symmetric());
+}
+// A scalar of the case: real x, or for complex T x with an imaginary part (a real one stays real
+// where the routine takes a real scalar).
+template <class T> T scalar(double x, bool real) {
+  if constexpr (is_complex<T>) return T(Real<T>(x), real || x == 0 || x == 1 ? Real<T>(0) : Real<T>(0.4 * x));
+  else return T(x);
+}
+// The scalar argument of a CBLAS entry: by value for s and d, by address for c and z.
+template <class T> auto cblas_arg(const T &v) {
+  if constexpr (is_complex<T>) return static_cast<const void *>(&v);
+  else return v;
 }
 
 template <class T> struct Fns;
@@ -72,6 +112,24 @@ template <class T> struct Fns;
   };
 CUDROP_FNS(float, s)
 CUDROP_FNS(double, d)
+CUDROP_FNS(Complex<float>, c)
+CUDROP_FNS(Complex<double>, z)
+#undef CUDROP_FNS
+
+// The Hermitian routines (c and z only).
+template <class T> struct HermitianFns;
+#define CUDROP_HERMITIAN_FNS(T, p)                  \
+  template <> struct HermitianFns<T> {              \
+    static constexpr auto hemm = p##hemm_;          \
+    static constexpr auto herk = p##herk_;          \
+    static constexpr auto her2k = p##her2k_;        \
+    static constexpr auto chemm = cblas_##p##hemm;  \
+    static constexpr auto cherk = cblas_##p##herk;  \
+    static constexpr auto cher2k = cblas_##p##her2k; \
+  };
+CUDROP_HERMITIAN_FNS(Complex<float>, c)
+CUDROP_HERMITIAN_FNS(Complex<double>, z)
+#undef CUDROP_HERMITIAN_FNS
 
 // The reference routines, with cudrop's Fortran signatures.
 template <class T> struct Reference {
@@ -80,6 +138,8 @@ template <class T> struct Reference {
   std::remove_const_t<decltype(Fns<T>::syr2k)> syr2k = nullptr;
   std::remove_const_t<decltype(Fns<T>::trmm)> trmm = nullptr;
   std::remove_const_t<decltype(Fns<T>::trsm)> trsm = nullptr;
+  // c, z: ?hemm_, ?herk_, ?her2k_ (the functions' types are the Fortran entries' of HermitianFns).
+  void *hemm = nullptr, *herk = nullptr, *her2k = nullptr;
   explicit Reference(const harness::ReferenceLapack &lib) {
     const std::string p = Fns<T>::prefix;
     symm = lib.symbol<decltype(symm)>((p + "symm_").c_str());
@@ -87,6 +147,11 @@ template <class T> struct Reference {
     syr2k = lib.symbol<decltype(syr2k)>((p + "syr2k_").c_str());
     trmm = lib.symbol<decltype(trmm)>((p + "trmm_").c_str());
     trsm = lib.symbol<decltype(trsm)>((p + "trsm_").c_str());
+    if (is_complex<T>) {
+      hemm = lib.symbol<void *>((p + "hemm_").c_str());
+      herk = lib.symbol<void *>((p + "herk_").c_str());
+      her2k = lib.symbol<void *>((p + "her2k_").c_str());
+    }
   }
 };
 
@@ -115,28 +180,71 @@ struct Case {
   size_t off;
 };
 
+// The Hermitian calls (c, z): cudrop's entry (api 0: Fortran, else CBLAS in layout L) and the
+// reference's, on the case's arrays. Nothing for real T.
+template <class T>
+void call_hermitian(const Case &c, const Reference<T> &ref, int api, CBLAS_LAYOUT L, int cs, int cu, int rank_t, T *a,
+                    int lda, T *b, int ldb, T *c_, int ldc, T *ar, T *br, T *cr, T alpha, T beta) {
+  if constexpr (is_complex<T>) {
+    using H = HermitianFns<T>;
+    int m = c.m, n = c.n, k = c.k;
+    const int cm_ = api == 2 ? n : m, cn_ = api == 2 ? m : n;
+    const char s1[2] = {c.side, 0}, u1[2] = {c.uplo, 0}, t1[2] = {c.trans, 0};
+    const Real<T> ra = alpha.re, rb = beta.re;
+    // Reference CBLAS conjugates HER2K's alpha for a row-major call: conjugated here, it is alpha.
+    const T alpha2 = api == 2 ? cudrop::conj(alpha) : alpha;
+    switch (c.op) {
+      case Op::hemm:
+        if (api == 0) H::hemm(s1, u1, &m, &n, &alpha, a, &lda, b, &ldb, &beta, c_, &ldc, 1, 1);
+        else H::chemm(L, CBLAS_SIDE(cs), CBLAS_UPLO(cu), cm_, cn_, &alpha, a, lda, b, ldb, &beta, c_, ldc);
+        reinterpret_cast<decltype(H::hemm)>(ref.hemm)(s1, u1, &m, &n, &alpha, ar, &lda, br, &ldb, &beta, cr, &ldc, 1, 1);
+        break;
+      case Op::herk:
+        if (api == 0) H::herk(u1, t1, &n, &k, &ra, a, &lda, &rb, c_, &ldc, 1, 1);
+        else H::cherk(L, CBLAS_UPLO(cu), CBLAS_TRANSPOSE(rank_t), n, k, ra, a, lda, rb, c_, ldc);
+        reinterpret_cast<decltype(H::herk)>(ref.herk)(u1, t1, &n, &k, &ra, ar, &lda, &rb, cr, &ldc, 1, 1);
+        break;
+      default:
+        if (api == 0) H::her2k(u1, t1, &n, &k, &alpha, a, &lda, b, &ldb, &rb, c_, &ldc, 1, 1);
+        else H::cher2k(L, CBLAS_UPLO(cu), CBLAS_TRANSPOSE(rank_t), n, k, &alpha2, a, lda, b, ldb, rb, c_, ldc);
+        reinterpret_cast<decltype(H::her2k)>(ref.her2k)(u1, t1, &n, &k, &alpha, ar, &lda, br, &ldb, &rb, cr, &ldc, 1, 1);
+        break;
+    }
+  }
+}
+
 template <class T>
 bool run_case(const Case &c, const Reference<T> &ref, Rng &rng) {
-  const bool tri = c.op == Op::trmm || c.op == Op::trsm, rank = c.op == Op::syrk || c.op == Op::syr2k;
+  const bool tri = c.op == Op::trmm || c.op == Op::trsm;
+  const bool rank = c.op == Op::syrk || c.op == Op::syr2k || c.op == Op::herk || c.op == Op::her2k;
+  const bool herm = hermitian(c.op);
   const int order = rank ? c.n : (c.side == 'L' ? c.m : c.n);
   const int ra = rank ? (c.trans == 'N' ? c.n : c.k) : order, ca = rank ? (c.trans == 'N' ? c.k : c.n) : order;
   const int cm = rank ? c.n : c.m, cn = c.n;
   Mat<T> A(ra, ca, c.pad, c.off), B(rank ? ra : c.m, rank ? ca : c.n, c.pad + 1, 1 - c.off), C(cm, cn, c.pad, c.off);
-  const T nan = T(NAN), alpha = T(c.alpha), beta = T(c.beta);
+  const T nan = T(NAN);
+  // HERK's alpha and the Hermitian routines' beta are real.
+  const T alpha = scalar<T>(c.alpha, c.op == Op::herk), beta = scalar<T>(c.beta, herm && c.op != Op::hemm);
   // A: diagonally dominant triangle for TRMM/TRSM, the other triangle NaN.
   for (int j = 0; j < ca; ++j)
     for (int i = 0; i < ra; ++i) {
-      T v = T(rng.symmetric());
-      if (tri) v = i == j ? (c.diag == 'U' ? nan : T(1 + rng.uniform())) : T(0.5 * rng.symmetric() / order);
+      T v = random_value<T>(rng);
+      if (tri) v = i == j ? (c.diag == 'U' ? nan : T(Real<T>(1 + rng.uniform()))) : T(Real<T>(0.5 / order)) * random_value<T>(rng);
       if (!rank && !in_triangle(c.uplo, i, j)) v = nan;
+      if (c.op == Op::hemm && i == j) v = with_nan_imaginary(v);  // never read
       A.at(i, j) = v;
     }
   for (int j = 0; j < B.cols; ++j)
-    for (int i = 0; i < B.rows; ++i) B.at(i, j) = T(rng.symmetric());
+    for (int i = 0; i < B.rows; ++i) B.at(i, j) = random_value<T>(rng);
   const bool c_out_only = tri ? false : c.beta == 0;
+  const bool quick_return = c.alpha == 0 && c.beta == 1;  // C, NaN and all, stays as it is
   Mat<T> &out = tri ? B : C;
   for (int j = 0; j < C.cols; ++j)
-    for (int i = 0; i < C.rows; ++i) C.at(i, j) = T(rng.symmetric());
+    for (int i = 0; i < C.rows; ++i) {
+      C.at(i, j) = random_value<T>(rng);
+      // HERK/HER2K read only the real parts of C's diagonal.
+      if (herm && rank && i == j && i < cm && !quick_return) C.at(i, j) = with_nan_imaginary(C.at(i, j));
+    }
   if (c_out_only)
     for (int j = 0; j < cn; ++j)
       for (int i = 0; i < cm; ++i)
@@ -150,7 +258,7 @@ bool run_case(const Case &c, const Reference<T> &ref, Rng &rng) {
   }
   // The reference's inputs: NaN (never to be read) replaced by 0, so any BLAS underneath will do.
   auto clean = [](Mat<T> m) {
-    for (T &v : m.buf) if (std::isnan(v)) v = T(0);
+    for (T &v : m.buf) v = without_nan(v);
     return m;
   };
   Mat<T> Ar = clean(A), Br = clean(B), Cr = clean(C);
@@ -165,22 +273,22 @@ bool run_case(const Case &c, const Reference<T> &ref, Rng &rng) {
   const int cd = c.diag == 'U' ? CblasUnit : CblasNonUnit;
   const auto L = row ? CblasRowMajor : CblasColMajor;
   const int cm_ = row ? n : m, cn_ = row ? m : n;
+  const auto al = cblas_arg(alpha), be = cblas_arg(beta);
   switch (c.op) {
     case Op::symm:
       if (c.api == 0) Fns<T>::symm(s1, u1, &m, &n, &alpha, A.p(), &lda, B.p(), &ldb, &beta, C.p(), &ldc, 1, 1);
-      else Fns<T>::csymm(L, CBLAS_SIDE(cs), CBLAS_UPLO(cu), cm_, cn_, alpha, A.p(), lda, B.p(), ldb, beta, C.p(), ldc);
+      else Fns<T>::csymm(L, CBLAS_SIDE(cs), CBLAS_UPLO(cu), cm_, cn_, al, A.p(), lda, B.p(), ldb, be, C.p(), ldc);
       ref.symm(s1, u1, &m, &n, &alpha, Ar.p(), &lda, Br.p(), &ldb, &beta, Cr.p(), &ldc, 1, 1);
       break;
     case Op::syrk:
       if (c.api == 0) Fns<T>::syrk(u1, t1, &n, &k, &alpha, A.p(), &lda, &beta, C.p(), &ldc, 1, 1);
-      else Fns<T>::csyrk(L, CBLAS_UPLO(cu), CBLAS_TRANSPOSE(rank_t), n, k, alpha, A.p(), lda, beta, C.p(), ldc);
+      else Fns<T>::csyrk(L, CBLAS_UPLO(cu), CBLAS_TRANSPOSE(rank_t), n, k, al, A.p(), lda, be, C.p(), ldc);
       ref.syrk(u1, t1, &n, &k, &alpha, Ar.p(), &lda, &beta, Cr.p(), &ldc, 1, 1);
       break;
     case Op::syr2k:
       if (c.api == 0) Fns<T>::syr2k(u1, t1, &n, &k, &alpha, A.p(), &lda, B.p(), &ldb, &beta, C.p(), &ldc, 1, 1);
       else
-        Fns<T>::csyr2k(L, CBLAS_UPLO(cu), CBLAS_TRANSPOSE(rank_t), n, k, alpha, A.p(), lda, B.p(), ldb, beta, C.p(),
-                       ldc);
+        Fns<T>::csyr2k(L, CBLAS_UPLO(cu), CBLAS_TRANSPOSE(rank_t), n, k, al, A.p(), lda, B.p(), ldb, be, C.p(), ldc);
       ref.syr2k(u1, t1, &n, &k, &alpha, Ar.p(), &lda, Br.p(), &ldb, &beta, Cr.p(), &ldc, 1, 1);
       break;
     case Op::trmm:
@@ -189,11 +297,13 @@ bool run_case(const Case &c, const Reference<T> &ref, Rng &rng) {
       auto cf = c.op == Op::trmm ? Fns<T>::ctrmm : Fns<T>::ctrsm;
       if (c.api == 0) f(s1, u1, t1, d1, &m, &n, &alpha, A.p(), &lda, B.p(), &ldb, 1, 1, 1, 1);
       else
-        cf(L, CBLAS_SIDE(cs), CBLAS_UPLO(cu), CBLAS_TRANSPOSE(ct), CBLAS_DIAG(cd), cm_, cn_, alpha, A.p(), lda, B.p(),
-           ldb);
+        cf(L, CBLAS_SIDE(cs), CBLAS_UPLO(cu), CBLAS_TRANSPOSE(ct), CBLAS_DIAG(cd), cm_, cn_, al, A.p(), lda, B.p(), ldb);
       (c.op == Op::trmm ? ref.trmm : ref.trsm)(s1, u1, t1, d1, &m, &n, &alpha, Ar.p(), &lda, Br.p(), &ldb, 1, 1, 1, 1);
       break;
     }
+    default:
+      call_hermitian<T>(c, ref, c.api, L, cs, cu, rank_t, A.p(), lda, B.p(), ldb, C.p(), ldc, Ar.p(), Br.p(), Cr.p(),
+                        alpha, beta);
   }
   // Inputs untouched; outside the written part untouched; the written part accurate.
   bool ok = true;
@@ -208,10 +318,10 @@ bool run_case(const Case &c, const Reference<T> &ref, Rng &rng) {
   const Mat<T> &out0 = tri ? B0 : C0;
   const Mat<T> &outr = tri ? Br : Cr;
   double maxa = 0, maxb = 0, maxc = 0, maxref = 0, err = 0;
-  for (T v : Ar.buf) if (v != T(kSentinel)) maxa = std::max(maxa, double(std::fabs(v)));
-  for (T v : Br.buf) if (v != T(kSentinel)) maxb = std::max(maxb, double(std::fabs(v)));
-  for (T v : Cr.buf) if (v != T(kSentinel)) maxc = std::max(maxc, double(std::fabs(v)));
-  long outside_changed = 0, nans = 0;
+  for (T v : Ar.buf) if (v != T(kSentinel)) maxa = std::max(maxa, mag(v));
+  for (T v : Br.buf) if (v != T(kSentinel)) maxb = std::max(maxb, mag(v));
+  for (T v : Cr.buf) if (v != T(kSentinel)) maxc = std::max(maxc, mag(v));
+  long outside_changed = 0, nans = 0, imaginary_diagonal = 0;
   for (size_t e = 0; e < out.buf.size(); ++e) {
     const long long rel = (long long)e - (long long)out.off;
     const int i = rel >= 0 ? int(rel % out.ld) : -1, j = rel >= 0 ? int(rel / out.ld) : -1;
@@ -220,26 +330,29 @@ bool run_case(const Case &c, const Reference<T> &ref, Rng &rng) {
       outside_changed += std::memcmp(&out.buf[e], &out0.buf[e], sizeof(T)) != 0;
       continue;
     }
-    if (std::isnan(out.buf[e])) ++nans;
-    err = std::max(err, double(std::fabs(out.buf[e] - outr.buf[e])));
-    maxref = std::max(maxref, double(std::fabs(outr.buf[e])));
+    if (has_nan(out.buf[e])) ++nans;
+    if (herm && rank && i == j && !quick_return) imaginary_diagonal += cudrop::imag_part(out.buf[e]) != 0;
+    err = std::max(err, mag(out.buf[e] - outr.buf[e]));
+    maxref = std::max(maxref, mag(outr.buf[e]));
   }
-  const double eps = sizeof(T) == 4 ? FLT_EPSILON : DBL_EPSILON;
-  const int inner = rank ? c.k * (c.op == Op::syr2k ? 2 : 1) : order;
+  const double eps = sizeof(Real<T>) == 4 ? FLT_EPSILON : DBL_EPSILON;
+  const bool two = c.op == Op::syr2k || c.op == Op::her2k, self = c.op == Op::syrk || c.op == Op::herk;
+  const int inner = rank ? c.k * (two ? 2 : 1) : order;
   // With diag = 'U' the diagonal read as 1 is part of |A| (the stored one is NaN, left out above).
   if (tri && c.diag == 'U') maxa = std::max(maxa, 1.0);
   // The bound of an entry, gamma_k * sum |a||b|, is never below the entry itself: maxref floors
   // the estimate from the largest entries, which can fall short of one rounding of the output.
   const double scale =
       c.op == Op::trsm ? maxref * order * kSolveBound / kBound
-                       : std::max(maxref, std::fabs(c.alpha) * inner * maxa * std::max(maxb, c.op == Op::syrk ? maxa : 0.0) +
-                                              std::fabs(c.beta) * (tri ? 0 : maxc));
+                       : std::max(maxref, mag(alpha) * inner * maxa * std::max(maxb, self ? maxa : 0.0) +
+                                              mag(beta) * (tri ? 0 : maxc));
   const double ratio = scale > 0 ? err / (scale * eps) : (err == 0 ? 0 : INFINITY);
   CHECK(outside_changed == 0, "%s: %ld elements outside the written part changed", what, outside_changed);
   CHECK(nans == 0, "%s: %ld NaN in the result", what, nans);
+  CHECK(imaginary_diagonal == 0, "%s: %ld diagonal elements of C not real", what, imaginary_diagonal);
   CHECK(ratio < kBound, "%s: error ratio %.3g (max error %.3g)", what, ratio, err);
   if (opt.verbose) std::printf("%s: ratio %.3g\n", what, ratio);
-  return ok && outside_changed == 0 && nans == 0 && ratio < kBound;
+  return ok && outside_changed == 0 && nans == 0 && imaginary_diagonal == 0 && ratio < kBound;
 }
 
 struct Shape { int m, n; };
@@ -252,6 +365,7 @@ void run_precision(const Reference<T> &ref) {
   std::vector<Shape> rank_shapes = {{1, 1}, {7, 1}, {1, 7}, {33, 7}, {100, 100}, {300, 33}, {1007, 20}, {600, 600}};
   const double alphas[] = {-0.7, 1, 0, 1.3}, betas[] = {1.3, 0, 1, -0.5};
   std::vector<Op> ops = {Op::trsm, Op::trmm, Op::symm, Op::syrk, Op::syr2k};
+  if (is_complex<T>) ops.insert(ops.end(), {Op::hemm, Op::herk, Op::her2k});
   const bool left_only = opt.shapes == "partial" || opt.shapes == "chunked";
   if (opt.shapes == "partial") {
     // The first GPU call is a side-L TRSM in column chunks, for the fault injected part way.
@@ -263,10 +377,11 @@ void run_precision(const Reference<T> &ref) {
   if (left_only) {
     rank_shapes = {};
     ops = {Op::trsm, Op::trmm, Op::symm};
+    if (is_complex<T>) ops.push_back(Op::hemm);
   }
   long index = 0;
   for (Op op : ops) {
-    const bool rank = op == Op::syrk || op == Op::syr2k;
+    const bool rank = op == Op::syrk || op == Op::syr2k || op == Op::herk || op == Op::her2k;
     const std::vector<Shape> &shapes = rank ? rank_shapes : side_shapes;
     for (const Shape &s : shapes) {
       if (!left_only && std::max(s.m, s.n) > opt.max_size) continue;
@@ -275,7 +390,9 @@ void run_precision(const Reference<T> &ref) {
           for (char trans : {'N', 'T', 'C'})
             for (char diag : {'N', 'U'}) {
               if (rank && (side == 'R' || diag == 'U')) continue;
-              if (op == Op::symm && (trans != 'N' || diag == 'U')) continue;
+              if ((op == Op::symm || op == Op::hemm) && (trans != 'N' || diag == 'U')) continue;
+              // The TRANS each complex routine accepts: N, T (SYRK, SYR2K); N, C (HERK, HER2K).
+              if (is_complex<T> && rank && trans == (hermitian(op) ? 'T' : 'C')) continue;
               if (left_only && side == 'R') continue;
               ++index;
               Case c{op, side, uplo, trans, diag, s.m, s.n, s.n, alphas[index % 4], betas[(index / 4) % 4],
@@ -291,13 +408,14 @@ void run_precision(const Reference<T> &ref) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  harness::CommandLine cl("usage: level3_accuracy [--max-size N] [--prec s|d|sd] [--shapes normal|partial|chunked] [-v] "
+  harness::CommandLine cl("usage: level3_accuracy [--max-size N] [--prec sdcz] [--shapes normal|partial|chunked] [-v] "
                           "[--expect-partial] [placement options]");
   cl.number("--max-size", &opt.max_size).text("--prec", &opt.prec).text("--shapes", &opt.shapes)
       .flag("-v", &opt.verbose).flag("--expect-partial", &opt.expect_partial).placement(&opt.placement);
   if (!cl.parse(argc, argv)) return 2;
   const harness::ReferenceLapack lib =
-      harness::load_reference_lapack({"dsymm_", "dsyrk_", "dsyr2k_", "dtrmm_", "dtrsm_", "ssymm_", "strsm_"}, true);
+      harness::load_reference_lapack(
+      {"dsymm_", "dsyrk_", "dsyr2k_", "dtrmm_", "dtrsm_", "ssymm_", "strsm_", "zhemm_", "zherk_", "cher2k_"}, true);
   if (!lib) {
     std::printf("level3_accuracy: SKIP: no reference BLAS\n");
     return harness::kSkipped;
@@ -307,6 +425,8 @@ int main(int argc, char **argv) {
   const harness::Counters start = harness::Counters::now();
   if (opt.prec.find('s') != std::string::npos) run_precision<float>(Reference<float>(lib));
   if (opt.prec.find('d') != std::string::npos) run_precision<double>(Reference<double>(lib));
+  if (opt.prec.find('c') != std::string::npos) run_precision<Complex<float>>(Reference<Complex<float>>(lib));
+  if (opt.prec.find('z') != std::string::npos) run_precision<Complex<double>>(Reference<Complex<double>>(lib));
   const harness::Counters made = harness::Counters::now().since(start);
   std::printf("calls: %ld on the GPU, %ld on the CPU, %ld fallbacks; %d checks, %d failures\n", made.gpu, made.cpu,
               made.fallbacks, checks, failures);

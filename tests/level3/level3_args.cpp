@@ -1,5 +1,5 @@
-// level3_args: the reference argument checks of ?symm, ?syrk, ?syr2k, ?trmm, ?trsm and their
-// CBLAS forms, as the BLAS testers see them (tests/gemm/gemm_args.c does the same for GEMM).
+// level3_args: the reference argument checks of ?symm, ?syrk, ?syr2k, ?trmm, ?trsm (s, d, c, z),
+// ?hemm, ?herk, ?her2k (c, z) and their CBLAS forms, as the BLAS testers see them (tests/gemm/gemm_args.c does the same for GEMM).
 // This program defines its own xerbla_ and cblas_xerbla and links the reference CBLAS (-lblas,
 // after cudrop): each illegal call must reach them exactly as without cudrop (the reference's
 // INFO, first illegal argument in the reference's order, the blank-padded name, length 6), touch
@@ -60,13 +60,42 @@ long cpu_calls() {
   return c + g;
 }
 
-// One call of routine `r` (symm, syrk, syr2k, trmm, trsm) in precision p ('s', 'd'): the
-// characters, then m, n (SYRK: n, k), lda, ldb, ldc.
+// One call of routine `r` (symm, syrk, syr2k, trmm, trsm; c, z: hemm, herk, her2k too) in precision
+// p ('s', 'd', 'c', 'z'): the characters, then m, n (SYRK: n, k), lda, ldb, ldc.
 struct F77 {
   const char *c1, *c2, *c3, *c4;
   int m, n, lda, ldb, ldc;
 };
+// The complex calls: arrays and scalars by address (COMPLEX: two floats, COMPLEX*16: two doubles).
+void call_f77_complex(char p, const std::string &r, const F77 &a, double alpha) {
+  int m = a.m, n = a.n, lda = a.lda, ldb = a.ldb, ldc = a.ldc;
+  const double alpha_im = alpha == 0 ? 0 : 0.25;
+  const double za[2] = {alpha, alpha_im}, zb[2] = {0.5, -0.25}, dr[2] = {alpha, 0.5};
+  const float ca[2] = {float(alpha), float(alpha_im)}, cb[2] = {0.5f, -0.25f}, fr[2] = {float(alpha), 0.5f};
+  const bool c = p == 'c';
+  const void *al = c ? (const void *)ca : za, *be = c ? (const void *)cb : zb;
+  const void *ral = c ? (const void *)&fr[0] : &dr[0], *rbe = c ? (const void *)&fr[1] : &dr[1];  // real scalars
+  if (r == "symm" || r == "hemm") {
+    auto f = r == "symm" ? (c ? csymm_ : zsymm_) : (c ? chemm_ : zhemm_);
+    f(a.c1, a.c2, &m, &n, al, abuf, &lda, bbuf, &ldb, be, cbuf, &ldc, 1, 1);
+  } else if (r == "syrk") {
+    (c ? csyrk_ : zsyrk_)(a.c1, a.c2, &m, &n, al, abuf, &lda, be, cbuf, &ldc, 1, 1);
+  } else if (r == "herk") {
+    if (c) cherk_(a.c1, a.c2, &m, &n, (const float *)ral, abuf, &lda, (const float *)rbe, cbuf, &ldc, 1, 1);
+    else zherk_(a.c1, a.c2, &m, &n, (const double *)ral, abuf, &lda, (const double *)rbe, cbuf, &ldc, 1, 1);
+  } else if (r == "syr2k") {
+    (c ? csyr2k_ : zsyr2k_)(a.c1, a.c2, &m, &n, al, abuf, &lda, bbuf, &ldb, be, cbuf, &ldc, 1, 1);
+  } else if (r == "her2k") {
+    if (c) cher2k_(a.c1, a.c2, &m, &n, al, abuf, &lda, bbuf, &ldb, (const float *)rbe, cbuf, &ldc, 1, 1);
+    else zher2k_(a.c1, a.c2, &m, &n, al, abuf, &lda, bbuf, &ldb, (const double *)rbe, cbuf, &ldc, 1, 1);
+  } else {
+    auto f = r == "trmm" ? (c ? ctrmm_ : ztrmm_) : (c ? ctrsm_ : ztrsm_);
+    f(a.c1, a.c2, a.c3, a.c4, &m, &n, al, abuf, &lda, bbuf, &ldb, 1, 1, 1, 1);
+  }
+}
+
 void call_f77(char p, const std::string &r, const F77 &a, double alpha = 1.5) {
+  if (p == 'c' || p == 'z') return call_f77_complex(p, r, a, alpha);
   int m = a.m, n = a.n, lda = a.lda, ldb = a.ldb, ldc = a.ldc;
   const double beta = 0.5;
   const float fa = float(alpha), fb = float(beta);
@@ -123,13 +152,15 @@ void fortran_checks(char p) {
   expect_f77_error(p, "syrk", {"X", "N", "", "", 3, 2, 3, 0, 3}, 1);
   expect_f77_error(p, "syrk", {"U", "X", "", "", -1, 2, 3, 0, 3}, 2);
   expect_f77_error(p, "syrk", {"U", "T", "", "", -1, -1, 3, 0, 3}, 3);
-  expect_f77_error(p, "syrk", {"L", "C", "", "", 3, -1, 3, 0, 3}, 4);
+  // 'C' for the real ones, 'T' for the complex ones (whose CSYRK/CSYR2K reject 'C').
+  const bool complex = p == 'c' || p == 'z';
+  expect_f77_error(p, "syrk", {"L", complex ? "T" : "C", "", "", 3, -1, 3, 0, 3}, 4);
   expect_f77_error(p, "syrk", {"L", "N", "", "", 3, 4, 2, 0, 3}, 7);
   expect_f77_error(p, "syrk", {"L", "T", "", "", 3, 4, 3, 0, 3}, 7);
   expect_f77_error(p, "syrk", {"U", "T", "", "", 3, 2, 2, 0, 2}, 10);
   // SYR2K: as SYRK, LDB 9, LDC 12.
   expect_f77_error(p, "syr2k", {"X", "N", "", "", 3, 2, 3, 3, 3}, 1);
-  expect_f77_error(p, "syr2k", {"U", "c", "", "", 3, -2, 3, 3, 3}, 4);
+  expect_f77_error(p, "syr2k", {"U", complex ? "t" : "c", "", "", 3, -2, 3, 3, 3}, 4);
   expect_f77_error(p, "syr2k", {"U", "N", "", "", 3, 2, 2, 3, 3}, 7);
   expect_f77_error(p, "syr2k", {"U", "N", "", "", 3, 2, 3, 2, 3}, 9);
   expect_f77_error(p, "syr2k", {"U", "T", "", "", 3, 2, 2, 2, 2}, 12);
@@ -144,6 +175,29 @@ void fortran_checks(char p) {
     expect_f77_error(p, r, {"L", "L", "T", "U", 3, 4, 2, 3, 0}, 9);
     expect_f77_error(p, r, {"R", "L", "T", "U", 3, 4, 3, 3, 0}, 9);
     expect_f77_error(p, r, {"R", "L", "T", "U", 3, 4, 4, 2, 0}, 11);
+  }
+  if (complex) {
+    // HEMM: as SYMM. CSYRK/CSYR2K take TRANS N or T only, CHERK/CHER2K N or C only (else 2).
+    expect_f77_error(p, "hemm", {"X", "U", "", "", 3, 4, 3, 3, 3}, 1);
+    expect_f77_error(p, "hemm", {"L", "X", "", "", -1, 4, 3, 3, 3}, 2);
+    expect_f77_error(p, "hemm", {"R", "U", "", "", 3, 4, 3, 3, 3}, 7);
+    expect_f77_error(p, "hemm", {"R", "U", "", "", 3, 4, 4, 2, 3}, 9);
+    expect_f77_error(p, "hemm", {"L", "U", "", "", 3, 4, 3, 3, 2}, 12);
+    expect_f77_error(p, "syrk", {"U", "C", "", "", 3, 2, 3, 0, 3}, 2);
+    expect_f77_error(p, "syr2k", {"U", "c", "", "", 3, 2, 3, 3, 3}, 2);
+    expect_f77_error(p, "herk", {"U", "T", "", "", 3, 2, 3, 0, 3}, 2);
+    expect_f77_error(p, "her2k", {"L", "t", "", "", 3, 2, 3, 3, 3}, 2);
+    expect_f77_error(p, "herk", {"X", "N", "", "", 3, 2, 3, 0, 3}, 1);
+    expect_f77_error(p, "herk", {"U", "C", "", "", -1, -1, 3, 0, 3}, 3);
+    expect_f77_error(p, "herk", {"L", "C", "", "", 3, -1, 3, 0, 3}, 4);
+    expect_f77_error(p, "herk", {"L", "N", "", "", 3, 4, 2, 0, 3}, 7);
+    expect_f77_error(p, "herk", {"L", "C", "", "", 3, 4, 3, 0, 3}, 7);
+    expect_f77_error(p, "herk", {"U", "c", "", "", 3, 2, 2, 0, 2}, 10);
+    expect_f77_error(p, "her2k", {"X", "N", "", "", 3, 2, 3, 3, 3}, 1);
+    expect_f77_error(p, "her2k", {"U", "C", "", "", 3, -2, 3, 3, 3}, 4);
+    expect_f77_error(p, "her2k", {"U", "N", "", "", 3, 2, 2, 3, 3}, 7);
+    expect_f77_error(p, "her2k", {"U", "N", "", "", 3, 2, 3, 2, 3}, 9);
+    expect_f77_error(p, "her2k", {"U", "C", "", "", 3, 2, 2, 2, 2}, 12);
   }
   // Quick returns touch nothing and make no call.
   for (const char *r : {"symm", "trmm", "trsm"}) {
@@ -160,7 +214,10 @@ void fortran_checks(char p) {
     bool zero = true;
     for (int j = 0; j < 2; ++j)
       for (int i = 0; i < 3; ++i)
-        zero = zero && (p == 's' ? reinterpret_cast<float *>(bbuf)[i + 4 * j] == 0.0f : bbuf[i + 4 * j] == 0.0);
+        for (int part = 0; part < (p == 'c' || p == 'z' ? 2 : 1); ++part) {
+          const int e = (p == 'c' || p == 'z' ? 2 : 1) * (i + 4 * j) + part;
+          zero = zero && (p == 's' || p == 'c' ? reinterpret_cast<float *>(bbuf)[e] == 0.0f : bbuf[e] == 0.0);
+        }
     CHECK(zero && xerbla_calls == 0, "%c%s alpha = 0: B not zeroed", p, r);
   }
 }
@@ -216,12 +273,46 @@ void cblas_checks() {
   fill();
   cblas_dsyr2k(C, CblasUpper, CblasNoTrans, 3, 4, 1.0, abuf, 3, bbuf, 2, 0.0, cbuf, 3);
   expect_cblas("cblas_dsyr2k ldb", 9, true, "DSYR2K");
+
+  // Complex: scalars by address, HERK's and HER2K's beta (and HERK's alpha) real by value.
+  const double z1[2] = {1, 0};
+  const float c1[2] = {1, 0};
+  fill();
+  cblas_zherk(C, CblasUpper, CblasTrans, 3, 3, 1.0, abuf, 3, 0.0, cbuf, 3);  // CHERK takes N or C
+  expect_cblas("cblas_zherk trans", 2, true, "ZHERK ");
+  fill();
+  cblas_cherk(R, CblasUpper, CblasNoTrans, 3, 4, 1.0f, abuf, 3, 0.0f, cbuf, 3);  // row-major NoTrans: 'C', lda >= k
+  expect_cblas("cblas_cherk row-major lda", 7, true, "CHERK ");
+  fill();
+  cblas_zsyrk(C, CblasUpper, CblasConjTrans, 3, 3, z1, abuf, 3, z1, cbuf, 3);  // CSYRK takes N or T
+  expect_cblas("cblas_zsyrk conjtrans", 2, true, "ZSYRK ");
+  fill();
+  cblas_cher2k(C, CBLAS_UPLO(0), CblasNoTrans, 3, 3, c1, abuf, 3, bbuf, 3, 0.0f, cbuf, 3);
+  expect_cblas("cblas_cher2k uplo", 2, false, "cblas_cher2k");
+  fill();
+  cblas_zher2k(C, CblasUpper, CblasNoTrans, 3, 4, z1, abuf, 3, bbuf, 2, 0.0, cbuf, 3);
+  expect_cblas("cblas_zher2k ldb", 9, true, "ZHER2K");
+  fill();
+  cblas_chemm(R, CblasLeft, CblasUpper, 3, 4, c1, abuf, 3, bbuf, 4, c1, cbuf, 3);
+  expect_cblas("cblas_chemm row-major ldc", 12, true, "CHEMM ");
+  fill();
+  cblas_zhemm(C, CBLAS_SIDE(0), CblasUpper, 3, 3, z1, abuf, 3, bbuf, 3, z1, cbuf, 3);
+  expect_cblas("cblas_zhemm side", 2, false, "cblas_zhemm");
+  fill();
+  cblas_ztrsm(R, CblasLeft, CblasUpper, CblasConjTrans, CblasNonUnit, 3, 4, z1, abuf, 2, bbuf, 4);
+  expect_cblas("cblas_ztrsm row-major lda", 9, true, "ZTRSM ");
+  fill();
+  cblas_ctrmm(C, CblasLeft, CblasLower, CBLAS_TRANSPOSE(99), CblasNonUnit, 3, 3, c1, abuf, 3, bbuf, 3);
+  expect_cblas("cblas_ctrmm trans", 4, false, "cblas_ctrmm");
+  fill();
+  cblas_csymm(C, CblasRight, CblasUpper, 3, 4, c1, abuf, 4, bbuf, 3, c1, cbuf, 2);
+  expect_cblas("cblas_csymm ldc", 12, true, "CSYMM ");
 }
 
 }  // namespace
 
 int main() {
-  for (char p : {'s', 'd'}) fortran_checks(p);
+  for (char p : {'s', 'd', 'c', 'z'}) fortran_checks(p);
   cblas_checks();
   std::printf("%d checks, %d failures\n%s\n", checks, failures, failures == 0 ? "PASS" : "FAIL");
   return failures == 0 ? 0 : 1;

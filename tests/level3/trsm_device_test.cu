@@ -1,7 +1,8 @@
 // impl::trsm_device, the device interface blocked LAPACK solvers call (impl/level3_device.h):
 // every side/uplo/trans/diag at orders around the 64-wide diagonal blocks and past a few
 // levels of the recursion, device arrays with padded leading dimensions, with and without a
-// caller's workspace, alpha 1 / -0.5 / 0, against a substitution computed here in long double.
+// caller's workspace, alpha 1 / -0.5 / 0 (complex: with an imaginary part), against a
+// substitution computed here in long double; s, d, c, z ('C': the conjugate transpose).
 // The other triangle of A (and its diagonal with diag = 'U') is NaN and must not be read; the
 // padding rows of B must be unchanged.
 #include <cuda_runtime.h>
@@ -9,40 +10,61 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <complex>
 #include <cstring>
 #include <vector>
 
+#include "core/complex.h"
 #include "impl/level3_device.h"
 #include "tests/harness/check.h"
 #include "tests/harness/rng.h"
 
 namespace {
 
+using cudrop::Complex;
+// The reference's element: long double, or its complex for c and z.
+template <class T>
+using Wide = std::conditional_t<cudrop::is_complex_v<T>, std::complex<long double>, long double>;
+template <class T> Wide<T> wide(T v) {
+  if constexpr (cudrop::is_complex_v<T>) return {(long double)v.re, (long double)v.im};
+  else return (long double)v;
+}
+template <class T> bool has_nan(T v) {
+  return std::isnan(double(cudrop::real_part(v))) || std::isnan(double(cudrop::imag_part(v)));
+}
+template <class T> T random_value(Rng &rng) {
+  if constexpr (cudrop::is_complex_v<T>) return T(cudrop::real_t<T>(rng.symmetric()), cudrop::real_t<T>(rng.symmetric()));
+  else return T(rng.symmetric());
+}
+
 // X with op(A) X = alpha B (left) or X op(A) = alpha B (right), column by column / row by row.
 template <class T>
-std::vector<long double> reference(char side, char uplo, char trans, char diag, int m, int n, double alpha,
-                                   const std::vector<T> &a, int lda, const std::vector<T> &b, int ldb) {
+std::vector<Wide<T>> reference(char side, char uplo, char trans, char diag, int m, int n, T alpha,
+                               const std::vector<T> &a, int lda, const std::vector<T> &b, int ldb) {
+  using W = Wide<T>;
   const bool left = side == 'L', unit = diag == 'U', t = trans != 'N';
   const int order = left ? m : n;
   // op(A) as a dense matrix with the other triangle zero.
-  std::vector<long double> op(size_t(order) * order, 0.0L);
+  std::vector<W> op(size_t(order) * order, W(0.0L));
   for (int j = 0; j < order; ++j)
     for (int i = 0; i < order; ++i) {
       const bool stored = uplo == 'U' ? i <= j : i >= j;
       if (!stored) continue;
-      const long double v = i == j && unit ? 1.0L : (long double)a[size_t(i) + size_t(j) * lda];
+      W v = i == j && unit ? W(1.0L) : wide(a[size_t(i) + size_t(j) * lda]);
+      if constexpr (cudrop::is_complex_v<T>)
+        if (trans == 'C') v = std::conj(v);
       if (t) op[size_t(j) + size_t(i) * order] = v;
       else op[size_t(i) + size_t(j) * order] = v;
     }
   const bool op_lower = (uplo == 'L') != t;
-  std::vector<long double> x(size_t(m) * n);
+  std::vector<W> x(size_t(m) * n);
   for (int j = 0; j < n; ++j)
-    for (int i = 0; i < m; ++i) x[size_t(i) + size_t(j) * m] = alpha * (long double)b[size_t(i) + size_t(j) * ldb];
+    for (int i = 0; i < m; ++i) x[size_t(i) + size_t(j) * m] = wide(alpha) * wide(b[size_t(i) + size_t(j) * ldb]);
   if (left) {
     for (int j = 0; j < n; ++j)
       for (int s = 0; s < m; ++s) {
         const int i = op_lower ? s : m - 1 - s;
-        long double v = x[size_t(i) + size_t(j) * m];
+        W v = x[size_t(i) + size_t(j) * m];
         for (int k = 0; k < m; ++k)
           if (k != i && (op_lower ? k < i : k > i)) v -= op[size_t(i) + size_t(k) * order] * x[size_t(k) + size_t(j) * m];
         x[size_t(i) + size_t(j) * m] = v / op[size_t(i) + size_t(i) * order];
@@ -52,7 +74,7 @@ std::vector<long double> reference(char side, char uplo, char trans, char diag, 
     for (int s = 0; s < n; ++s) {
       const int j = op_lower ? n - 1 - s : s;
       for (int i = 0; i < m; ++i) {
-        long double v = x[size_t(i) + size_t(j) * m];
+        W v = x[size_t(i) + size_t(j) * m];
         for (int k = 0; k < n; ++k)
           if (k != j && (op_lower ? k > j : k < j)) v -= x[size_t(i) + size_t(k) * m] * op[size_t(k) + size_t(j) * order];
         x[size_t(i) + size_t(j) * m] = v / op[size_t(j) + size_t(j) * order];
@@ -63,18 +85,18 @@ std::vector<long double> reference(char side, char uplo, char trans, char diag, 
 }
 
 template <class T>
-void run(char side, char uplo, char trans, char diag, int m, int n, double alpha, bool own_workspace, Rng &rng) {
+void run(char side, char uplo, char trans, char diag, int m, int n, T alpha, bool own_workspace, Rng &rng) {
   const int order = side == 'L' ? m : n, lda = order + 3, ldb = m + 5;
   std::vector<T> a(size_t(lda) * order), b(size_t(ldb) * n);
   for (int j = 0; j < order; ++j)
     for (int i = 0; i < lda; ++i) {
       const bool stored = i < order && (uplo == 'U' ? i <= j : i >= j);
-      T v = T(0.5 * rng.symmetric() / order);
-      if (i == j) v = diag == 'U' ? T(NAN) : T(1 + rng.uniform());
+      T v = T(cudrop::real_t<T>(0.5 / order)) * random_value<T>(rng);
+      if (i == j) v = diag == 'U' ? T(NAN) : T(cudrop::real_t<T>(1 + rng.uniform()));
       a[size_t(i) + size_t(j) * lda] = stored ? v : T(NAN);
     }
-  for (T &v : b) v = T(rng.symmetric());
-  const std::vector<long double> want = reference(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb);
+  for (T &v : b) v = random_value<T>(rng);
+  const std::vector<Wide<T>> want = reference(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb);
   T *dA, *dB;
   void *work = nullptr;
   const size_t work_bytes = cudrop::impl::trsm_device_workspace<T>(side, m, n);
@@ -83,7 +105,7 @@ void run(char side, char uplo, char trans, char diag, int m, int n, double alpha
   if (own_workspace) cudaMalloc(&work, work_bytes);
   cudaMemcpy(dA, a.data(), a.size() * sizeof(T), cudaMemcpyHostToDevice);
   cudaMemcpy(dB, b.data(), b.size() * sizeof(T), cudaMemcpyHostToDevice);
-  const cudrop::Status s = cudrop::impl::trsm_device<T>(side, uplo, trans, diag, m, n, T(alpha), dA, size_t(lda), dB,
+  const cudrop::Status s = cudrop::impl::trsm_device<T>(side, uplo, trans, diag, m, n, alpha, dA, size_t(lda), dB,
                                                        size_t(ldb), nullptr, work, own_workspace ? work_bytes : 0);
   std::vector<T> got(b.size());
   const cudaError_t e = cudaMemcpy(got.data(), dB, b.size() * sizeof(T), cudaMemcpyDeviceToHost);
@@ -98,14 +120,15 @@ void run(char side, char uplo, char trans, char diag, int m, int n, double alpha
     for (int i = 0; i < ldb; ++i) {
       const size_t e_ = size_t(i) + size_t(j) * ldb;
       if (i >= m) { pad_changed += std::memcmp(&got[e_], &b[e_], sizeof(T)) != 0; continue; }
-      const long double w = want[size_t(i) + size_t(j) * m];
-      err = std::fmax(err, std::isnan((double)got[e_]) ? INFINITY : std::fabs((long double)got[e_] - w));
-      scale = std::fmax(scale, std::fabs(w));
+      const Wide<T> w = want[size_t(i) + size_t(j) * m];
+      err = std::fmax(err, has_nan(got[e_]) ? INFINITY : std::abs(wide(got[e_]) - w));
+      scale = std::fmax(scale, std::abs(w));
     }
-  const double eps = sizeof(T) == 4 ? FLT_EPSILON : DBL_EPSILON;
+  const double eps = sizeof(cudrop::real_t<T>) == 4 ? FLT_EPSILON : DBL_EPSILON;
+  const char *prec = cudrop::is_complex_v<T> ? (sizeof(T) == 8 ? "c" : "z") : (sizeof(T) == 4 ? "s" : "d");
   const double ratio = scale > 0 ? double(err / (scale * order * eps)) : double(err);
-  CHECK(ratio < 16, "%s %c%c%c%c m=%d n=%d alpha=%g: error ratio %.3g", sizeof(T) == 4 ? "s" : "d", side, uplo, trans,
-        diag, m, n, alpha, ratio);
+  CHECK(ratio < 16, "%s %c%c%c%c m=%d n=%d alpha=%g: error ratio %.3g", prec, side, uplo, trans, diag, m, n,
+        double(cudrop::real_part(alpha)), ratio);
   CHECK(pad_changed == 0, "%c%c%c%c m=%d n=%d: %ld padding elements changed", side, uplo, trans, diag, m, n,
         pad_changed);
 }
@@ -130,8 +153,13 @@ int main() {
             ++index;
             const int other = 1 + (index * 37) % 90;
             const int m = side == 'L' ? order : other, n = side == 'L' ? other : order;
-            run<float>(side, uplo, trans, diag, m, n, alphas[index % 3], index % 2 == 0, rng);
-            run<double>(side, uplo, trans, diag, m, n, alphas[(index + 1) % 3], index % 2 == 1, rng);
+            const double a1 = alphas[index % 3], a2 = alphas[(index + 1) % 3];
+            run<float>(side, uplo, trans, diag, m, n, float(a1), index % 2 == 0, rng);
+            run<double>(side, uplo, trans, diag, m, n, a2, index % 2 == 1, rng);
+            run<Complex<float>>(side, uplo, trans, diag, m, n, Complex<float>(float(a1), a1 == 0 ? 0.0f : 0.3f),
+                                index % 2 == 1, rng);
+            run<Complex<double>>(side, uplo, trans, diag, m, n, Complex<double>(a2, a2 == 0 ? 0.0 : -0.3),
+                                 index % 2 == 0, rng);
           }
   std::printf("%d checks, %d failures\n%s\n", checks, failures, failures == 0 ? "PASS" : "FAIL");
   return failures == 0 ? 0 : 1;
