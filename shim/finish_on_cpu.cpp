@@ -11,20 +11,6 @@
 namespace cudrop {
 namespace {
 
-// The CPU TRSM of precision T. routines.def's trsm row has s and d only, so the complex one
-// is looked up by name (uncached: only a Cholesky completion after a GPU failure needs it).
-template <class T>
-cpu::trsm_fn<T> cpu_trsm() {
-  if constexpr (is_complex_v<T>) {
-    const char *name = std::is_same_v<T, Complex<float>> ? "ctrsm_" : "ztrsm_";
-    void *fn = cpu::find_by_name(name, false);
-    if (fn == nullptr) cpu::missing(name, false);
-    return reinterpret_cast<cpu::trsm_fn<T>>(fn);
-  } else {
-    return cpu::trsm<T>();
-  }
-}
-
 // C := C - A A^T (syrk) or C - A A^H (herk, real alpha and beta) on the `uplo` triangle of
 // the n x n C; trans 'N': A is n x k, else k x n.
 template <class T>
@@ -64,7 +50,7 @@ void gemm_finish_on_cpu(const GemmArgs<T> &g, const impl::GemmProgress &progress
 // CHERK where SSYRK stands and 'C' where 'T').
 template <class T>
 void potrf_finish_on_cpu(bool upper, int n, T *a, int lda, const impl::PotrfProgress &progress, int *info) {
-  const auto trsm = cpu_trsm<T>();
+  const auto trsm = cpu::trsm<T>();
   const auto gemm = cpu::gemm<T>();
   const auto potrf = cpu::potrf<T>();
   const T one = T(1), minus_one = T(-1);
@@ -111,7 +97,7 @@ void gesv_finish_on_cpu(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb
   const auto laswp = cpu::routine<Family::laswp, T, cpu::laswp_fn<T>>();
   const auto getrf = cpu::routine<Family::getrf, T, cpu::getrf_fn<T>>();
   const auto getrs = cpu::routine<Family::getrs, T, cpu::getrs_fn<T>>();
-  const auto trsm = cpu_trsm<T>();
+  const auto trsm = cpu::trsm<T>();
   const auto gemm = cpu::gemm<T>();
   const T one = T(1), minus_one = T(-1);
   const int inc = 1;
