@@ -39,6 +39,21 @@
 #include "tests/harness/reference.h"
 #include "tests/harness/rng.h"
 
+// The state a failing factorization leaves: cudrop's GPU path keeps the reference's; a call that
+// ran on the CPU (cpu mode, a fallback) keeps whatever the CPU LAPACK underneath leaves, and
+// OpenBLAS's blocked potrf leaves other intermediate values. A difference is a failure where
+// every call ran on the GPU (--expect-gpu) and a note elsewhere.
+#define CHECK_STATE(cond, ...)                          \
+  do {                                                  \
+    if (opt.placement.expect_gpu) {                     \
+      CHECK(cond, __VA_ARGS__);                         \
+    } else if (!(cond)) {                               \
+      std::printf("NOTE (state) ");                     \
+      std::printf(__VA_ARGS__);                         \
+      std::printf("\n");                                \
+    }                                                   \
+  } while (0)
+
 namespace {
 
 harness::FactorOptions opt;
@@ -136,7 +151,7 @@ void run_case(const Lapack<R> &lp, bool upper, int n, int pad, bool unaligned, i
   bool kept = true;
   for (int j = k0; j < n; ++j)
     for (int i = std::max(j, k1); i < n; ++i) kept = kept && same_bits(a[index(i, j)], a0[index(i, j)]);
-  CHECK(kept, "%s: an entry beyond the failing block changed", what);
+  CHECK_STATE(kept, "%s: an entry beyond the failing block changed", what);
   if (lp.ref_potrf == nullptr || n > 4200) return;
   std::vector<C> r(a0);
   int rinfo = -99;
@@ -161,8 +176,10 @@ void run_case(const Lapack<R> &lp, bool upper, int n, int pad, bool unaligned, i
       const double d = std::isnan(y.imag()) ? std::fabs(x.real() - y.real()) : std::abs(x - y);
       worst = std::max(worst, d == d ? d / (tol * std::max(1.0, std::abs(y))) : INFINITY);
     }
-  CHECK(kept_as_reference, "%s: an entry the reference leaves as it was changed", what);
-  CHECK(worst <= 1, "%s: differs from the reference's output by %.3g x tol", what, worst);
+  CHECK_STATE(kept_as_reference, "%s: an entry the reference leaves as it was changed", what);
+  // After a failure, against OpenBLAS's state: a note (its blocking differs from the reference's).
+  if (info == 0 || lp.netlib) CHECK(worst <= 1, "%s: differs from the reference's output by %.3g x tol", what, worst);
+  else if (!(worst <= 1)) std::printf("NOTE (state) %s: differs from OpenBLAS's output after the failure by %.3g x tol\n", what, worst);
 }
 
 template <class R>
