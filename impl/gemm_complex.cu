@@ -18,6 +18,7 @@
 #include "core/layout.h"
 #include "impl/gemm.h"
 #include "impl/gpu_context.cuh"
+#include "impl/stream_scratch.h"
 #include "kernels/complex_operand.cuh"
 
 namespace cudrop::impl {
@@ -48,34 +49,6 @@ ComplexLayout complex_layout(Op trans_b, int m, int n, int k) {
   if (trans_b) l.packed_b_bytes = aligned(gemm_bytes(packed_b_ld<R>(k), size_t(n), sizeof(Complex<R>)));
   return l;
 }
-
-// The caller's workspace when large enough, else memory of our own in stream order.
-class OwnedWorkspace {
- public:
-  explicit OwnedWorkspace(cudaStream_t stream) : stream_(stream) {}
-  OwnedWorkspace(const OwnedWorkspace &) = delete;
-  OwnedWorkspace &operator=(const OwnedWorkspace &) = delete;
-  ~OwnedWorkspace() {
-    if (owned_ != nullptr) cudaFreeAsync(owned_, stream_);
-  }
-  Status get(size_t bytes, void *workspace, size_t workspace_bytes, char **out) {
-    if (workspace != nullptr && workspace_bytes >= bytes) {
-      *out = static_cast<char *>(workspace);
-      return Status::ok;
-    }
-    if (inject_fault("alloc")) return Status::out_of_memory;
-    if (Status s = check(cudaMallocAsync(&owned_, bytes, stream_), "complex gemm workspace"); s != Status::ok) {
-      owned_ = nullptr;
-      return s;
-    }
-    *out = static_cast<char *>(owned_);
-    return Status::ok;
-  }
-
- private:
-  cudaStream_t stream_;
-  void *owned_ = nullptr;
-};
 
 }  // namespace
 
@@ -117,7 +90,7 @@ Status complex_gemm_device(Op trans_a, Op trans_b, int m, int n, int k, Complex<
   const R kernel_alpha = real_alpha ? alpha.re : R(1);
 
   const ComplexLayout layout = complex_layout<R>(trans_b, m, n, k);
-  OwnedWorkspace scratch(cuda_stream);
+  StreamScratch scratch(cuda_stream, "complex gemm workspace");
   char *work = nullptr;
   if (Status s = scratch.get(layout.total(), workspace, workspace_bytes, &work); s != Status::ok) return s;
   T *widened = reinterpret_cast<T *>(work);

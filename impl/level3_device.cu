@@ -13,6 +13,7 @@
 #include "core/layout.h"
 #include "impl/gemm.h"
 #include "impl/gpu_context.cuh"
+#include "impl/stream_scratch.h"
 #include "kernels/triangular.cuh"
 
 namespace cudrop::impl {
@@ -33,36 +34,6 @@ template <class T>
 size_t diagonal_blocks_bytes(int64_t order) {
   return aligned(size_t(ceil_div(order, kTriNb)) * kTriNb * kTriNb * sizeof(T));
 }
-
-// The caller's workspace when large enough, else memory of our own taken and given back in
-// stream order.
-class Scratch {
- public:
-  Scratch(cudaStream_t stream) : stream_(stream) {}
-  Scratch(const Scratch &) = delete;
-  Scratch &operator=(const Scratch &) = delete;
-  ~Scratch() {
-    if (owned_) cudaFreeAsync(owned_, stream_);
-  }
-  Status get(size_t bytes, void *workspace, size_t workspace_bytes, char **out) {
-    if (workspace != nullptr && workspace_bytes >= bytes) {
-      *out = static_cast<char *>(workspace);
-      return Status::ok;
-    }
-    if (inject_fault("alloc")) return Status::out_of_memory;
-    if (Status s = check(cudaMallocAsync(&owned_, std::max<size_t>(bytes, 1), stream_), "level3 workspace");
-        s != Status::ok) {
-      owned_ = nullptr;
-      return s;
-    }
-    *out = static_cast<char *>(owned_);
-    return Status::ok;
-  }
-
- private:
-  cudaStream_t stream_;
-  void *owned_ = nullptr;
-};
 
 // Blocks of op(A) for the GEMMs: the block at (r0, c0) of op(A) and how GEMM applies it.
 template <class T>
@@ -202,7 +173,7 @@ Status trmm_device(char side, char uplo, char trans, char diag, int64_t m, int64
   if (alpha == T(0))
     return launched(kernels::launch_axpby(Part::all, m, n, T(0), dC, lddc, T(0), dC, lddc, stream), "trmm zero");
   const int64_t order = upper_char(side) == 'L' ? m : n;
-  Scratch scratch(stream);
+  StreamScratch scratch(stream, "level3 workspace");
   char *ws = nullptr;
   if (Status s = scratch.get(trmm_device_workspace<T>(side, m, n), workspace, workspace_bytes, &ws); s != Status::ok)
     return s;
@@ -237,7 +208,7 @@ Status symmetric_product(bool hermitian, char side, char uplo, int64_t m, int64_
                                    "symm scale");
   const bool left = upper_char(side) == 'L';
   const int64_t order = left ? m : n;
-  Scratch scratch(stream);
+  StreamScratch scratch(stream, "level3 workspace");
   char *ws = nullptr;
   if (Status s = scratch.get(symm_device_workspace<T>(side, m, n), workspace, workspace_bytes, &ws); s != Status::ok)
     return s;
@@ -335,7 +306,7 @@ Status rank_update(bool hermitian, char uplo, char trans, int64_t n, int64_t k, 
                         : launched(kernels::launch_axpby(lower ? Part::lower : Part::upper, n, n, T(0), dC, lddc,
                                                          beta, dC, lddc, stream, hermitian),
                                    "syrk scale");
-  Scratch scratch(stream);
+  StreamScratch scratch(stream, "level3 workspace");
   char *ws = nullptr;
   if (Status s = scratch.get(syr2k_device_workspace<T>(n), workspace, workspace_bytes, &ws); s != Status::ok) return s;
   RankUpdate<T> r{lower, upper_char(trans) != 'N', hermitian, int(k), alpha, beta, dA, dB ? dB : dA, ldda,
