@@ -13,6 +13,7 @@
 #include "impl/gemm_complex.h"
 
 #include <climits>
+#include <cstdint>
 #include <cstdio>
 
 #include "core/layout.h"
@@ -25,7 +26,10 @@ namespace cudrop::impl {
 namespace {
 
 constexpr size_t kRegionAlign = 256;  // bytes: the packed op(B) starts on its own lines
-size_t aligned(size_t bytes) { return (bytes + kRegionAlign - 1) / kRegionAlign * kRegionAlign; }
+// Saturating, as gemm_bytes is: a count at SIZE_MAX must not wrap to a small one.
+size_t aligned(size_t bytes) {
+  return bytes > SIZE_MAX - kRegionAlign ? SIZE_MAX : (bytes + kRegionAlign - 1) / kRegionAlign * kRegionAlign;
+}
 
 // W's leading dimension in complex elements (2m reals, padded as gemm_padded_ld pads: even).
 template <class R>
@@ -39,7 +43,7 @@ size_t packed_b_ld(int k) {
 
 struct ComplexLayout {
   size_t widened_bytes = 0, packed_b_bytes = 0;
-  size_t total() const { return widened_bytes + packed_b_bytes; }
+  size_t total() const { return gemm_bytes_sum(widened_bytes, packed_b_bytes); }
 };
 
 template <class R>
