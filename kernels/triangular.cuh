@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "core/complex.h"
+#include "kernels/complex_scalar.cuh"  // divide(): complex division as the reference's compiler divides
 
 namespace cudrop::kernels {
 
@@ -44,23 +45,6 @@ cudaError_t launch_triangle_blocks(bool lower, bool unit, long long n, const T *
   if (blocks > 0x7fffffffLL) return cudaErrorInvalidValue;
   triangle_blocks<T><<<unsigned(blocks), kTriNb, 0, stream>>>(lower, unit, n, a, lda, out);
   return cudaGetLastError();
-}
-
-// x / y as the reference's compiler divides: real division, or for complex numbers Smith's
-// scaling by the larger part of y (gfortran's Fortran rules), so that no intermediate
-// overflows where the quotient does not.
-template <class R>
-__device__ R divide(R x, R y) {
-  return x / y;
-}
-template <class R>
-__device__ Complex<R> divide(Complex<R> x, Complex<R> y) {
-  if (fabs(y.re) >= fabs(y.im)) {
-    const R ratio = y.im / y.re, denom = y.re + y.im * ratio;
-    return {(x.re + x.im * ratio) / denom, (x.im - x.re * ratio) / denom};
-  }
-  const R ratio = y.re / y.im, denom = y.re * ratio + y.im;
-  return {(x.re * ratio + x.im) / denom, (x.im * ratio - x.re) / denom};
 }
 
 // TRSM's diagonal blocks, solved in place by substitution as the reference solves them (so with
