@@ -25,12 +25,6 @@
 namespace cudrop::impl {
 namespace {
 
-constexpr size_t kRegionAlign = 256;  // bytes: the packed op(B) starts on its own lines
-// Saturating, as gemm_bytes is: a count at SIZE_MAX must not wrap to a small one.
-size_t aligned(size_t bytes) {
-  return bytes > SIZE_MAX - kRegionAlign ? SIZE_MAX : (bytes + kRegionAlign - 1) / kRegionAlign * kRegionAlign;
-}
-
 // W's leading dimension in complex elements (2m reals, padded as gemm_padded_ld pads: even).
 template <class R>
 size_t widened_ld(int m) {
@@ -49,8 +43,8 @@ struct ComplexLayout {
 template <class R>
 ComplexLayout complex_layout(Op trans_b, int m, int n, int k) {
   ComplexLayout l;
-  l.widened_bytes = aligned(gemm_bytes(widened_ld<R>(m), 2 * size_t(k), sizeof(Complex<R>)));
-  if (trans_b) l.packed_b_bytes = aligned(gemm_bytes(packed_b_ld<R>(k), size_t(n), sizeof(Complex<R>)));
+  l.widened_bytes = scratch_region(gemm_bytes(widened_ld<R>(m), 2 * size_t(k), sizeof(Complex<R>)));
+  if (trans_b) l.packed_b_bytes = scratch_region(gemm_bytes(packed_b_ld<R>(k), size_t(n), sizeof(Complex<R>)));
   return l;
 }
 

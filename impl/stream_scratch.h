@@ -6,10 +6,19 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 #include "impl/gpu_context.cuh"
 
 namespace cudrop::impl {
+
+// A workspace region's size rounded up to whole 256-byte lines, so that the next region starts on
+// its own; saturating, as gemm_bytes is: a count near SIZE_MAX must not wrap to a small one
+// (the allocation then fails and the call runs on the CPU).
+constexpr size_t kScratchAlign = 256;
+inline size_t scratch_region(size_t bytes) {
+  return bytes > SIZE_MAX - kScratchAlign ? SIZE_MAX : (bytes + kScratchAlign - 1) / kScratchAlign * kScratchAlign;
+}
 
 class StreamScratch {
  public:
