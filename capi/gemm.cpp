@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "capi/gemm_fast_entry.h"
-#include "capi/letter.h"
+#include "core/letter.h"
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/gemm.h"
@@ -152,7 +152,7 @@ template decltype(cblas_gemm<Complex<float>>) cblas_gemm<Complex<float>>;
 template decltype(cblas_gemm<Complex<double>>) cblas_gemm<Complex<double>>;
 
 
-// The entry of sgemm_/dgemm_ (capi/exports.cpp), past the assembly entry's short way.
+// The entry of ?gemm_ (capi/exports.cpp): for s and d past the assembly entry's short way.
 // caller: as for checked_gemm().
 template <class T>
 void gemm(const char *transa, const char *transb, const int *m, const int *n, const int *k, const T *alpha,

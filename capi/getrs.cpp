@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "capi/letter.h"
+#include "core/letter.h"
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/solve.h"

@@ -5,7 +5,7 @@
 #include <initializer_list>
 #include <utility>
 
-#include "capi/letter.h"
+#include "core/letter.h"
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/level3.h"

@@ -5,7 +5,7 @@
 // overwritten by X as xPOTRS does.
 #include <cstdio>
 
-#include "capi/letter.h"
+#include "core/letter.h"
 #include "capi/report.h"
 #include "capi/solve_checks.h"
 #include "core/routines.h"

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <type_traits>
 
-#include "capi/letter.h"
+#include "core/letter.h"
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/potrf.h"

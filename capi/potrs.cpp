@@ -4,7 +4,7 @@
 // that triangle of A is read.
 #include <cstdio>
 
-#include "capi/letter.h"
+#include "core/letter.h"
 #include "capi/report.h"
 #include "capi/solve_checks.h"
 #include "core/routines.h"

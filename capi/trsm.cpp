@@ -104,7 +104,7 @@ void cblas_triangular(int layout, int side, int uplo, int trans_a, int diag, int
 }
 }  // namespace
 
-// The entries of strmm_/dtrmm_, strsm_/dtrsm_ and their CBLAS forms (capi/exports.cpp).
+// The entries of ?trmm_, ?trsm_ (s, d, c, z) and their CBLAS forms (capi/exports.cpp).
 template <class T>
 void trmm(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
           const T *alpha, const T *a, const int *lda, T *b, const int *ldb, size_t side_len, size_t uplo_len,

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "core/layout.h"
+#include "core/letter.h"
 #include "impl/gemm.h"
 #include "impl/gpu_context.cuh"
 #include "impl/stream_scratch.h"
@@ -22,17 +23,13 @@ namespace {
 using kernels::kTriNb;
 using kernels::Part;
 
-char upper_char(char c) { return (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c; }
 // 'N', 'T', 'C' (conjugate transpose; a transpose for real T).
-Op op_of(char trans) { return Op::from_letter(upper_char(trans)); }
-
-constexpr size_t kAlign = 256;  // bytes: each workspace region starts on its own lines
-size_t aligned(size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+Op op_of(char trans) { return Op::from_letter(upper(trans)); }
 
 // Where the diagonal blocks of a triangle of order `order` go: ceil(order / kTriNb) squares.
 template <class T>
 size_t diagonal_blocks_bytes(int64_t order) {
-  return aligned(size_t(ceil_div(order, kTriNb)) * kTriNb * kTriNb * sizeof(T));
+  return scratch_region(size_t(ceil_div(order, kTriNb)) * kTriNb * kTriNb * sizeof(T));
 }
 
 // Blocks of op(A) for the GEMMs: the block at (r0, c0) of op(A) and how GEMM applies it.
@@ -119,12 +116,12 @@ template <class T>
 Triangular<T> triangular(char side, char uplo, char trans, char diag, int64_t m, int64_t n, T alpha, const T *dA,
                          size_t ldda, const T *blocks, cudaStream_t stream) {
   Triangular<T> t;
-  t.left = upper_char(side) == 'L';
+  t.left = upper(side) == 'L';
   t.A = {dA, ldda, op_of(trans)};
-  const bool op_lower = (upper_char(uplo) == 'L') != t.A.trans;
+  const bool op_lower = (upper(uplo) == 'L') != t.A.trans;
   t.forward = t.left ? op_lower : !op_lower;
-  t.lower = upper_char(uplo) == 'L';
-  t.unit = upper_char(diag) == 'U';
+  t.lower = upper(uplo) == 'L';
+  t.unit = upper(diag) == 'U';
   t.m = int(m);
   t.n = int(n);
   t.blocks = blocks;
@@ -153,14 +150,14 @@ Status trsm_device(char side, char uplo, char trans, char diag, int64_t m, int64
         s != Status::ok)
       return s;
   }
-  const int64_t order = upper_char(side) == 'L' ? m : n;
+  const int64_t order = upper(side) == 'L' ? m : n;
   return triangular(side, uplo, trans, diag, m, n, T(1), dA, ldda, static_cast<const T *>(nullptr), stream)
       .solve(0, order, dB, lddb);
 }
 
 template <class T>
 size_t trmm_device_workspace(char side, int64_t m, int64_t n) {
-  return diagonal_blocks_bytes<T>(upper_char(side) == 'L' ? m : n);
+  return diagonal_blocks_bytes<T>(upper(side) == 'L' ? m : n);
 }
 
 template <class T>
@@ -172,13 +169,13 @@ Status trmm_device(char side, char uplo, char trans, char diag, int64_t m, int64
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
   if (alpha == T(0))
     return launched(kernels::launch_axpby(Part::all, m, n, T(0), dC, lddc, T(0), dC, lddc, stream), "trmm zero");
-  const int64_t order = upper_char(side) == 'L' ? m : n;
+  const int64_t order = upper(side) == 'L' ? m : n;
   StreamScratch scratch(stream, "level3 workspace");
   char *ws = nullptr;
   if (Status s = scratch.get(trmm_device_workspace<T>(side, m, n), workspace, workspace_bytes, &ws); s != Status::ok)
     return s;
   T *blocks = reinterpret_cast<T *>(ws);
-  if (Status s = launched(kernels::launch_triangle_blocks(upper_char(uplo) == 'L', upper_char(diag) == 'U', order, dA,
+  if (Status s = launched(kernels::launch_triangle_blocks(upper(uplo) == 'L', upper(diag) == 'U', order, dA,
                                                           ldda, blocks, stream),
                           "trmm diagonal blocks");
       s != Status::ok)
@@ -189,8 +186,8 @@ Status trmm_device(char side, char uplo, char trans, char diag, int64_t m, int64
 
 template <class T>
 size_t symm_device_workspace(char side, int64_t m, int64_t n) {
-  const int64_t order = upper_char(side) == 'L' ? m : n;
-  return aligned(padded_ld(size_t(order), sizeof(T)) * size_t(order) * sizeof(T));
+  const int64_t order = upper(side) == 'L' ? m : n;
+  return scratch_region(padded_ld(size_t(order), sizeof(T)) * size_t(order) * sizeof(T));
 }
 
 namespace {
@@ -206,7 +203,7 @@ Status symmetric_product(bool hermitian, char side, char uplo, int64_t m, int64_
     return beta == T(1) ? Status::ok
                         : launched(kernels::launch_axpby(Part::all, m, n, T(0), dC, lddc, beta, dC, lddc, stream),
                                    "symm scale");
-  const bool left = upper_char(side) == 'L';
+  const bool left = upper(side) == 'L';
   const int64_t order = left ? m : n;
   StreamScratch scratch(stream, "level3 workspace");
   char *ws = nullptr;
@@ -214,7 +211,7 @@ Status symmetric_product(bool hermitian, char side, char uplo, int64_t m, int64_
     return s;
   T *full = reinterpret_cast<T *>(ws);
   const size_t ldf = padded_ld(size_t(order), sizeof(T));
-  if (Status s = launched(kernels::launch_symmetrize(upper_char(uplo) == 'L', order, dA, ldda, full, ldf, stream,
+  if (Status s = launched(kernels::launch_symmetrize(upper(uplo) == 'L', order, dA, ldda, full, ldf, stream,
                                                     hermitian),
                           "symm symmetrize");
       s != Status::ok)
@@ -289,7 +286,7 @@ struct RankUpdate {
 
 template <class T>
 size_t syr2k_device_workspace(int64_t) {
-  return aligned(size_t(kRankLeaf * kRankLeaf) * sizeof(T));
+  return scratch_region(size_t(kRankLeaf * kRankLeaf) * sizeof(T));
 }
 
 namespace {
@@ -300,7 +297,7 @@ Status rank_update(bool hermitian, char uplo, char trans, int64_t n, int64_t k, 
   if (n <= 0) return Status::ok;
   if (inject_fault("launch")) return Status::cuda_error;
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
-  const bool lower = upper_char(uplo) == 'L';
+  const bool lower = upper(uplo) == 'L';
   if (alpha == T(0) || k <= 0)
     return beta == T(1) ? Status::ok
                         : launched(kernels::launch_axpby(lower ? Part::lower : Part::upper, n, n, T(0), dC, lddc,
@@ -309,7 +306,7 @@ Status rank_update(bool hermitian, char uplo, char trans, int64_t n, int64_t k, 
   StreamScratch scratch(stream, "level3 workspace");
   char *ws = nullptr;
   if (Status s = scratch.get(syr2k_device_workspace<T>(n), workspace, workspace_bytes, &ws); s != Status::ok) return s;
-  RankUpdate<T> r{lower, upper_char(trans) != 'N', hermitian, int(k), alpha, beta, dA, dB ? dB : dA, ldda,
+  RankUpdate<T> r{lower, upper(trans) != 'N', hermitian, int(k), alpha, beta, dA, dB ? dB : dA, ldda,
                   dB ? lddb : ldda, dB != nullptr, dC, lddc, reinterpret_cast<T *>(ws), stream};
   return r.run(0, n);
 }
