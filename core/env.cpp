@@ -369,6 +369,8 @@ Environment read_environment() {
   e.potrf_trace = static_cast<int>(whole_number("CUDROP_POTRF_TRACE", 0, 0, 3));
   e.gemm_trace = flag("CUDROP_GEMM_TRACE", false);
   e.dmma_tile = word("CUDROP_DMMA_TILE", {"128x128", "128x64", "64x64"}, -1, "the tile chosen per shape");
+  e.sgemm_3xtf32 = word("CUDROP_SGEMM", {"fp32", "3xtf32"}, 0) == 1;
+  e.split_tf32_pass_k = static_cast<int>(whole_number("CUDROP_TEST_SPLIT_TF32_PASS_K", 0, 1, INT_MAX, "by workspace"));
   e.power_csr_elementwise = flag("CUDROP_TEST_POWER_CSR_ELEMENTWISE", false);
   e.power_pdl = flag("CUDROP_TEST_POWER_PDL", true);
   e.power_l2 = flag("CUDROP_TEST_POWER_L2", true);

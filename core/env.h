@@ -59,8 +59,12 @@ struct Environment {
   int potrf_trace = 0;        // CUDROP_POTRF_TRACE
   bool gemm_trace = false;    // CUDROP_GEMM_TRACE
   int dmma_tile = -1;         // CUDROP_DMMA_TILE: 0 128x128, 1 128x64, 2 64x64 (-1: by shape)
+  // CUDROP_SGEMM=3xtf32: single-precision products on the TF32 tensor cores, split for FP32
+  // accuracy (impl/gemm_split_tf32.h), where the device has them; fp32 (default): FP32 pipes.
+  bool sgemm_3xtf32 = false;
   // Test hooks.
   bool power_csr_elementwise = false;           // CUDROP_TEST_POWER_CSR_ELEMENTWISE
+  int split_tf32_pass_k = 0;                    // CUDROP_TEST_SPLIT_TF32_PASS_K (0: by workspace)
   bool power_pdl = true;                        // CUDROP_TEST_POWER_PDL
   bool power_l2 = true;                         // CUDROP_TEST_POWER_L2
   CsrFormat power_csr_format = CsrFormat::chosen;  // CUDROP_TEST_POWER_CSR_FORMAT

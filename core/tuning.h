@@ -108,6 +108,11 @@ constexpr size_t kCopyPieceMin = size_t(128) << 10, kCopyPieceMax = size_t(1) <<
 // (docs/perf/2026-11-25-moved-from-comments.md). A rule of gemm_device_workspace, which
 // callers ask without a device: one value for every generation.
 constexpr int kSgemmRepackMinM = 2048, kSgemmRepackMinNK = 128;
+// CUDROP_SGEMM=3xtf32 (impl/gemm_split_tf32.cu): the split operands of one pass over k take at
+// most this much device memory (k is cut into passes to fit; each pass after the first adds to
+// C with beta = 1), and consecutive blocks walk this many row tiles of C down a column of tiles.
+constexpr size_t kSplitTf32WorkspaceMiB = 768;
+constexpr int kSplitTf32GroupM = 8;
 constexpr double kGemmMinFlops = 2.0 * 512 * 512 * 512;
 constexpr double kGemmMinIntensity = 16;
 constexpr int kGetrfMinN = 2048;

@@ -14,6 +14,7 @@
 #include "impl/device_info.h"
 #include "impl/device_split.h"
 #include "impl/gemm_complex.h"
+#include "impl/gemm_split_tf32.h"
 #include "impl/gemm_config.h"
 #include "impl/gpu_context.cuh"
 #include "impl/multi_device.h"
@@ -206,6 +207,14 @@ Status real_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha
   // call left behind: clear it first (and say so) so the launch is not blamed for it.
   if (const cudaError_t stale = cudaGetLastError(); stale != cudaSuccess)
     log(1, "a CUDA error was pending before a GEMM launch: %s", cudaGetErrorString(stale));
+  if constexpr (std::is_same_v<T, float>) {
+    if (settings().sgemm_3xtf32) {
+      bool ran = false;
+      const Status s = split_tf32_gemm_device(trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc,
+                                              stream, lower_only, &ran);
+      if (s != Status::ok || ran) return s;
+    }
+  }
   const auto cuda_stream = static_cast<cudaStream_t>(stream);
   cudaError_t error = cudaSuccess;
   // The kernel configuration from the device's facts, its tuning column and the tuning

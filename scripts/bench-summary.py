@@ -25,7 +25,7 @@ def main(path):
             dispatch.append((line.split()[1], f))
         elif head == "dispatch":
             notes.append(line)
-        elif head in ("cudrop_e2e", "nvblas_e2e"):
+        elif head in ("cudrop_e2e", "nvblas_e2e", "cudrop_e2e_3xtf32"):
             e2e[(line.split()[1], int(f["n"]))][head] = float(f["gflops"]) / 1e3
         elif head == "host_copy_cublas":
             e2e[(line.split()[1], int(f["n"]))][head] = float(f["tflops"])
@@ -61,10 +61,11 @@ def main(path):
             print(f"    {prec} n={f['n']:<5} {float(f['direct_us']):9.3f} {float(f['cudrop_us']):9.3f}"
                   f"  {float(f['ratio']):5.3f}  {f['cudrop_on']}  {f.get('loaded', '')}")
     if e2e:
-        print("  host->host GEMM, pageable arrays (TFLOPS): cudrop / NVBLAS / copy+cuBLAS+copy")
+        print("  host->host GEMM, pageable arrays (TFLOPS): cudrop / NVBLAS / copy+cuBLAS+copy / cudrop 3xtf32")
         for (prec, n), c in sorted(e2e.items()):
             fmt = lambda k: f"{c[k]:6.2f}" if k in c else "     -"
-            print(f"    {prec} n={n:<6} {fmt('cudrop_e2e')} {fmt('nvblas_e2e')} {fmt('host_copy_cublas')}")
+            print(f"    {prec} n={n:<6} {fmt('cudrop_e2e')} {fmt('nvblas_e2e')} {fmt('host_copy_cublas')}"
+                  f" {fmt('cudrop_e2e_3xtf32')}")
     for line in other[:40]:
         print("  " + line)
 

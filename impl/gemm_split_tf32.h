@@ -1,0 +1,19 @@
+#pragma once
+// Single-precision GEMM on the TF32 tensor cores at FP32 accuracy (3xTF32,
+// kernels/gemm_split_tf32.cuh): opt-in through CUDROP_SGEMM=3xtf32, on devices whose code this
+// build holds (sm_90a, i.e. H100/H200). docs/sgemm-3xtf32.md says when it is FP32-equivalent.
+#include <cstddef>
+
+#include "core/status.h"
+
+namespace cudrop::impl {
+
+// C = alpha op(A) op(B) + beta C on device arrays, in `stream` order (asynchronous), k > 0.
+// *ran = false with Status::ok when this device or build has no such kernel, or when the
+// workspace it needs (the split operands, taken in stream order) cannot be had: the caller
+// then runs its FP32 kernel. lower_only: as gemm_device's.
+Status split_tf32_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *dA,
+                              size_t ldda, const float *dB, size_t lddb, float beta, float *dC, size_t lddc,
+                              void *stream, bool lower_only, bool *ran);
+
+}  // namespace cudrop::impl
