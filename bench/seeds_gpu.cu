@@ -176,15 +176,18 @@ void run_lu(int n, int reps) {
 // Blocked lower Cholesky of width nb over the library's device functions (bench only: the
 // library's potrf_device has its own schedule, impl/potrf_plan.h). d_work: two ints (the panel
 // kernel's INFO and its finished-block counter), zeroed by the caller. INFO of a block is
-// relative to that block: nonzero means not positive definite somewhere.
+// relative to that block: nonzero means not positive definite somewhere. scratch: SYRK's
+// workspace (syr2k_device_workspace bytes), so that no step allocates its own.
 template <class T>
-void chol_blocked(int n, T *dA, size_t ld, int nb, bool left, int *d_work, cudaStream_t stream) {
+void chol_blocked(int n, T *dA, size_t ld, int nb, bool left, int *d_work, void *scratch, size_t scratch_bytes,
+                  cudaStream_t stream) {
   auto at = [&](int i, int j) { return dA + size_t(i) + size_t(j) * ld; };
   auto *finished = reinterpret_cast<unsigned *>(d_work + 1);
   for (int j = 0; j < n; j += nb) {
     const int jb = std::min(nb, n - j), rest = n - j - jb;
     if (left && j > 0) {  // this block column receives every earlier column's update
-      CHECK_STATUS(syr2k_device<T>('L', 'N', jb, j, T(-1), at(j, 0), ld, nullptr, 0, T(1), at(j, j), ld, stream));
+      CHECK_STATUS(syr2k_device<T>('L', 'N', jb, j, T(-1), at(j, 0), ld, nullptr, 0, T(1), at(j, j), ld, stream, scratch,
+                                   scratch_bytes));
       if (rest > 0)
         CHECK_STATUS(gemm_device<T>(Op::none, Op::trans, rest, jb, j, T(-1), at(j + jb, 0), ld, at(j, 0), ld, T(1),
                                     at(j + jb, j), ld, stream));
@@ -195,7 +198,7 @@ void chol_blocked(int n, T *dA, size_t ld, int nb, bool left, int *d_work, cudaS
     CHECK_STATUS(trsm_device<T>('R', 'L', 'T', 'N', rest, jb, T(1), at(j, j), ld, at(j + jb, j), ld, stream));
     if (!left)  // the trailing matrix receives this block column's update at once
       CHECK_STATUS(syr2k_device<T>('L', 'N', rest, jb, T(-1), at(j + jb, j), ld, nullptr, 0, T(1), at(j + jb, j + jb),
-                                   ld, stream));
+                                   ld, stream, scratch, scratch_bytes));
   }
 }
 
@@ -207,6 +210,9 @@ void run_chol(int n, const std::vector<int> &nbs, int reps) {
   CHECK_CUDA(cudaMalloc(&dPristine, count * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&dA, count * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&dWork, 256));
+  const size_t scratch_bytes = syr2k_device_workspace<T>(n);
+  void *dScratch = nullptr;
+  CHECK_CUDA(cudaMalloc(&dScratch, std::max<size_t>(256, scratch_bytes)));
   fill_spd<<<2048, 256, 0, g_stream>>>(dPristine, n, 5u + unsigned(n));
   CHECK_CUDA(cudaGetLastError());
   const std::vector<T> pristine = download(dPristine, count);
@@ -217,7 +223,8 @@ void run_chol(int n, const std::vector<int> &nbs, int reps) {
   for (const Variant &v : variants) {
     auto factor = [&] {
       if (v.nb == 0) CHECK_STATUS(potrf_device<T>(n, dA, size_t(n), dWork, g_stream));
-      else chol_blocked<T>(n, dA, size_t(n), v.nb, std::strcmp(v.order, "left") == 0, dWork, g_stream);
+      else chol_blocked<T>(n, dA, size_t(n), v.nb, std::strcmp(v.order, "left") == 0, dWork, dScratch, scratch_bytes,
+                           g_stream);
     };
     auto restore = [&] {
       CHECK_CUDA(cudaMemcpyAsync(dA, dPristine, count * sizeof(T), cudaMemcpyDeviceToDevice, g_stream));
@@ -235,7 +242,7 @@ void run_chol(int n, const std::vector<int> &nbs, int reps) {
                 info[0], int(resid < 30 && info[0] == 0));
     std::fflush(stdout);
   }
-  CHECK_CUDA(cudaFree(dPristine)); CHECK_CUDA(cudaFree(dA)); CHECK_CUDA(cudaFree(dWork));
+  CHECK_CUDA(cudaFree(dPristine)); CHECK_CUDA(cudaFree(dA)); CHECK_CUDA(cudaFree(dWork)); CHECK_CUDA(cudaFree(dScratch));
 }
 
 int usage(const char *me) {
