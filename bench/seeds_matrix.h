@@ -4,9 +4,10 @@
  *
  * CSR, 0-based, `rows` x `rows`: row i holds per_row entries at columns drawn uniformly from all
  * rows (sorted, duplicates possible and added by the mat-vec), values uniform in [0.1, 1.1). The
- * values are positive, so the dominant eigenvalue is real, positive and simple (Perron-Frobenius:
- * a random graph of this degree is strongly connected with overwhelming probability) and the
- * power method converges; its rate is about 1/sqrt(per_row). Plain C (C89 + stdint), no CUDA. */
+ * values are positive, so the dominant eigenvalue is real and positive (Perron-Frobenius), that of
+ * the random graph's giant strongly connected component, about 0.6 per_row; the few rows outside
+ * it (no entry in their column) form components of far smaller spectral radius, so it is simple
+ * and the power method converges, at a rate of about 1/sqrt(per_row). Plain C, no CUDA. */
 #ifndef CUDROP_BENCH_SEEDS_MATRIX_H
 #define CUDROP_BENCH_SEEDS_MATRIX_H
 #include <stdint.h>
