@@ -31,6 +31,7 @@
 
 #include "bench/bench_common.cuh"
 #include "bench/cusolver_work.cuh"
+#include "bench/factor_check.cuh"
 #include "cudrop.h"
 #include "impl/gemm.h"
 #include "impl/getrf.h"
@@ -100,32 +101,6 @@ template <class T> struct Solver {
   }
 };
 
-// ||P A x - L (U x)||_inf / (n ||A||_inf ||x||_inf eps), x random +-1, in double.
-template <class T>
-double spot_check(int n, const T *a, const T *lu, const int *ipiv) {
-  using C = std::complex<double>;
-  std::vector<C> x(n), ax(n, 0.0), ux(n, 0.0), lux(n, 0.0);
-  unsigned s = 12345;
-  for (C &v : x) { s = s * 1664525u + 1013904223u; v = (s >> 31) ? 1.0 : -1.0; }
-  double anorm = 0;
-  std::vector<double> rowsum(n, 0.0);
-  for (int j = 0; j < n; ++j) {
-    const T *aj = a + size_t(j) * n, *luj = lu + size_t(j) * n;
-    for (int i = 0; i < n; ++i) { ax[i] += bench::widen(aj[i]) * x[j]; rowsum[i] += std::abs(bench::widen(aj[i])); }
-    for (int k = 0; k <= j; ++k) ux[k] += bench::widen(luj[k]) * x[j];
-  }
-  for (double r : rowsum) anorm = std::max(anorm, r);
-  for (int k = 0; k < n; ++k) {
-    const T *lk = lu + size_t(k) * n;
-    lux[k] += ux[k];
-    for (int i = k + 1; i < n; ++i) lux[i] += bench::widen(lk[i]) * ux[k];
-  }
-  for (int k = 0; k < n; ++k) std::swap(ax[k], ax[ipiv[k] - 1]);  // P A x
-  double err = 0;
-  for (int i = 0; i < n; ++i) err = std::max(err, std::abs(ax[i] - lux[i]));
-  return err / (double(n) * anorm * std::numeric_limits<cudrop::real_t<T>>::epsilon() / 2);
-}
-
 template <class T>
 void run_getrf(int n, int reps, int nb, cusolverDnHandle_t handle, cudaStream_t stream) {
   const size_t count = size_t(n) * n;
@@ -147,7 +122,7 @@ void run_getrf(int n, int reps, int nb, cusolverDnHandle_t handle, cudaStream_t 
   const double e2e_ms = bench::host_median_ms(
       reps, [&] { std::memcpy(a.data(), pristine.data(), count * sizeof(T)); },
       [&] { Solver<T>::cudrop(&n, &n, a.data(), &n, ipiv.data(), &info); }, &on_gpu);
-  const double resid = spot_check<T>(n, pristine.data(), a.data(), ipiv.data());
+  const double resid = bench::lu_spot_check<T>(n, pristine.data(), a.data(), ipiv.data());
   const int cudrop_info = info;
 
   // cuSOLVER and cudrop device-only on the same device matrix.
