@@ -55,7 +55,7 @@ if mode == "cpu":
     assert not lu and not chol and not lib, "no GPU rows without a GPU"
 else:
     assert lu and chol and lib, "LU and Cholesky rows"
-    assert {r[2] for r in chol} >= {"4", "64"}, "block widths"
+    assert len({r[2] for r in chol}) >= 2, "at least two block widths"
 assert "RESIDUAL CHECK FAILED" not in text
 PYEOF
 }
