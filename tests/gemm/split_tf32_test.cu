@@ -204,8 +204,14 @@ void run(const Case &c, unsigned seed) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  // --quick: only the small shapes (compute-sanitizer runs).
-  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  // --quick: only the small shapes (compute-sanitizer runs). --finite: no Inf/NaN cases, i.e. not
+  // the kernel's scalar path, whose ordinary shared-memory reads racecheck cannot pair with the
+  // mbarrier that orders them before the next bulk copy (it reports them as WAR hazards).
+  bool quick = false, finite = false;
+  for (int i = 1; i < argc; ++i) {
+    quick |= std::strcmp(argv[i], "--quick") == 0;
+    finite |= std::strcmp(argv[i], "--finite") == 0;
+  }
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::printf("no usable GPU: skipped\n");
@@ -232,7 +238,8 @@ int main(int argc, char **argv) {
   }
   // Inf and NaN inputs, and lower_only.
   for (int t = 0; t < 4; ++t) {
-    run(Case{65, 300, 129, 1, bool(t & 1), bool(t & 2), true, 1.0f, 0.5f, Data::nonfinite, false}, seed++);
+    if (!finite)
+      run(Case{65, 300, 129, 1, bool(t & 1), bool(t & 2), true, 1.0f, 0.5f, Data::nonfinite, false}, seed++);
     if (quick) continue;
     run(Case{600, 600, 200, 2, bool(t & 1), bool(t & 2), t == 3, 1.0f, t == 0 ? 0.0f : 1.0f, Data::uniform, true},
         seed++);
