@@ -88,11 +88,14 @@ class SavedRows {
   int saved_ = 0;
 };
 
-// One event per piece handed to the sender (recorded when its rows were final on the work
-// stream); the sender looks a piece's event up by its last row. Shared by the issuing thread
-// and the sender, so under a mutex.
+// One event per piece of rows, recorded on the work stream when its rows are final: all of
+// them while the work is issued, before the first piece goes to the sender (which then only
+// reads them, and looks a piece's event up by its last row).
 class RowEvents {
  public:
+  RowEvents() = default;
+  RowEvents(const RowEvents &) = delete;
+  RowEvents &operator=(const RowEvents &) = delete;
   ~RowEvents() {
     for (auto &e : events_) cudaEventDestroy(e.second);
   }
@@ -100,7 +103,6 @@ class RowEvents {
     cudaEvent_t e = nullptr;
     cudaError_t error = cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
     if (error == cudaSuccess) {
-      std::lock_guard<std::mutex> lock(mutex_);
       try {
         events_.emplace_back(rows, e);
       } catch (...) {
@@ -111,15 +113,16 @@ class RowEvents {
     }
     return check(error, "getrf write-back");
   }
-  cudaEvent_t at(int rows) {
-    std::lock_guard<std::mutex> lock(mutex_);
+  size_t size() const { return events_.size(); }
+  int rows(size_t i) const { return events_[i].first; }
+  cudaEvent_t event(size_t i) const { return events_[i].second; }
+  cudaEvent_t at(int rows) const {
     for (auto &e : events_)
       if (e.first == rows) return e.second;
     return nullptr;
   }
 
  private:
-  std::mutex mutex_;
   std::vector<std::pair<int, cudaEvent_t>> events_;
 };
 
@@ -217,26 +220,38 @@ Status getrf_host(int m, int n, T *a, int lda, int *ipiv, int *info) {
       trace.mark("piece");
       return inject_writeback_fault(++pieces) ? Status::cuda_error : Status::ok;
     });
-    int submitted = 0;
-    auto hand_over = [&](int rows) -> Status {
-      if (Status st = events.record(rows, ctx.stream); st != Status::ok) return st;
-      sender.submit(submitted, rows);
-      submitted = rows;
-      return Status::ok;
-    };
+    // Pieces go to the sender only once the GPU has finished them: it merges the pieces waiting
+    // for it into one, which must not wait for rows the GPU has yet to finish.
+    int recorded = 0;
     const RowsFinal rows_final = [&](int rows) -> Status {
-      return rows < m && rows - submitted >= piece_rows ? hand_over(rows) : Status::ok;
+      if (rows >= m || rows - recorded < piece_rows) return Status::ok;
+      recorded = rows;
+      return events.record(rows, ctx.stream);
     };
     s = getrf_device<T>(m, n, static_cast<T *>(dA), ldda, d_ipiv, d_ipiv + mn, dW, ctx.stream, 0, &rows_final);
-    if (s == Status::ok) s = hand_over(m);
+    if (s == Status::ok) s = events.record(m, ctx.stream);
     trace.mark("issued");
-    // While the GPU works, the caller's rows are saved ahead of the sender, a piece (and at
-    // least kSaveRows rows) at a time so that the sender waits for one such copy at most.
+    // While waiting for the next piece, the caller's rows are saved ahead of the sender, at
+    // least kSaveRows rows at a time (the sender waits for one such copy at most).
     constexpr int kSaveRows = 64;
     const int save_rows = std::max(piece_rows, kSaveRows);
-    for (int r = 0; r < m && s == Status::ok; r = std::min(m, r + save_rows))
-      s = saved.ensure(std::min(m, r + save_rows));
-    trace.mark("saved");
+    int saved_ahead = 0;
+    for (size_t i = 0, first = 0; i < events.size() && s == Status::ok;) {
+      const cudaError_t state = cudaEventQuery(events.event(i));
+      if (state == cudaSuccess) {
+        sender.submit(int(first), events.rows(i));
+        first = size_t(events.rows(i));
+        ++i;
+      } else if (state != cudaErrorNotReady) {
+        s = check(state, "getrf write-back");
+      } else if (saved_ahead < m) {
+        saved_ahead = std::min(m, saved_ahead + save_rows);
+        s = saved.ensure(saved_ahead);
+        if (saved_ahead == m) trace.mark("saved");
+      } else {
+        s = check(cudaEventSynchronize(events.event(i)), "getrf write-back");
+      }
+    }
     if (s == Status::ok) s = read_pivots();
     trace.mark("gpu");
     const int before_end = written.load();
