@@ -238,6 +238,7 @@ Status getrf_host(int m, int n, T *a, int lda, int *ipiv, int *info) {
     int saved_ahead = 0;
     for (size_t i = 0, first = 0; i < events.size() && s == Status::ok;) {
       const cudaError_t state = cudaEventQuery(events.event(i));
+      if (state == cudaErrorNotReady) cudaGetLastError();  // not an error: the piece is still running
       if (state == cudaSuccess) {
         sender.submit(int(first), events.rows(i));
         first = size_t(events.rows(i));
