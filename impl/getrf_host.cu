@@ -15,6 +15,7 @@
 
 #include "core/env.h"
 #include "core/layout.h"
+#include "core/tuning.h"
 #include "core/trace.h"
 #include "impl/getrf.h"
 #include "impl/gpu_context.cuh"
@@ -231,10 +232,9 @@ Status getrf_host(int m, int n, T *a, int lda, int *ipiv, int *info) {
     s = getrf_device<T>(m, n, static_cast<T *>(dA), ldda, d_ipiv, d_ipiv + mn, dW, ctx.stream, 0, &rows_final);
     if (s == Status::ok) s = events.record(m, ctx.stream);
     trace.mark("issued");
-    // While waiting for the next piece, the caller's rows are saved ahead of the sender, at
-    // least kSaveRows rows at a time (the sender waits for one such copy at most).
-    constexpr int kSaveRows = 64;
-    const int save_rows = std::max(piece_rows, kSaveRows);
+    // While waiting for the next piece, the caller's rows are saved ahead of the sender, about
+    // kGetrfSaveBytes at a time: a finished piece waits for one such copy at most.
+    const int save_rows = int(std::min<size_t>(ceil_div(tuning::kGetrfSaveBytes, row_bytes), size_t(m)));
     int saved_ahead = 0;
     for (size_t i = 0, first = 0; i < events.size() && s == Status::ok;) {
       const cudaError_t state = cudaEventQuery(events.event(i));
