@@ -283,8 +283,8 @@ void read_fault(Environment &e) {
   else if (kind == "getrf-writeback" && colon != std::string::npos) fault = Fault::getrf_writeback;
   if (fault == Fault::none || !from_ok || !device_ok) {
     warn_invalid(name, text,
-                 "alloc, launch, alloc:N, launch:N, potrf-step:N, solve-stage:N or getrf-writeback:N (N >= 1), each with an "
-                 "optional @D",
+                 "alloc, launch, alloc:N, launch:N, potrf-step:N, solve-stage:N or getrf-writeback:N (N >= 1), "
+                 "each with an optional @D",
                  "none");
     return;
   }

@@ -111,8 +111,8 @@ void run_case(const harness::ReferenceLapack &ref, const Case &c, uint64_t seed)
           "%s: on the CPU %ld elements differ from the reference's, first at row %ld column %ld "
           "(the caller's rows not restored, or cudrop's CPU LAPACK is not the reference's library)",
           what, differ, first % lda, first / lda);
-    CHECK(std::equal(got_ipiv.begin(), got_ipiv.begin() + mn, want_ipiv.begin()), "%s: IPIV differs from the reference's",
-          what);
+    CHECK(std::equal(got_ipiv.begin(), got_ipiv.begin() + mn, want_ipiv.begin()),
+          "%s: IPIV differs from the reference's", what);
   } else {
     bool in_range = true;
     for (int k = 0; k < mn; ++k) in_range = in_range && got_ipiv[k] >= k + 1 && got_ipiv[k] <= m;
