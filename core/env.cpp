@@ -256,8 +256,8 @@ size_t byte_size(const char *name, size_t fallback, const char *default_text) {
   return fallback;
 }
 
-// CUDROP_TEST_FAULT_INJECT=alloc|launch[:N], potrf-step:N or solve-stage:N, each with an optional
-// @D (only on CUDA device D: one device of several failing).
+// CUDROP_TEST_FAULT_INJECT=alloc|launch[:N], potrf-step:N, solve-stage:N or getrf-writeback:N,
+// each with an optional @D (only on CUDA device D: one device of several failing).
 void read_fault(Environment &e) {
   const char *name = "CUDROP_TEST_FAULT_INJECT";
   const char *text = value_of(name);
@@ -280,9 +280,11 @@ void read_fault(Environment &e) {
   else if (kind == "launch") fault = Fault::launch;
   else if (kind == "potrf-step" && colon != std::string::npos) fault = Fault::potrf_step;
   else if (kind == "solve-stage" && colon != std::string::npos) fault = Fault::solve_stage;
+  else if (kind == "getrf-writeback" && colon != std::string::npos) fault = Fault::getrf_writeback;
   if (fault == Fault::none || !from_ok || !device_ok) {
     warn_invalid(name, text,
-                 "alloc, launch, alloc:N, launch:N, potrf-step:N or solve-stage:N (N >= 1), each with an optional @D",
+                 "alloc, launch, alloc:N, launch:N, potrf-step:N, solve-stage:N or getrf-writeback:N (N >= 1), "
+                 "each with an optional @D",
                  "none");
     return;
   }
@@ -368,6 +370,8 @@ Environment read_environment() {
   e.potrf_lookahead = flag("CUDROP_POTRF_LOOKAHEAD", true);
   e.potrf_trace = static_cast<int>(whole_number("CUDROP_POTRF_TRACE", 0, 0, 3));
   e.gemm_trace = flag("CUDROP_GEMM_TRACE", false);
+  e.getrf_trace = flag("CUDROP_GETRF_TRACE", false);
+  e.getrf_writeback_bytes = byte_size("CUDROP_GETRF_WRITEBACK", e.getrf_writeback_bytes, "64 MiB");
   e.dmma_tile = word("CUDROP_DMMA_TILE", {"128x128", "128x64", "64x64"}, -1, "the tile chosen per shape");
   e.sgemm_3xtf32 = word("CUDROP_SGEMM", {"fp32", "3xtf32"}, 0) == 1;
   e.split_tf32_pass_k = static_cast<int>(whole_number("CUDROP_TEST_SPLIT_TF32_PASS_K", 0, 1, INT_MAX, "by workspace"));

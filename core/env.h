@@ -18,7 +18,7 @@ enum class Mode { Auto, Gpu, Cpu };
 namespace env {
 
 enum class CsrFormat { chosen, stream, wide };
-enum class Fault { none, alloc, launch, potrf_step, solve_stage };
+enum class Fault { none, alloc, launch, potrf_step, solve_stage, getrf_writeback };
 
 // The most devices CUDROP_DEVICES may list.
 constexpr int kMaxDevices = 64;
@@ -58,6 +58,8 @@ struct Environment {
   bool potrf_lookahead = true;  // CUDROP_POTRF_LOOKAHEAD
   int potrf_trace = 0;        // CUDROP_POTRF_TRACE
   bool gemm_trace = false;    // CUDROP_GEMM_TRACE
+  bool getrf_trace = false;   // CUDROP_GETRF_TRACE
+  size_t getrf_writeback_bytes = tuning::kGetrfWritebackBytes;  // CUDROP_GETRF_WRITEBACK (0: none early)
   int dmma_tile = -1;         // CUDROP_DMMA_TILE: 0 128x128, 1 128x64, 2 64x64 (-1: by shape)
   // CUDROP_SGEMM=3xtf32: single-precision products on the TF32 tensor cores, split for FP32
   // accuracy (impl/gemm_split_tf32.h), where the device has them; fp32 (default): FP32 pipes.

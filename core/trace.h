@@ -1,7 +1,7 @@
 #pragma once
-// The one tracer of host calls (CUDROP_GEMM_TRACE, CUDROP_POTRF_TRACE): where an end-to-end
-// time goes. A trace collects named marks, milliseconds since the call started on the host,
-// into one line that report() prints on stderr. Off (level 0) it costs a branch per mark.
+// The one tracer of host calls (CUDROP_GEMM_TRACE, CUDROP_POTRF_TRACE, CUDROP_GETRF_TRACE): where
+// an end-to-end time goes. A trace collects named marks, milliseconds since the call started on
+// the host, into one line that report() prints on stderr. Off (level 0) it costs a branch per mark.
 // Marks may come from several threads (a sender thread marks after its downloads); a trace
 // never throws and never fails the call it watches.
 #include <chrono>

@@ -116,6 +116,13 @@ constexpr int kSplitTf32GroupM = 8;
 constexpr double kGemmMinFlops = 2.0 * 512 * 512 * 512;
 constexpr double kGemmMinIntensity = 16;
 constexpr int kGetrfMinN = 2048;
+// A host->host LU writes finished rows of the factor back while the GPU works on, in pieces of
+// at least this many bytes (CUDROP_GETRF_WRITEBACK): a 2D copy of a few rows per column moves
+// slowly, and each piece's first DMA has nothing to hide behind.
+constexpr size_t kGetrfWritebackBytes = size_t(64) << 20;
+// Meanwhile the caller's rows are copied aside (to be put back if the call fails) this many
+// bytes at a time, between looks at whether the next piece is finished.
+constexpr size_t kGetrfSaveBytes = size_t(16) << 20;
 // Auto mode's crossovers of the other Level-3 routines (defaults of CUDROP_SYMM_MIN_FLOPS ...
 // CUDROP_TRSM_MIN_FLOPS, docs/tuning.md), in each routine's own flops (SYMM 2*m*m*n, SYRK n*n*k,
 // SYR2K 2*n*n*k, TRMM/TRSM m*m*n on the left): GEMM's, until measured; the intensity test is

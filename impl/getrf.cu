@@ -1,7 +1,6 @@
 #include "impl/getrf.h"
 
 #include <algorithm>
-#include <vector>
 
 #include "core/layout.h"
 #include "core/tuning.h"
@@ -153,7 +152,7 @@ size_t getrf_device_workspace(int, int) {
 
 template <class T>
 Status getrf_device(int m, int n, T *dA, size_t ldda, int *d_ipiv, int *d_info, void *d_work,
-                    void *stream, int nb) {
+                    void *stream, int nb, const RowsFinal *rows_final) {
   if (m <= 0 || n <= 0) return Status::ok;
   if (inject_fault("launch")) return Status::cuda_error;
   if (d_work == nullptr || ldda < size_t(m)) return Status::no_device;
@@ -216,6 +215,10 @@ Status getrf_device(int m, int n, T *dA, size_t ldda, int *d_ipiv, int *d_info, 
         const cudaError_t swapped = kernels::launch_getrf_swap_rows(at(0, 0), ldda, j, d_ipiv, j, j + jb, work);
         if (Status s = check(swapped, "getrf: swap"); s != Status::ok) return s;
       }
+      // Rows [j, j+jb) are final now: the panels below only interchange rows below them.
+      if (rows_final != nullptr) {
+        if (Status s = (*rows_final)(j + jb); s != Status::ok) return s;
+      }
     }
     return Status::ok;
   };
@@ -228,45 +231,9 @@ Status getrf_device(int m, int n, T *dA, size_t ldda, int *d_ipiv, int *d_info, 
   return status;
 }
 
-template <class T>
-Status getrf_host(int m, int n, T *a, int lda, int *ipiv, int *info) {
-  GpuLease lease;
-  if (!lease.ok()) return Status::no_device;
-  GpuContext &ctx = lease.ctx();
-  const size_t es = sizeof(T), ldda = padded_ld(size_t(m), es);
-  const int mn = std::min(m, n);
-  const size_t exchange_bytes = getrf_device_workspace<T>(m, n);
-  if (exchange_bytes == 0) return Status::no_device;
-  // Work slot: the exchange buffers, then IPIV and INFO (adjacent: one copy brings both back).
-  const size_t pivots_offset = size_t(round_up(exchange_bytes, 256));
-  void *dA = nullptr, *dW = nullptr;
-  Status s = Status::ok;
-  if ((s = device_buffers(ctx, {{Slot::a, ldda * size_t(n) * es, &dA},
-                                {Slot::work, pivots_offset + (size_t(mn) + 1) * sizeof(int), &dW}})) != Status::ok)
-    return s;
-  int *d_ipiv = reinterpret_cast<int *>(static_cast<char *>(dW) + pivots_offset);
-
-  if ((s = upload_matrix(ctx, a, size_t(lda) * es, size_t(m) * es, size_t(n), dA, ldda * es)) != Status::ok) return s;
-  if ((s = getrf_device<T>(m, n, static_cast<T *>(dA), ldda, d_ipiv, d_ipiv + mn, dW, ctx.stream)) != Status::ok)
-    return s;
-  // Everything must have succeeded before the first byte of the caller's arrays changes: they
-  // are the input of the CPU fallback.
-  std::vector<int> pivots(size_t(mn) + 1);
-  cudaError_t error = cudaMemcpyAsync(pivots.data(), d_ipiv, pivots.size() * sizeof(int),
-                                      cudaMemcpyDeviceToHost, ctx.stream);
-  if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.stream);
-  if ((s = check(error, "getrf")) != Status::ok) return s;
-  if ((s = download_matrix(ctx, dA, ldda * es, size_t(m) * es, size_t(n), a, size_t(lda) * es)) != Status::ok)
-    return s;
-  std::copy(pivots.begin(), pivots.begin() + mn, ipiv);
-  *info = pivots[mn];
-  return Status::ok;
-}
-
 #define CUDROP_GETRF_INSTANCES(T)                                                          \
-  template Status getrf_host<T>(int, int, T *, int, int *, int *);                         \
   template size_t getrf_device_workspace<T>(int, int);                                     \
-  template Status getrf_device<T>(int, int, T *, size_t, int *, int *, void *, void *, int);
+  template Status getrf_device<T>(int, int, T *, size_t, int *, int *, void *, void *, int, const RowsFinal *);
 CUDROP_GETRF_INSTANCES(float)
 CUDROP_GETRF_INSTANCES(double)
 CUDROP_GETRF_INSTANCES(Complex<float>)

@@ -11,6 +11,7 @@
 // The next panel's columns are updated first, so that its factorization overlaps the
 // update of the rest of the matrix.
 #include <cstddef>
+#include <functional>
 
 #include "core/complex.h"
 #include "impl/gpu.h"
@@ -20,7 +21,11 @@ namespace cudrop::impl {
 // Host arrays, column-major, any m, n >= 1 and lda >= m (the caller has checked them).
 // On Status::ok: a holds L (unit, below the diagonal) and U, ipiv[0..min(m,n)) the 1-based
 // pivot rows, *info the first exactly-zero U(i,i) (1-based) or 0, exactly as the reference
-// routine defines them. On any other status nothing of a, ipiv or info has been written.
+// routine defines them. On any other status a, ipiv and info hold what they held before the
+// call. Rows of the factor that are final while the GPU works on (row block [j, j+nb) once
+// its step is done) go back early, their original contents kept on the host until the call
+// has succeeded and copied back over them when it fails; without the memory for that copy
+// nothing is written before the end.
 template <class T>
 Status getrf_host(int m, int n, T *a, int lda, int *ipiv, int *info);
 
@@ -33,8 +38,14 @@ size_t getrf_device_workspace(int m, int n);
 // d_info (one int), d_work (getrf_device_workspace bytes, 256-byte aligned). Asynchronous on
 // `stream` (a cudaStream_t): the results are there once that stream has completed.
 // nb = 0 takes the tuned panel width; otherwise 1 <= nb <= 128.
+// rows_final (optional): called on the issuing thread once the work that makes rows [0, rows)
+// of the factor final has been enqueued on `stream` (an event recorded there now completes
+// once they hold their final values; later steps only interchange rows below them), with
+// rows increasing up to min(m, n); rows beyond min(m, n) are final only at the end. A status
+// other than ok stops the factorization with that status.
+using RowsFinal = std::function<Status(int rows)>;
 template <class T>
 Status getrf_device(int m, int n, T *dA, size_t ldda, int *d_ipiv, int *d_info, void *d_work,
-                    void *stream, int nb = 0);
+                    void *stream, int nb = 0, const RowsFinal *rows_final = nullptr);
 
 }  // namespace cudrop::impl

@@ -2,8 +2,8 @@
 // Sends finished column panels back to the caller's array on a worker thread, in order, while
 // the calling thread keeps the GPU fed (and keeps uploading): copying a panel out of pinned
 // memory takes the host about a millisecond per 40 MB, which the calling thread cannot spend
-// without leaving the GPU idle. A job is a range of columns c0..c1-1 that the GPU has finished
-// or will have finished (the sender issues its own DMAs, on its own stream, after the right
+// without leaving the GPU idle. A job is a range of columns c0..c1-1 (of rows, for the LU's
+// row blocks: impl/getrf_host.cu) that the GPU has finished or will have finished (the sender issues its own DMAs, on its own stream, after the right
 // waits); contiguous jobs that wait together are sent as one.
 // After a failed job the rest are skipped. Nothing throws out of it: the caller's array is
 // already partly written when a job is submitted, so a job that cannot be queued (or a worker
