@@ -127,11 +127,12 @@ class RowEvents {
   std::vector<std::pair<int, cudaEvent_t>> events_;
 };
 
-// Test hook (CUDROP_TEST_FAULT_INJECT=getrf-writeback:N): every GPU LU fails right after its
-// N-th piece went back.
-bool inject_writeback_fault(int pieces) {
+// Test hook (CUDROP_TEST_FAULT_INJECT=getrf-writeback:N): every GPU LU fails right after the
+// write-back that took its N-th piece (pieces_before < N <= pieces_after; the sender may merge
+// several finished pieces into one write-back).
+bool inject_writeback_fault(int pieces_before, int pieces_after) {
   const env::Environment &e = env::environment();
-  return e.fault == env::Fault::getrf_writeback && pieces == e.fault_from;
+  return e.fault == env::Fault::getrf_writeback && pieces_before < e.fault_from && e.fault_from <= pieces_after;
 }
 
 }  // namespace
@@ -219,7 +220,9 @@ Status getrf_host(int m, int n, T *a, int lda, int *ipiv, int *info) {
       written.store(r1);
       *done = r1;
       trace.mark("piece");
-      return inject_writeback_fault(++pieces) ? Status::cuda_error : Status::ok;
+      const int before = pieces;
+      for (size_t i = 0; i < events.size(); ++i) pieces += events.rows(i) > r0 && events.rows(i) <= r1;
+      return inject_writeback_fault(before, pieces) ? Status::cuda_error : Status::ok;
     });
     // Pieces go to the sender only once the GPU has finished them: it merges the pieces waiting
     // for it into one, which must not wait for rows the GPU has yet to finish.
