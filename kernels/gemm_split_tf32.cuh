@@ -3,10 +3,12 @@
 // CUDROP_SGEMM=3xtf32). C = alpha*op(A)*op(B) + beta*C, column-major; beta == 0 never reads C.
 //
 // Every float x is split into two TF32 numbers, big = rn_tf32(x) and small = rn_tf32(x - big)
-// (x - big is exact), so x = big + small up to about 2^-22 |x|. The product is then
+// (x - big is exact and has at most 12 significant bits, so x = big + small within 2^-24 |x|).
+// The product is then
 //     op(A) op(B) ~ As*Bb + Ab*Bs + Ab*Bb
-// (the As*Bs term is below FP32's rounding): three TF32 tensor-core products accumulated in
-// FP32, as CUTLASS's 3xTF32 does. Where that is and is not FP32-equivalent: docs/sgemm-3xtf32.md.
+// leaving out As*Bs (at most 2^-22 |ab|, and of random sign over a sum): three TF32
+// tensor-core products accumulated in FP32, as CUTLASS's 3xTF32 does. Where that is and is not
+// FP32-equivalent: docs/sgemm-3xtf32.md.
 //
 // Two kernels:
 // - pack_split_tf32 reads op(X) (any transpose, leading dimension and alignment) and writes
@@ -55,14 +57,6 @@ struct SplitTf32Shape {
 // 16-byte chunk l/4 of row r moved to chunk (l/4) ^ (r % 8).
 __host__ __device__ constexpr size_t split_tile_offset(int r, int l) {
   return size_t(r) * kSplitBK + size_t(((l >> 2) ^ (r & 7)) << 2) + size_t(l & 3);
-}
-
-// The packed size of op(X) with `rows` rows (padded to ROWS) and `cols` values along k
-// (padded to kSplitBK): big and small, in floats.
-inline size_t split_packed_floats(long long rows, long long cols, int tile_rows) {
-  const size_t rp = size_t((rows + tile_rows - 1) / tile_rows) * tile_rows;
-  const size_t kp = size_t((cols + kSplitBK - 1) / kSplitBK) * kSplitBK;
-  return 2 * rp * kp;
 }
 
 __device__ __forceinline__ float round_tf32(float x) {
