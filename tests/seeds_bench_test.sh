@@ -35,7 +35,8 @@ for p in ("s", "d"):
     assert mine[0].startswith(f"{p} naive") and " * " in mine[0] + " ", mine[0]
     assert re.search(r"CPU BLAS +[0-9.]+ +[0-9.]+", mine[1]), mine[1]
     for line in mine[2:]:
-        filled = re.search(r"\) +[0-9.]+ +[0-9.]+ +[0-9.]+x", line) or re.search(r"only +[0-9.]+ +[0-9.]+", line)
+        num = r"[0-9.]+(?:e[-+]?[0-9]+)?"  # times print as 0.0024 or 5.8e-05
+        filled = re.search(rf"\) +{num} +{num} +{num}x", line) or re.search(rf"only +{num} +{num}", line)
         assert bool(filled) == (mode != "cpu"), f"cudrop GEMM row filled only with a GPU: {line}"
 assert "extrapolated: timed on C's first 64 of" in text
 power = [r for r in rows if len(r) >= 13 and r[0].isdigit() and r[1].isdigit()]
