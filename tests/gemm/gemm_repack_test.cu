@@ -18,19 +18,11 @@
 #include <vector>
 
 #include "impl/gemm.h"
+#include "tests/harness/cuda_check.h"
 
 namespace {
 
 int failures = 0;
-
-#define CHECK_CUDA(x)                                                                        \
-  do {                                                                                       \
-    cudaError_t e_ = (x);                                                                    \
-    if (e_ != cudaSuccess) {                                                                 \
-      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));        \
-      std::exit(1);                                                                          \
-    }                                                                                        \
-  } while (0)
 
 void expect(bool ok, const char *what) {
   if (!ok) {

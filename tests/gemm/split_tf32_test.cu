@@ -30,21 +30,13 @@
 #include <vector>
 
 #include "impl/gemm.h"
+#include "tests/harness/cuda_check.h"
 #include "impl/gemm_split_tf32.h"
 
 namespace {
 
 int failures = 0;
 int sm = 0;
-
-#define CHECK_CUDA(x)                                                                 \
-  do {                                                                                \
-    cudaError_t e_ = (x);                                                             \
-    if (e_ != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 void expect(bool ok, const char *what, const char *label) {
   if (!ok) {
