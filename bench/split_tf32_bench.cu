@@ -52,9 +52,18 @@ __global__ void widen(const float *in, double *out, size_t count, bool absolute)
     out[i] = absolute ? fabs(double(in[i])) : double(in[i]);
 }
 
+// With the workspace the library's host path gives it (gemm_device_workspace), allocated once.
 void split_call(bool ta, bool tb, int n, const float *A, const float *B, float *C, cudaStream_t stream) {
+  static void *work = nullptr;
+  static size_t work_bytes = 0;
+  if (const size_t need = cudrop::impl::split_tf32_workspace(n, n, n); need > work_bytes) {
+    CHECK_CUDA(cudaFree(work));
+    CHECK_CUDA(cudaMalloc(&work, need));
+    work_bytes = need;
+  }
   bool ran = false;
-  if (cudrop::impl::split_tf32_gemm_device(ta, tb, n, n, n, 1.0f, A, n, B, n, 0.0f, C, n, stream, false, &ran) !=
+  if (cudrop::impl::split_tf32_gemm_device(ta, tb, n, n, n, 1.0f, A, n, B, n, 0.0f, C, n, stream, false, work,
+                                           work_bytes, &ran) !=
           cudrop::Status::ok ||
       !ran) {
     std::fprintf(stderr, "split_tf32_gemm_device did not run (no sm_90a code for this device?)\n");

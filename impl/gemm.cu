@@ -177,22 +177,35 @@ Status gemm_out_of_core(GpuContext &ctx, const GemmArgs<T> &g, const GemmTilePla
 
 }  // namespace
 
+namespace {
+
+// Float A^T B: both operands run along k, so the kernel stages both through four-byte copies
+// that transpose them into shared memory, and it is the slowest of the four layouts. Repacking
+// B as B^T (n x k, one read and one write of B) turns the call into A^T (B^T)^T, a faster
+// layout; from m = 2048 on the repacking (2 n k words at memory bandwidth) is a small fraction
+// of the product's 2 m n k flops (docs/perf/2026-11-25-moved-from-comments.md). The double
+// kernel takes every layout through the same tensor-core loads: no repacking. The bytes of B^T
+// (0: this shape runs unpacked).
+template <class T>
+size_t repack_workspace(Op trans_a, Op trans_b, int m, int n, int k) {
+  if (!std::is_same_v<T, float> || !trans_a || trans_b || m < tuning::kSgemmRepackMinM ||
+      n < tuning::kSgemmRepackMinNK || k < tuning::kSgemmRepackMinNK)
+    return 0;
+  return gemm_padded_ld(size_t(n), sizeof(T)) * size_t(k) * sizeof(T);
+}
+
+}  // namespace
+
 template <class T>
 size_t gemm_device_workspace(Op trans_a, Op trans_b, int m, int n, int k) {
   if constexpr (is_complex_v<T>) {
     return complex_gemm_workspace<real_t<T>>(trans_a, trans_b, m, n, k);
   } else {
-  // Float A^T B: both operands run along k, so the kernel stages both through four-byte
-  // copies that transpose them into shared memory, and it is the slowest of the four
-  // layouts. Repacking B as B^T (n x k, one read and one write of B) turns the call into
-  // A^T (B^T)^T, a faster layout; from m = 2048 on the repacking (2 n k words at memory
-  // bandwidth) is a small fraction of the product's 2 m n k flops
-  // (docs/perf/2026-11-25-moved-from-comments.md).
-  // The double kernel takes every layout through the same tensor-core loads: no repacking.
-  if (!std::is_same_v<T, float> || !trans_a || trans_b || m < tuning::kSgemmRepackMinM ||
-      n < tuning::kSgemmRepackMinNK || k < tuning::kSgemmRepackMinNK)
-    return 0;
-  return gemm_padded_ld(size_t(n), sizeof(T)) * size_t(k) * sizeof(T);
+    // CUDROP_SGEMM=3xtf32: the split operands; a device without that kernel repacks in the
+    // same memory.
+    const size_t repack = repack_workspace<T>(trans_a, trans_b, m, n, k);
+    if (std::is_same_v<T, float> && settings().sgemm_3xtf32) return std::max(repack, split_tf32_workspace(m, n, k));
+    return repack;
   }
 }
 
@@ -211,7 +224,7 @@ Status real_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha
     if (settings().sgemm_3xtf32) {
       bool ran = false;
       const Status s = split_tf32_gemm_device(trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc,
-                                              stream, lower_only, &ran);
+                                              stream, lower_only, workspace, workspace_bytes, &ran);
       if (s != Status::ok || ran) return s;
     }
   }
@@ -227,7 +240,7 @@ Status real_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha
       config = gemm_kernel_config<T>(m, n, k, info->sms, info->smem_optin, info->smem_per_sm, info->smem_reserved,
                                      settings().dmma_tile, info->tuned());
   }
-  const size_t wanted = gemm_device_workspace<T>(trans_a, trans_b, m, n, k);
+  const size_t wanted = repack_workspace<T>(trans_a, trans_b, m, n, k);
   if (error != cudaSuccess) {
     // the device's facts could not be read: reported below as the launch's failure
   } else if (wanted > 0 && workspace != nullptr && workspace_bytes >= wanted) {

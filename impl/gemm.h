@@ -68,7 +68,8 @@ Status gemm_host(const GemmArgs<T> &args, GemmProgress *progress);
 // Every GEMM kernel launch of the library goes through here: the kernels' shared-memory
 // attributes are set once per process, for the kernels of this translation unit only.
 // workspace (optional, device memory of workspace_bytes, used in stream order): with at
-// least gemm_device_workspace(...) bytes, shapes that run faster on a repacked operand use it.
+// least gemm_device_workspace(...) bytes, shapes that run faster on a repacked operand use it,
+// and so do the split operands of CUDROP_SGEMM=3xtf32 (without it, they take their own).
 // T: float, double, Complex<float>, Complex<double> (core/complex.h). A complex product runs as
 // one real product of twice the size (impl/gemm_complex.cu) and needs workspace for it: with
 // less than gemm_device_workspace(...) bytes it takes its own in stream order (cudaMallocAsync).

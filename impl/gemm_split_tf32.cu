@@ -76,33 +76,47 @@ cudaError_t pack(bool rows_contiguous, const float *x, size_t ldx, long long row
   return cudaGetLastError();
 }
 
+// The packed operands of an m x n x k product: padded extents, k per pass, and where the
+// Inf/NaN flag lies after them (bytes from the workspace's start).
+struct SplitLayout {
+  size_t mp = 0, np = 0, pass_k = 0, flag_at = 0;
+  size_t bytes() const { return flag_at + sizeof(int); }
+};
+SplitLayout split_layout(int m, int n, int k) {
+  using S = Shape;
+  SplitLayout l;
+  l.mp = round_up(size_t(m), S::BM);
+  l.np = round_up(size_t(n), S::BN);
+  // k in passes whose split operands fit the workspace budget: 8 bytes per element of each
+  // (and at most 65535 slices of 32: the packing grid's y extent).
+  const size_t per_k = (l.mp + l.np) * 8;
+  const size_t fit = std::max<size_t>(kernels::kSplitBK, (tuning::kSplitTf32WorkspaceMiB << 20) / per_k /
+                                                             kernels::kSplitBK * kernels::kSplitBK);
+  l.pass_k = std::min({round_up(size_t(k), kernels::kSplitBK), fit, size_t(65535) * kernels::kSplitBK});
+  if (const int forced = settings().split_tf32_pass_k; forced > 0)
+    l.pass_k = std::min(l.pass_k, round_up(size_t(forced), kernels::kSplitBK));
+  l.flag_at = scratch_region(per_k * l.pass_k);
+  return l;
+}
+
 Status run(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *dA, size_t ldda,
            const float *dB, size_t lddb, float beta, float *dC, size_t lddc, cudaStream_t stream, bool lower_only,
-           bool *ran) {
+           void *workspace, size_t workspace_bytes, bool *ran) {
   using S = Shape;
-  const size_t mp = round_up(size_t(m), S::BM), np = round_up(size_t(n), S::BN);
-  const long long m_tiles = (long long)(mp / S::BM), n_tiles = (long long)(np / S::BN);
+  const SplitLayout layout = split_layout(m, n, k);
+  const size_t mp = layout.mp, pass_k = layout.pass_k;
+  const long long m_tiles = (long long)(mp / S::BM), n_tiles = (long long)(layout.np / S::BN);
   if (m_tiles * n_tiles > INT_MAX) return Status::ok;  // more blocks than one launch takes: the FP32 kernel
-  // k in passes whose split operands fit the workspace budget: 8 bytes per element of each.
-  const size_t budget = tuning::kSplitTf32WorkspaceMiB << 20;
-  const size_t per_k = (mp + np) * 8;
-  const size_t kp_all = round_up(size_t(k), kernels::kSplitBK);
-  // (and at most 65535 slices of 32: the packing grid's y extent)
-  const size_t fit = std::max<size_t>(kernels::kSplitBK, budget / per_k / kernels::kSplitBK * kernels::kSplitBK);
-  size_t pass_k = std::min({kp_all, fit, size_t(65535) * kernels::kSplitBK});
-  if (const int forced = settings().split_tf32_pass_k; forced > 0)
-    pass_k = std::min(pass_k, round_up(size_t(forced), kernels::kSplitBK));
   StreamScratch scratch(stream, "3xtf32 gemm workspace");
   char *work = nullptr;
-  const size_t flag_at = scratch_region(per_k * pass_k);
-  if (Status s = scratch.get(flag_at + sizeof(int), nullptr, 0, &work); s != Status::ok) {
+  if (Status s = scratch.get(layout.bytes(), workspace, workspace_bytes, &work); s != Status::ok) {
     cudaGetLastError();  // an allocation failure is not a sticky error: the FP32 kernel runs instead
-    log(2, "sgemm 3xtf32: no %.1f MiB workspace; the FP32 kernel runs", per_k * pass_k / 1048576.0);
+    log(2, "sgemm 3xtf32: no %.1f MiB workspace; the FP32 kernel runs", layout.bytes() / 1048576.0);
     return Status::ok;
   }
   float *a_packed = reinterpret_cast<float *>(work);
   float *b_packed = a_packed + mp * pass_k * 2;
-  int *nonfinite = reinterpret_cast<int *>(work + flag_at);
+  int *nonfinite = reinterpret_cast<int *>(work + layout.flag_at);
   cudaError_t error = cudaSuccess;
   for (size_t k0 = 0; k0 < size_t(k) && error == cudaSuccess; k0 += pass_k) {
     const int cols = int(std::min(pass_k, size_t(k) - k0));
@@ -146,9 +160,13 @@ Status run(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const f
 
 }  // namespace
 
+size_t split_tf32_workspace(int m, int n, int k) {
+  return m > 0 && n > 0 && k > 0 ? split_layout(m, n, k).bytes() : 0;
+}
+
 Status split_tf32_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *dA,
                               size_t ldda, const float *dB, size_t lddb, float beta, float *dC, size_t lddc,
-                              void *stream, bool lower_only, bool *ran) {
+                              void *stream, bool lower_only, void *workspace, size_t workspace_bytes, bool *ran) {
   *ran = false;
   if (m <= 0 || n <= 0 || k <= 0) return Status::ok;
   const auto cuda_stream = static_cast<cudaStream_t>(stream);
@@ -159,7 +177,8 @@ Status split_tf32_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, f
     if (!said.exchange(true)) log(1, "CUDROP_SGEMM=3xtf32: this device or build has no sm_90a code; FP32 kernels run");
     return Status::ok;
   }
-  return run(trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc, cuda_stream, lower_only, ran);
+  return run(trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc, cuda_stream, lower_only, workspace,
+             workspace_bytes, ran);
 }
 
 }  // namespace cudrop::impl

@@ -8,12 +8,17 @@
 
 namespace cudrop::impl {
 
+// Bytes of workspace an m x n x k product takes (its split operands, k cut into passes that
+// fit a budget, core/tuning.h), 0 for an empty one.
+size_t split_tf32_workspace(int m, int n, int k);
+
 // C = alpha op(A) op(B) + beta C on device arrays, in `stream` order (asynchronous), k > 0.
-// *ran = false with Status::ok when this device or build has no such kernel, or when the
-// workspace it needs (the split operands, taken in stream order) cannot be had: the caller
-// then runs its FP32 kernel. lower_only: as gemm_device's.
+// The workspace (device memory used in stream order) when it has split_tf32_workspace bytes,
+// else its own taken in stream order. *ran = false with Status::ok when this device or build
+// has no such kernel, or when that memory cannot be had: the caller then runs its FP32 kernel.
+// lower_only: as gemm_device's.
 Status split_tf32_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *dA,
                               size_t ldda, const float *dB, size_t lddb, float beta, float *dC, size_t lddc,
-                              void *stream, bool lower_only, bool *ran);
+                              void *stream, bool lower_only, void *workspace, size_t workspace_bytes, bool *ran);
 
 }  // namespace cudrop::impl

@@ -107,10 +107,14 @@ void run(const Case &c, unsigned seed) {
   float *dA = upload(A), *dB = upload(B), *dC = upload(C), *dC2 = upload(C);
   cudaStream_t stream = nullptr;
   CHECK_CUDA(cudaStreamCreate(&stream));
+  // Half the cases hand it the workspace (as gemm_device's host path does), half let it take its own.
+  void *work = nullptr;
+  const size_t work_bytes = c.misaligned ? cudrop::impl::split_tf32_workspace(c.m, c.n, c.k) : 0;
+  if (work_bytes > 0) CHECK_CUDA(cudaMalloc(&work, work_bytes));
   bool ran = false;
   const cudrop::Status s = cudrop::impl::split_tf32_gemm_device(
       c.ta, c.tb, c.m, c.n, c.k, c.alpha, dA + A.off, A.ld, dB + B.off, B.ld, c.beta, dC + C.off, C.ld, stream,
-      c.lower_only, &ran);
+      c.lower_only, work, work_bytes, &ran);
   expect(s == cudrop::Status::ok, "status ok", label);
   const cudrop::Status s2 = cudrop::impl::gemm_device<float>(c.ta, c.tb, c.m, c.n, c.k, c.alpha, dA + A.off, A.ld,
                                                              dB + B.off, B.ld, c.beta, dC2 + C.off, C.ld, stream);
@@ -121,6 +125,7 @@ void run(const Case &c, unsigned seed) {
   CHECK_CUDA(cudaMemcpy(fp32.data(), dC2, fp32.size() * sizeof(float), cudaMemcpyDeviceToHost));
   CHECK_CUDA(cudaStreamDestroy(stream));
   for (float *p : {dA, dB, dC, dC2}) CHECK_CUDA(cudaFree(p));
+  CHECK_CUDA(cudaFree(work));
 
   if (sm != 90) {
     expect(!ran, "declines off sm_90", label);
