@@ -38,10 +38,10 @@ constexpr int kSplitBK = 32;  // floats along k per tile row: one 128-byte swizz
 // Block tile 128 x 128: two consumer warpgroups of 64 x 128 (m64n128k8), three 64 KB stages.
 // Each consumer keeps two accumulator arrays: the tensor cores add into their FP32 accumulator
 // by truncation, not by rounding to nearest, so an accumulator that took all 3k/8 wgmma steps
-// would carry an error growing with k (about 20 times FP32's at k = 2048). Instead every k slice
-// (12 steps) starts a fresh tensor-core sum, and the slice sums are added into the total by
-// ordinary rounded FP32 adds. A tile of 128 x 256 (fewer shared-memory reads per flop) has no
-// registers for the second array, and ran slower even with one (docs/perf).
+// would carry an error that grows with k in one direction. Instead every k slice (12 steps)
+// starts a fresh tensor-core sum, and the slice sums are added into the total by ordinary
+// rounded FP32 adds. A 128 x 256 tile has no registers for the second array (measurements of
+// both: docs/perf/2026-11-26-h100-session23.md).
 struct SplitTf32Shape {
   static constexpr int BM = 128, BN = 128, BK = kSplitBK, stages = 3;
   static constexpr int consumers = 2;                       // warpgroups of 64 rows of C

@@ -201,7 +201,7 @@ void run_case(const Lapack<R> &lp, Kind kind, int m, int n, int pad, bool unalig
     const double ours = abs1(a[k + size_t(k) * lda]), theirs = abs1(r[k + size_t(k) * lda]);
     // Rounding errors grow with the entries the elimination has made (|dA| <= n eps |L||U|), so
     // at step k the two codes' candidates may differ by up to tol scaled by the largest |U| of
-    // rows 0..k, not only by max|A| (a 4096 zero-middle matrix has |U| ~ 67 there).
+    // rows 0..k, not only by max|A|.
     double umax = amax;
     for (int j = 0; j < n; ++j)
       for (int i = 0; i <= std::min(k, j); ++i) umax = std::max(umax, double(abs1(a[i + size_t(j) * lda])));
