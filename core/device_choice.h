@@ -51,8 +51,9 @@ template <class Lookup> LocalRank local_rank(Lookup &&lookup) {
   }
   return found;
 }
+// The process's own launcher variables; none in a secure-execution process (secure_getenv).
 inline LocalRank local_rank() {
-  return local_rank([](const char *name) -> const char * { return std::getenv(name); });
+  return local_rank([](const char *name) -> const char * { return secure_getenv(name); });
 }
 
 struct DeviceChoice {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,9 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include <sys/auxv.h>
+#include <unistd.h>
 
 
 extern char **environ;
@@ -51,11 +55,12 @@ std::vector<Reading> &reading_log() {
   return *log;
 }
 
-// The value of a set, non-empty variable, else null. (Called while the environment is read
+// The value of a set, non-empty variable, else null; always null in a secure-execution process,
+// whose environment was set by a less privileged user. (Called while the environment is read
 // once, under environment()'s static initialization.)
 const char *value_of(const char *name) {
   names_read().push_back(name);
-  const char *value = std::getenv(name);
+  const char *value = secure_execution() ? nullptr : secure_getenv(name);
   if (value != nullptr && *value == '\0') value = nullptr;
   Reading reading;
   reading.name = name;
@@ -140,6 +145,26 @@ void warn_unknown_names() {
 }
 
 }  // namespace
+
+bool secure_execution() {
+  // AT_SECURE: set by the kernel for setuid/setgid programs and file capabilities (and by LSMs);
+  // glibc ignores LD_PRELOAD and LD_LIBRARY_PATH then. Where the auxiliary vector lacks it
+  // (errno ENOENT), the ids tell the setuid/setgid cases.
+  static const bool secure = [] {
+    errno = 0;
+    const unsigned long at_secure = getauxval(AT_SECURE);
+    if (at_secure != 0) return true;
+    if (errno == ENOENT) return getuid() != geteuid() || getgid() != getegid();
+    return false;
+  }();
+  return secure;
+}
+
+bool is_library_name(const char *text) {
+  if (text == nullptr || *text == '\0') return false;
+  if (text[0] == '/') return true;
+  return std::strchr(text, '/') == nullptr && std::strcmp(text, ".") != 0 && std::strcmp(text, "..") != 0;
+}
 
 void warn_invalid(const char *name, const char *value, const char *expected, const char *instead) {
   {
@@ -256,6 +281,24 @@ size_t byte_size(const char *name, size_t fallback, const char *default_text) {
   return fallback;
 }
 
+// CUDROP_CPU_BLAS / CUDROP_CPU_LAPACK: a library cudrop will dlopen, so never one found through
+// a relative path (the current directory, whoever chose it): an absolute path, or a bare file
+// name ("libopenblas.so.0") that the dynamic loader looks up in the process's library path.
+const char *library_name(const char *name) {
+  const char *instead = "the library loaded in the process, else the search list";
+  const char *text = value_of(name);
+  if (text == nullptr) {
+    settled(std::string("none: ") + instead);
+    return nullptr;
+  }
+  if (!is_library_name(text)) {
+    warn_invalid(name, text, "an absolute path or a library's file name (e.g. libopenblas.so.0)", instead);
+    return nullptr;
+  }
+  settled(text);
+  return text;
+}
+
 // CUDROP_TEST_FAULT_INJECT=alloc|launch[:N], potrf-step:N, solve-stage:N or getrf-writeback:N,
 // each with an optional @D (only on CUDA device D: one device of several failing).
 void read_fault(Environment &e) {
@@ -355,10 +398,8 @@ Environment read_environment() {
   e.solve_min_flops = number("CUDROP_SOLVE_MIN_FLOPS", e.solve_min_flops, 0, HUGE_VAL);
   e.power_min_bytes = double(byte_size("CUDROP_POWER_MIN_BYTES", size_t(e.power_min_bytes), "4 MiB"));
   e.gpu_mem_limit = byte_size("CUDROP_GPU_MEM_LIMIT", 0, "no limit");
-  e.cpu_blas = value_of("CUDROP_CPU_BLAS");
-  settled(e.cpu_blas != nullptr ? e.cpu_blas : "none: the library loaded in the process, else the search list");
-  e.cpu_lapack = value_of("CUDROP_CPU_LAPACK");
-  settled(e.cpu_lapack != nullptr ? e.cpu_lapack : "none: the library loaded in the process, else the search list");
+  e.cpu_blas = library_name("CUDROP_CPU_BLAS");
+  e.cpu_lapack = library_name("CUDROP_CPU_LAPACK");
   e.no_cpu_search = flag("CUDROP_NO_CPU_SEARCH", false);
   e.device = static_cast<int>(whole_number("CUDROP_DEVICE", -1, 0, INT_MAX, "the MPI launcher's local rank, else 0"));
   read_devices(e);
@@ -382,7 +423,7 @@ Environment read_environment() {
   const int format = word("CUDROP_TEST_POWER_CSR_FORMAT", {"stream", "wide"}, -1, "the format chosen per matrix");
   if (format >= 0) e.power_csr_format = kFormats[format];
   read_fault(e);
-  warn_unknown_names();
+  if (!secure_execution()) warn_unknown_names();
   return e;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// The one reader of cudrop's CUDROP_* environment variables. All of them are read and checked
-// together, once, at the first use of any (the first call into cudrop): an unset or empty
+// The one reader of cudrop's CUDROP_* environment variables (none in a secure-execution process:
+// secure_execution() below). All of them are read and checked together, once, at the first
+// use of any (the first call into cudrop): an unset or empty
 // variable gives its default silently; a value cudrop does not understand gives the default
 // too, with one warning on stderr whatever CUDROP_VERBOSE says ("cudrop: CUDROP_MODE=fast is
 // not auto, gpu or cpu; using auto"), since a setting that silently does nothing misleads.
@@ -75,8 +76,18 @@ struct Environment {
   int fault_device = -1;                        // @D: only on CUDA device D (-1: every device)
 };
 
-// The environment as read at the first use (warnings printed then).
+// The environment as read at the first use (warnings printed then). In a secure-execution
+// process (secure_execution()) nothing is read: every field keeps its default.
 const Environment &environment();
+
+// True in a process the kernel runs in secure-execution mode (setuid or setgid program, file
+// capabilities: AT_SECURE), whose environment comes from a less privileged user. cudrop then
+// reads none of its settings, never starts CUDA and prints nothing (docs/security.md).
+bool secure_execution();
+
+// True for a library name cudrop may dlopen from a setting: an absolute path, or a bare file
+// name without '/' (looked up by the dynamic loader, never relative to the current directory).
+bool is_library_name(const char *text);
 
 // "300M", "2G", "1.5GiB", "65536", "64mb": a byte count with an optional binary suffix
 // (K, M, G, T = 2^10 .. 2^40; "B", "iB" after it ignored; case-insensitive). False when the

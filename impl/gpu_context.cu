@@ -92,7 +92,7 @@ std::string driver_problem(int *count) {
     return text;
   }
   if (error == cudaErrorNoDevice || error == cudaSuccess) {
-    const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");  // CUDA's variable, not one of cudrop's
+    const char *visible = secure_getenv("CUDA_VISIBLE_DEVICES");  // CUDA's variable, not one of cudrop's
     return visible != nullptr ? std::string("no CUDA device (CUDA_VISIBLE_DEVICES=") + visible + ")"
                               : std::string("no CUDA device");
   }
@@ -170,6 +170,13 @@ void start_others(Gpu &g) {
 }
 
 void start(Gpu &g) {
+  // A setuid/setgid or capability program runs every call on the CPU: the CUDA driver reads
+  // its own variables and writes its caches under the caller's home, neither of which a less
+  // privileged user may steer in a privileged process (docs/security.md).
+  if (env::secure_execution()) {
+    g.unusable_reason = "a secure-execution (setuid, setgid or capabilities) process: every call runs on the CPU";
+    return;
+  }
   g.cuda_touched.store(true);
   const env::Environment &e = env::environment();
   int count = 0;
@@ -235,6 +242,10 @@ GpuDescription describe_gpu() {
   d.usable = gpu_usable();
   Gpu &g = gpu();
   d.device_count = g.device_count;
+  if (!g.cuda_touched.load()) {  // never started (a secure-execution process): CUDA stays untouched
+    d.reason = g.unusable_reason;
+    return d;
+  }
   cudaDriverGetVersion(&d.driver_version);
   cudaRuntimeGetVersion(&d.runtime_version);
   cudaGetLastError();

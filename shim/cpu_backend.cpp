@@ -39,41 +39,71 @@ constexpr Entry kRoutines[] = {
 };
 static_assert(sizeof(kRoutines) / sizeof(kRoutines[0]) == static_cast<size_t>(Routine::count));
 
-// Libraries tried, in order, when the symbol is not already next in the lookup order.
-// Full paths come after sonames so that "cudrop installed as libblas.so.3" still reaches
-// the real library living under its alternatives directory.
+// The system's library directory for this architecture (Debian's multiarch name).
+#if defined(__x86_64__)
+#define CUDROP_LIBDIR "/usr/lib/x86_64-linux-gnu"
+#elif defined(__aarch64__)
+#define CUDROP_LIBDIR "/usr/lib/aarch64-linux-gnu"
+#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define CUDROP_LIBDIR "/usr/lib/powerpc64le-linux-gnu"
+#else
+#define CUDROP_LIBDIR "/usr/lib"
+#endif
+
+// Libraries tried, in order, when the symbol is not already next in the lookup order: absolute
+// paths in the system's library directories only, so that neither the current directory nor a
+// variable of the environment ever chooses the file (docs/security.md); a library elsewhere is
+// named with CUDROP_CPU_BLAS / CUDROP_CPU_LAPACK. The tuned libraries come first, then the
+// libblas.so.3 alternative and the directories behind it, so that "cudrop installed as
+// libblas.so.3" (the alternative is cudrop, skipped) still reaches the real library.
 constexpr const char *kBlasCandidates[] = {
-    "libopenblas.so.0", "libblis.so.4", "libmkl_rt.so.2", "libblas.so.3",
-    "/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3",
-    "/usr/lib/x86_64-linux-gnu/blis-openmp/libblas.so.3",
-    "/usr/lib/x86_64-linux-gnu/blas/libblas.so.3",
-    "/usr/lib/x86_64-linux-gnu/libblas.so.3", "/usr/lib64/libblas.so.3",
-    "/usr/lib/libblas.so.3"};
+    CUDROP_LIBDIR "/libopenblas.so.0", CUDROP_LIBDIR "/libblis.so.4", CUDROP_LIBDIR "/libmkl_rt.so.2",
+    CUDROP_LIBDIR "/libblas.so.3",
+    CUDROP_LIBDIR "/openblas-pthread/libblas.so.3",
+    CUDROP_LIBDIR "/openblas-openmp/libblas.so.3",
+    CUDROP_LIBDIR "/blis-openmp/libblas.so.3",
+    CUDROP_LIBDIR "/blis-pthread/libblas.so.3",
+    CUDROP_LIBDIR "/blas/libblas.so.3",
+    "/usr/lib64/libopenblas.so.0", "/usr/lib64/libblas.so.3",
+    "/usr/lib/libopenblas.so.0", "/usr/lib/libblas.so.3"};
 constexpr const char *kLapackCandidates[] = {
-    "libopenblas.so.0", "libmkl_rt.so.2", "liblapack.so.3",
-    "/usr/lib/x86_64-linux-gnu/openblas-pthread/liblapack.so.3",
-    "/usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3",
-    "/usr/lib/x86_64-linux-gnu/liblapack.so.3", "/usr/lib64/liblapack.so.3",
-    "/usr/lib/liblapack.so.3"};
+    CUDROP_LIBDIR "/libopenblas.so.0", CUDROP_LIBDIR "/libmkl_rt.so.2", CUDROP_LIBDIR "/liblapack.so.3",
+    CUDROP_LIBDIR "/openblas-pthread/liblapack.so.3",
+    CUDROP_LIBDIR "/openblas-openmp/liblapack.so.3",
+    CUDROP_LIBDIR "/lapack/liblapack.so.3",
+    "/usr/lib64/libopenblas.so.0", "/usr/lib64/liblapack.so.3",
+    "/usr/lib/libopenblas.so.0", "/usr/lib/liblapack.so.3"};
 
 // ILP64 libraries (64-bit integers): OpenBLAS built with SYMBOLSUFFIX=64_ (Julia's, and
 // libblastrampoline's convention) exports suffixed names; the rest, the unsuffixed ones of
 // Debian's libblas64-3 / liblapack64-3 / libopenblas64-0-* (same names as LP64, other soname).
-constexpr const char *kSuffixed64Candidates[] = {"libopenblas64_.so.0", "libopenblas64_.so"};
+constexpr const char *kSuffixed64Candidates[] = {
+    CUDROP_LIBDIR "/libopenblas64_.so.0", "/usr/lib64/libopenblas64_.so.0", "/usr/lib/libopenblas64_.so.0"};
 constexpr const char *kBlas64Candidates[] = {
-    "libopenblas64.so.0", "libblas64.so.3",
-    "/usr/lib/x86_64-linux-gnu/openblas64-pthread/libblas64.so.3",
-    "/usr/lib/x86_64-linux-gnu/openblas64-openmp/libblas64.so.3",
-    "/usr/lib/x86_64-linux-gnu/openblas64-serial/libblas64.so.3",
-    "/usr/lib/x86_64-linux-gnu/blas64/libblas64.so.3",
-    "/usr/lib/x86_64-linux-gnu/libblas64.so.3"};
+    CUDROP_LIBDIR "/libopenblas64.so.0", CUDROP_LIBDIR "/libblas64.so.3",
+    CUDROP_LIBDIR "/openblas64-pthread/libblas64.so.3",
+    CUDROP_LIBDIR "/openblas64-openmp/libblas64.so.3",
+    CUDROP_LIBDIR "/openblas64-serial/libblas64.so.3",
+    CUDROP_LIBDIR "/blas64/libblas64.so.3",
+    "/usr/lib64/libopenblas64.so.0"};
 constexpr const char *kLapack64Candidates[] = {
-    "libopenblas64.so.0", "liblapack64.so.3",
-    "/usr/lib/x86_64-linux-gnu/openblas64-pthread/liblapack64.so.3",
-    "/usr/lib/x86_64-linux-gnu/openblas64-openmp/liblapack64.so.3",
-    "/usr/lib/x86_64-linux-gnu/openblas64-serial/liblapack64.so.3",
-    "/usr/lib/x86_64-linux-gnu/lapack64/liblapack64.so.3",
-    "/usr/lib/x86_64-linux-gnu/liblapack64.so.3"};
+    CUDROP_LIBDIR "/libopenblas64.so.0", CUDROP_LIBDIR "/liblapack64.so.3",
+    CUDROP_LIBDIR "/openblas64-pthread/liblapack64.so.3",
+    CUDROP_LIBDIR "/openblas64-openmp/liblapack64.so.3",
+    CUDROP_LIBDIR "/openblas64-serial/liblapack64.so.3",
+    CUDROP_LIBDIR "/lapack64/liblapack64.so.3",
+    "/usr/lib64/libopenblas64.so.0"};
+
+// Every candidate above is an absolute path.
+template <size_t N> constexpr bool all_absolute(const char *const (&paths)[N]) {
+  for (const char *path : paths)
+    if (path[0] != '/') return false;
+  return true;
+}
+static_assert(all_absolute(kBlasCandidates) && all_absolute(kLapackCandidates) &&
+                  all_absolute(kSuffixed64Candidates) && all_absolute(kBlas64Candidates) &&
+                  all_absolute(kLapack64Candidates),
+              "the search list is absolute paths: a bare name would follow LD_LIBRARY_PATH or the run path");
 
 const void *own_base() {
   static const void *base = [] {
@@ -170,12 +200,21 @@ void *resolve(const Entry &entry, How *how) {
   const env::Environment &e = env::environment();
   const char *named = entry.kind == Kind::Blas ? e.cpu_blas : e.cpu_lapack;
   if (named != nullptr) {
+    const char *setting = entry.kind == Kind::Blas ? "CUDROP_CPU_BLAS" : "CUDROP_CPU_LAPACK";
     if (void *fn = from_library(named, entry.symbol, true)) {
-      how->rule = entry.kind == Kind::Blas ? "CUDROP_CPU_BLAS" : "CUDROP_CPU_LAPACK";
+      how->rule = setting;
       return fn;
     }
-    const char *why = dlerror();
-    log(1, "%s does not provide %s (%s)", named, entry.symbol, why ? why : "symbol missing or is cudrop's");
+    const char *error = dlerror();  // freed by the next dl* call
+    const std::string why = error != nullptr ? error : "";
+    if (void *loaded = dlopen(named, RTLD_LAZY | RTLD_LOCAL)) {
+      dlclose(loaded);
+      log(1, "%s does not provide %s (%s)", named, entry.symbol, !why.empty() ? why.c_str() : "symbol missing or is cudrop's");
+    } else {  // a setting that cannot work is said whatever CUDROP_VERBOSE says, once
+      const std::string expected = "a library that can be loaded (" + (!why.empty() ? why : "dlopen failed") + ")";
+      env::warn_invalid(setting, named, expected.c_str(),
+                        e.no_cpu_search ? "only the library loaded in the process" : "the search list");
+    }
   }
   // 3. The usual sonames and paths (CUDROP_NO_CPU_SEARCH=1 stops here, e.g. to test the
   //    "no CPU library at all" path on a machine that has one).

@@ -5,7 +5,8 @@
 #     with the reason (no driver installed / no device, as this machine is);
 #   - each variable with a value cudrop does not understand prints exactly one warning naming
 #     the variable, the value and what is used instead; good values print nothing; an unknown
-#     CUDROP_* name (a typo) is warned about, names cudrop's own tools set are not;
+#     CUDROP_* name (a typo) is warned about, names cudrop's own tools set are not; a CPU
+#     library named by a relative path is refused, and one that cannot be loaded is said;
 #   - CUDROP_VERBOSE=1 prints the exit summary only from a process that made a call;
 #   - CUDROP_VERBOSE=2 names the entry point the program called, with its own arguments.
 # usage: settings.sh LIBCUDROP SETTINGS_PROBE
@@ -122,6 +123,10 @@ CUDROP_DEVICES|0,-1|one device (CUDROP_DEVICE, else the MPI launcher's local ran
 CUDROP_DEVICES|1,,2|one device (CUDROP_DEVICE, else the MPI launcher's local rank, else 0)
 CUDROP_GEMM_DEVICE_MIN_FLOPS|-1|137438953472
 CUDROP_TEST_FAULT_INJECT|launch@x|none
+CUDROP_CPU_BLAS|./libblas.so.3|the library loaded in the process, else the search list
+CUDROP_CPU_BLAS|blas/libblas.so.3|the library loaded in the process, else the search list
+CUDROP_CPU_LAPACK|../liblapack.so.3|the library loaded in the process, else the search list
+CUDROP_CPU_BLAS|/nonexistent/libblas.so.3|the search list
 TABLE
 # The exact text of one of them.
 expected='cudrop: CUDROP_MODE=fast is not auto, gpu or cpu; using auto'
