@@ -1,7 +1,7 @@
 #pragma once
 // The ILP64 entries (64-bit integers; capi/exports64.cpp): the LP64 entry of the same routine
 // (its checks, quick returns, GPU or CPU) on the caller's values narrowed to int, with the
-// ILP64 CPU routine underneath for every CPU run and illegal call (cpu::ilp64_cpu_call), so
+// ILP64 CPU routine underneath for every CPU run and illegal call (cpu::entry_cpu_call), so
 // that handlers and results are the ILP64 library's. A size, leading dimension or IPIV value
 // past an int sends the whole call to the ILP64 CPU routine: impl's device paths index with
 // int (docs/ilp64-plan.md: GEMM past 2^31 on the GPU is future work).
@@ -117,31 +117,54 @@ struct PivotCount<Family::getrs> {
   }
 };
 
-// The ILP64 entry of routine F in precision T: lp64 is the LP64 capi entry, args the caller's.
+// An entry's own CPU run (cpu::EntryCpuCall): `underneath` with the caller's own arguments.
+template <class... A>
+struct CallerArguments {
+  cpu::Routine underneath;
+  std::tuple<A...> args;
+  static void run(void *context) {
+    auto *call = static_cast<CallerArguments *>(context);
+    std::apply([&](A... a) { reinterpret_cast<void (*)(A...)>(cpu::require(call->underneath))(a...); }, call->args);
+  }
+};
+
+// Runs lp64(lp64_args..., caller) with `original` pending as this thread's CPU run; true when
+// a CPU run took it (the LP64 path's outputs were then never written).
+template <class... A, class Lp64Call>
+bool with_entry_cpu_call(CallerArguments<A...> &original, Lp64Call &&lp64_call) {
+  cpu::EntryCpuCall pending{&CallerArguments<A...>::run, &original, false};
+  cpu::EntryCpuCall *outer = cpu::entry_cpu_call;
+  cpu::entry_cpu_call = &pending;
+  lp64_call();
+  cpu::entry_cpu_call = outer;
+  return pending.taken;
+}
+
+// The ILP64 entry of routine F in precision T: lp64 is the LP64 capi entry, args the caller's,
+// underneath the ILP64 routine for the CPU run (names.cpu64, or a wheel's names.cpu_wheel64).
 template <Family F, class T, class Lp64, class... A>
-void call(Lp64 lp64, const void *caller, A... args) {
-  constexpr const RoutineNames &names = routine_names<F, T>;
-  std::tuple<A...> original{args...};
-  const auto cpu_run = [](void *context) {
-    std::apply([](A... a) { reinterpret_cast<void (*)(A...)>(cpu::require(names.cpu64))(a...); },
-               *static_cast<std::tuple<A...> *>(context));
-  };
+void call(cpu::Routine underneath, Lp64 lp64, const void *caller, A... args) {
+  CallerArguments<A...> original{underneath, {args...}};
   std::tuple<Narrow<A>...> narrow{Narrow<A>(args)...};
   const auto all_fit = [&] { return std::apply([](const auto &...n) { return (n.fits && ...); }, narrow); };
-  if (!all_fit()) return cpu_run(&original);  // the sizes first: IPIV's copy is as long as they say
+  if (!all_fit()) return CallerArguments<A...>::run(&original);  // the sizes first: IPIV's copy is as long as they say
   const int pivots = PivotCount<F>::of(narrow);
   try {
     std::apply([&](auto &...n) { (size_pivots(n, pivots), ...); }, narrow);
   } catch (const std::bad_alloc &) {
-    return cpu_run(&original);  // no memory for IPIV's int copy: the ILP64 routine needs none
+    return CallerArguments<A...>::run(&original);  // no memory for IPIV's int copy: the ILP64 routine needs none
   }
-  if (!all_fit()) return cpu_run(&original);  // an IPIV value past an int
-  cpu::Ilp64CpuCall pending{cpu_run, &original, false};
-  cpu::Ilp64CpuCall *outer = cpu::ilp64_cpu_call;
-  cpu::ilp64_cpu_call = &pending;
-  std::apply([&](auto &...n) { lp64(n.get()..., caller); }, narrow);
-  cpu::ilp64_cpu_call = outer;
-  if (!pending.taken) std::apply([](auto &...n) { (copy_out(n), ...); }, narrow);
+  if (!all_fit()) return CallerArguments<A...>::run(&original);  // an IPIV value past an int
+  const bool taken = with_entry_cpu_call(original, [&] { std::apply([&](auto &...n) { lp64(n.get()..., caller); }, narrow); });
+  if (!taken) std::apply([](auto &...n) { (copy_out(n), ...); }, narrow);
+}
+
+// An entry with the LP64 routine's arguments whose CPU run is another library's routine of
+// the same ABI, `underneath` (scipy's wheel: scipy_dgemm_).
+template <class Lp64, class... A>
+void call_lp64(cpu::Routine underneath, Lp64 lp64, const void *caller, A... args) {
+  CallerArguments<A...> original{underneath, {args...}};
+  with_entry_cpu_call(original, [&] { lp64(args..., caller); });
 }
 
 }  // namespace cudrop::capi::ilp64

@@ -19,13 +19,13 @@ void report_illegal_argument(const RoutineNames &routine, int info, const void *
 
 // A call with an illegal argument, handed whole to the CPU routine underneath (a function of
 // type Fn, called with args), whose own checks call the handler the process would call
-// (`handlers`: the names they call, {"xerbla_"}, and "cblas_xerbla" for CBLAS); in an ILP64
-// entry (capi/ilp64.h) to that entry's ILP64 routine instead. False when no routine takes it:
+// (`handlers`: the names they call, {"xerbla_"}, and "cblas_xerbla" for CBLAS); in an ILP64 or
+// wheel-name entry (cpu::entry_cpu_call) to that entry's routine instead. False when no routine takes it:
 // the caller reports it itself.
 template <class Fn, class... Args>
 bool cpu_takes_illegal_call(const RoutineNames &routine, const void *caller,
                             std::initializer_list<const char *> handlers, Args... args) {
-  if (cpu::take_ilp64_cpu_call()) return true;
+  if (cpu::take_entry_cpu_call()) return true;
   if (auto cpu_routine = reinterpret_cast<Fn>(cpu::find_for_illegal_call(routine.cpu, caller, handlers))) {
     cpu_routine(args...);
     return true;

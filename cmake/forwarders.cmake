@@ -52,6 +52,7 @@ if(VARIANT STREQUAL "64")
   # names (capi/exports64.cpp with CUDROP_ILP64_PLAIN); of the rest, only the C functions.
   set(own64 ${own})
   list(FILTER own64 INCLUDE REGEX "64_$")
+  list(FILTER own64 EXCLUDE REGEX "^scipy_")  # the PyPI wheels' names: libcudrop and libcudrop_full only
   list(TRANSFORM own64 REPLACE "64_$" "")
   list(FILTER own INCLUDE REGEX "^cudrop_[a-z_]*[a-z]$")
   list(APPEND own ${own64})

@@ -26,6 +26,19 @@
 #define CUDROP_SYMBOL64_lapack(p, stem) p##stem##_64_
 #define CUDROP_SYMBOL64_cblas(p, stem) cblas_##p##stem##64_
 
+/* The names of the OpenBLAS that PyPI's numpy and scipy wheels bundle (scipy-openblas): every
+   symbol prefixed with scipy_; numpy 2.x's ILP64 build adds the 64_ suffix as above
+   (scipy_dgemm_64_, scipy_cblas_dgemm64_), scipy's LP64 build does not (scipy_dgemm_,
+   scipy_cblas_dgemm). Rows of kind blas, lapack and cblas only (capi/exports_wheel.cpp). */
+#define CUDROP_SYMBOL_WHEEL(kind, p, stem) CUDROP_SYMBOL_WHEEL_##kind(p, stem)
+#define CUDROP_SYMBOL_WHEEL_blas(p, stem) scipy_##p##stem##_
+#define CUDROP_SYMBOL_WHEEL_lapack(p, stem) scipy_##p##stem##_
+#define CUDROP_SYMBOL_WHEEL_cblas(p, stem) scipy_cblas_##p##stem
+#define CUDROP_SYMBOL_WHEEL64(kind, p, stem) CUDROP_SYMBOL_WHEEL64_##kind(p, stem)
+#define CUDROP_SYMBOL_WHEEL64_blas(p, stem) scipy_##p##stem##_64_
+#define CUDROP_SYMBOL_WHEEL64_lapack(p, stem) scipy_##p##stem##_64_
+#define CUDROP_SYMBOL_WHEEL64_cblas(p, stem) scipy_cblas_##p##stem##64_
+
 /* The row's own name, all precisions together: cudrop::Family's enumerator and capi's entry. */
 #define CUDROP_FAMILY(kind, stem) CUDROP_FAMILY_##kind(stem)
 #define CUDROP_FAMILY_blas(stem) stem

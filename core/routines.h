@@ -30,10 +30,14 @@ enum class Family {
 
 namespace cpu {
 // A routine the CPU BLAS/LAPACK underneath may be asked for: each precision of the rows of
-// kind blas, lapack and cblas, under its own symbol, and with 64-bit integers under its
-// suffixed one (dgemm_64_: shim/cpu_backend.cpp resolves it in an ILP64 library).
+// kind blas, lapack and cblas, under its own symbol, with 64-bit integers under its suffixed
+// one (dgemm_64_: shim/cpu_backend.cpp resolves it in an ILP64 library), and under the two
+// names of the PyPI wheels' OpenBLAS (scipy_dgemm_, scipy_dgemm_64_: only in a wheel's library
+// the process has loaded).
 enum class Routine {
-#define CUDROP_CPU_ENUMERATOR(p, T, kind, stem) CUDROP_SYMBOL(kind, p, stem), CUDROP_SYMBOL64(kind, p, stem),
+#define CUDROP_CPU_ENUMERATOR(p, T, kind, stem)                                                 \
+  CUDROP_SYMBOL(kind, p, stem), CUDROP_SYMBOL64(kind, p, stem), CUDROP_SYMBOL_WHEEL(kind, p, stem), \
+      CUDROP_SYMBOL_WHEEL64(kind, p, stem),
 #define CUDROP_ROUTINE(kind, stem, precisions, ...) \
   CUDROP_IF_UNDERNEATH(kind)(CUDROP_EACH_PRECISION(precisions, CUDROP_CPU_ENUMERATOR, kind, stem))
 #include "routines.def"
@@ -77,6 +81,7 @@ struct RoutineNames {
   HandlerName handler;  // for the error handler (capi/report.h)
   cpu::Routine cpu;     // the same routine underneath; cpu::Routine::count if none
   cpu::Routine cpu64;   // the same with 64-bit integers (an ILP64 library's); count if none
+  cpu::Routine cpu_wheel, cpu_wheel64;  // the same in the PyPI wheels' OpenBLAS; count if none
   // cblas: pairs of parameter numbers reference cblas_xerbla swaps for a row-major call, 0-ended
   int row_major_renumbering[8];
 };
@@ -103,6 +108,8 @@ constexpr cpu::Routine cpu_routine_or_none() { return cpu::Routine::count; }
       handler_name(RoutineKind::kind, CUDROP_STRING(CUDROP_SYMBOL(kind, p, stem))),                \
       cpu_routine_or_none(CUDROP_IF_UNDERNEATH(kind)(cpu::Routine::CUDROP_SYMBOL(kind, p, stem))),  \
       cpu_routine_or_none(CUDROP_IF_UNDERNEATH(kind)(cpu::Routine::CUDROP_SYMBOL64(kind, p, stem))), \
+      cpu_routine_or_none(CUDROP_IF_UNDERNEATH(kind)(cpu::Routine::CUDROP_SYMBOL_WHEEL(kind, p, stem))), \
+      cpu_routine_or_none(CUDROP_IF_UNDERNEATH(kind)(cpu::Routine::CUDROP_SYMBOL_WHEEL64(kind, p, stem))), \
       {CUDROP_UNPAREN renumbering}};
 #define CUDROP_ROUTINE(kind, stem, precisions, entry, parameters, arguments, renumbering) \
   CUDROP_EACH_PRECISION(precisions, CUDROP_NAMES, kind, stem, renumbering)

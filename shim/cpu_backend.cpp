@@ -2,9 +2,11 @@
 #include "shim/cpu_origin.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <sys/auxv.h>
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -23,14 +25,17 @@ enum class Kind { Blas, Lapack };
 struct Entry {
   const char *symbol;
   Kind kind;
+  bool wheel = false;  // a name of the PyPI wheels' OpenBLAS (scipy_dgemm_, scipy_dgemm_64_)
 };
 
 // In cpu::Routine's order: the rows of routines.def found underneath, each precision.
 constexpr Kind kLibraryOf_blas = Kind::Blas, kLibraryOf_cblas = Kind::Blas, kLibraryOf_lapack = Kind::Lapack;
 constexpr Entry kRoutines[] = {
-#define CUDROP_CPU_ENTRY(p, T, kind, stem)                                \
-  {CUDROP_STRING(CUDROP_SYMBOL(kind, p, stem)), kLibraryOf_##kind}, \
-      {CUDROP_STRING(CUDROP_SYMBOL64(kind, p, stem)), kLibraryOf_##kind},
+#define CUDROP_CPU_ENTRY(p, T, kind, stem)                                      \
+  {CUDROP_STRING(CUDROP_SYMBOL(kind, p, stem)), kLibraryOf_##kind},             \
+      {CUDROP_STRING(CUDROP_SYMBOL64(kind, p, stem)), kLibraryOf_##kind},       \
+      {CUDROP_STRING(CUDROP_SYMBOL_WHEEL(kind, p, stem)), kLibraryOf_##kind, true}, \
+      {CUDROP_STRING(CUDROP_SYMBOL_WHEEL64(kind, p, stem)), kLibraryOf_##kind, true},
 #define CUDROP_ROUTINE(kind, stem, precisions, ...) \
   CUDROP_IF_UNDERNEATH(kind)(CUDROP_EACH_PRECISION(precisions, CUDROP_CPU_ENTRY, kind, stem))
 #include "routines.def"
@@ -180,10 +185,46 @@ void *from_candidates(const char *const (&candidates)[N], const char *symbol, Ho
   return nullptr;
 }
 
+// `symbol` in an object the process has loaded, however it was loaded (the libraries a Python
+// extension module needs are loaded RTLD_LOCAL: not in the global scope RTLD_NEXT searches),
+// in load order; never a cudrop. For names that only one kind of library defines: the PyPI
+// wheels' OpenBLAS (scipy_dgemm_64_) and OpenBLAS's ILP64 suffix (dgemm_64_).
+std::vector<std::string> loaded_files();
+void *find_loaded(const char *symbol) {
+  for (const std::string &file : loaded_files()) {  // not under dl_iterate_phdr's lock: dlopen takes it
+    void *handle = dlopen(file.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+    if (handle == nullptr) continue;
+    void *fn = accept_foreign(dlsym(handle, symbol));
+    dlclose(handle);
+    if (fn != nullptr) return fn;
+  }
+  return nullptr;
+}
+constexpr const char *kWheelRule = "a PyPI wheel's library loaded in the process";
+
+// The loaded objects' files, in load order (the program itself, and the vDSO, have no path).
+std::vector<std::string> loaded_files() {
+  std::vector<std::string> files;
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, size_t, void *data) {
+        if (info->dlpi_name != nullptr && info->dlpi_name[0] == '/')
+          static_cast<std::vector<std::string> *>(data)->emplace_back(info->dlpi_name);
+        return 0;
+      },
+      &files);
+  return files;
+}
+
 void *find_suffixed64(const char *symbol, bool lapack);
 constexpr const char *kIlp64Rule = "an ILP64 library";
 
 void *resolve(const Entry &entry, How *how) {
+  // A PyPI wheel's name: only in the wheel's own library, which the caller has loaded.
+  if (entry.wheel) {
+    how->rule = kWheelRule;
+    if (void *fn = accept_foreign(dlsym(RTLD_NEXT, entry.symbol))) return fn;
+    return find_loaded(entry.symbol);
+  }
   // A routine with 64-bit integers (dgemm_64_, cblas_dgemm64_): only an ILP64 library's will do.
   const size_t length = std::strlen(entry.symbol);
   if (length > 3 && std::strcmp(entry.symbol + length - 3, "64_") == 0) {
@@ -219,8 +260,18 @@ void *resolve(const Entry &entry, How *how) {
   // 3. The usual sonames and paths (CUDROP_NO_CPU_SEARCH=1 stops here, e.g. to test the
   //    "no CPU library at all" path on a machine that has one).
   if (e.no_cpu_search) return nullptr;
-  return entry.kind == Kind::Blas ? from_candidates(kBlasCandidates, entry.symbol, how)
-                                  : from_candidates(kLapackCandidates, entry.symbol, how);
+  if (void *fn = entry.kind == Kind::Blas ? from_candidates(kBlasCandidates, entry.symbol, how)
+                                          : from_candidates(kLapackCandidates, entry.symbol, how))
+    return fn;
+  // 4. The LP64 routine of scipy's wheel (scipy_dgemm_), where pip's scipy is all the process
+  //    has: the CPU part of a call that a wheel's entry began on the GPU.
+  if (ilp64_names_are_global) return nullptr;
+  const std::string wheel_name = std::string("scipy_") + entry.symbol;
+  if (void *fn = find_loaded(wheel_name.c_str())) {
+    how->rule = kWheelRule;
+    return fn;
+  }
+  return nullptr;
 }
 
 // resolve(), and the verbose line naming the file it found.
@@ -266,7 +317,9 @@ std::vector<Origin> origins() {
   for (size_t index = 0; index < static_cast<size_t>(Routine::count); ++index) {
     Origin origin;
     origin.symbol = kRoutines[index].symbol;
-    if (void *fn = find(static_cast<Routine>(index))) {
+    void *fn = find(static_cast<Routine>(index));
+    if (fn == nullptr && kRoutines[index].wheel) continue;  // no wheel loaded: nothing to tell
+    if (fn != nullptr) {
       Dl_info info{};
       if (dladdr(fn, &info) != 0 && info.dli_fname != nullptr) origin.library = info.dli_fname;
       if (origin.library.empty()) origin.library = "?";
@@ -277,6 +330,27 @@ std::vector<Origin> origins() {
     list.push_back(std::move(origin));
   }
   return list;
+}
+
+std::vector<std::string> unknown_blas_libraries() {
+  std::vector<std::string> unknown;
+  for (const std::string &file : loaded_files()) {
+    const std::string name = file.substr(file.rfind('/') + 1);
+    std::string lower(name.size(), ' ');
+    std::transform(name.begin(), name.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (lower.find("openblas") == std::string::npos) continue;
+    void *handle = dlopen(file.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+    if (handle == nullptr) continue;
+    bool known = false;
+    for (const char *dgemm : {"dgemm_", "dgemm_64_", "scipy_dgemm_", "scipy_dgemm_64_"}) {
+      Dl_info info{};
+      void *fn = dlsym(handle, dgemm);  // its own definition, not a dependency's
+      known |= fn != nullptr && dladdr(fn, &info) != 0 && info.dli_fname != nullptr && file == info.dli_fname;
+    }
+    dlclose(handle);
+    if (!known) unknown.push_back(file);
+  }
+  return unknown;
 }
 
 // `symbol` in the dependency scope of the object holding `address` (a handle searches that
@@ -351,6 +425,7 @@ void *find_by_name(const char *symbol, bool lapack) {
 void *find_by_name64(const char *suffixed, const char *plain, bool lapack, bool deep_bind) {
   How how;
   void *fn = accept_foreign(dlsym(RTLD_NEXT, suffixed));
+  if (fn == nullptr) fn = find_loaded(suffixed);  // numpy 1.x wheels' libopenblas64_p, loaded RTLD_LOCAL
   if (fn == nullptr && !env::environment().no_cpu_search) {
     fn = from_candidates(kSuffixed64Candidates, suffixed, &how);
     if (fn == nullptr)
@@ -410,6 +485,6 @@ void *require(Routine routine) {
   missing(entry.symbol, entry.kind == Kind::Lapack);
 }
 
-thread_local Ilp64CpuCall *ilp64_cpu_call = nullptr;
+thread_local EntryCpuCall *entry_cpu_call = nullptr;
 
 }  // namespace cudrop::cpu

@@ -44,20 +44,21 @@ void *find_by_name64(const char *suffixed, const char *plain, bool lapack, bool 
 // from the lookup order there.
 extern const bool ilp64_names_are_global;
 
-// The CPU run of the ILP64 entry this thread is in (capi/ilp64.h): the whole call on the ILP64
-// routine with the caller's own 64-bit arguments. route() and an illegal call take it instead
-// of the LP64 routine the LP64 path underneath would call.
-struct Ilp64CpuCall {
+// The CPU run of the entry this thread is in when its CPU routine is not its row's LP64 one:
+// an ILP64 entry's (capi/ilp64.h: the ILP64 routine with the caller's own 64-bit arguments) or
+// a PyPI wheel's name (capi/exports_wheel.cpp: the wheel's own routine). route() and an illegal
+// call take it instead of the LP64 routine the LP64 path underneath would call.
+struct EntryCpuCall {
   void (*run)(void *context);
   void *context;
   bool taken;
 };
-extern thread_local Ilp64CpuCall *ilp64_cpu_call;
-// Runs the pending ILP64 CPU call, once, and returns true; false outside an ILP64 entry.
-inline bool take_ilp64_cpu_call() {
-  Ilp64CpuCall *call = ilp64_cpu_call;
+extern thread_local EntryCpuCall *entry_cpu_call;
+// Runs the pending entry's CPU call, once, and returns true; false outside such an entry.
+inline bool take_entry_cpu_call() {
+  EntryCpuCall *call = entry_cpu_call;
   if (call == nullptr) return false;
-  ilp64_cpu_call = nullptr;
+  entry_cpu_call = nullptr;
   call->taken = true;
   call->run(call->context);
   return true;

@@ -15,4 +15,9 @@ struct Origin {
 // Every routine found underneath, in routines.def's order, each resolved now if not yet.
 std::vector<Origin> origins();
 
+// The OpenBLAS libraries the process has loaded (file name containing "openblas") that define
+// dgemm under none of the names cudrop serves (dgemm_, dgemm_64_, scipy_dgemm_,
+// scipy_dgemm_64_): a wheel of another naming convention, whose calls never reach cudrop.
+std::vector<std::string> unknown_blas_libraries();
+
 }  // namespace cudrop::cpu

@@ -9,10 +9,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include <pthread.h>
 
 #include "impl/gpu.h"
+#include "shim/cpu_origin.h"
 
 
 // Calls that ran on the CPU, counted by each thread in its own slot: a locked add on one
@@ -102,8 +105,17 @@ const char *mode_name(Mode mode) {
 // One line at exit with CUDROP_VERBOSE>=1: the netlib harness reads it to prove that a
 // forced-GPU run really ran on the GPU and never fell back. Only from a process that made a
 // call: under LD_PRELOAD every process a shell starts loads cudrop, and most call nothing.
+// With it, at CUDROP_VERBOSE>=1, the OpenBLAS libraries loaded whose names cudrop does not
+// serve (a PyPI wheel of a naming convention cudrop does not know): their calls never came.
 __attribute__((destructor)) void print_summary() {
   const long gpu_calls = g_gpu_calls.load(), cpu_calls = cpu_call_total();
+  const std::vector<std::string> unknown = cpu::unknown_blas_libraries();
+  if (!unknown.empty() && settings().verbose >= 1)
+    for (const std::string &file : unknown)
+      std::fprintf(stderr,
+                   "cudrop: %s: an OpenBLAS whose names cudrop does not serve (no dgemm_, dgemm_64_, "
+                   "scipy_dgemm_ or scipy_dgemm_64_); its calls ran there, without cudrop\n",
+                   file.c_str());
   if (gpu_calls + cpu_calls == 0) return;
   if (settings().verbose >= 1)
     std::fprintf(stderr, "cudrop: summary: gpu_calls=%ld cpu_calls=%ld gpu_fallbacks=%ld\n", gpu_calls, cpu_calls,

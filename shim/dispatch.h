@@ -23,12 +23,12 @@ class CpuNeed {
   constexpr CpuNeed(cpu::Routine routine) : routine_(routine), needs_routine_(true) {}  // NOLINT: implicit
   static constexpr CpuNeed nothing() { return CpuNeed(); }
   // Whether the CPU run can go ahead (find_cached: the hot path's lock-free lookup).
-  // In an ILP64 entry the CPU run is its ILP64 routine's (required when it runs).
+  // In an ILP64 or wheel-name entry the CPU run is that entry's routine (required when it runs).
   bool present() const {
-    return !needs_routine_ || cpu::ilp64_cpu_call != nullptr || cpu::find(routine_) != nullptr;
+    return !needs_routine_ || cpu::entry_cpu_call != nullptr || cpu::find(routine_) != nullptr;
   }
   bool present_cached() const {
-    return !needs_routine_ || cpu::ilp64_cpu_call != nullptr || cpu::find_cached(routine_) != nullptr;
+    return !needs_routine_ || cpu::entry_cpu_call != nullptr || cpu::find_cached(routine_) != nullptr;
   }
 
  private:
@@ -58,8 +58,8 @@ FinishOnCpu<Progress, std::decay_t<Finish>> finish_on_cpu(const char *routine, F
 // A GPU attempt that fails after part of its result has reached the caller's arrays (as its
 // Progress says) is finished by finish_on_cpu from there, counted as a fallback and as a GPU
 // call (so that forced-GPU runs notice); one that fails before is run whole by cpu_run().
-// In an ILP64 entry (capi/ilp64.h) the CPU run is that entry's ILP64 routine instead; a
-// finish_on_cpu stays on the LP64 routines (the call's sizes fit an int there).
+// In an ILP64 or wheel-name entry (cpu::entry_cpu_call) the CPU run is that entry's routine
+// instead; a finish_on_cpu stays on the LP64 routines (the call's sizes fit an int there).
 // This is the only place that counts calls, logs fallbacks and completes half-written calls.
 template <class Progress, class Finish, class GpuAttempt, class CpuRun>
 void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run,
@@ -96,7 +96,7 @@ void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&g
   const env::Environment &s = settings();
   const bool cpu_only = s.mode == Mode::Cpu || (s.mode == Mode::Auto && !worth_gpu && cpu_need.present_cached());
   if (cpu_only && s.verbose < 2) {
-    if (!cpu::take_ilp64_cpu_call()) cpu_run();
+    if (!cpu::take_entry_cpu_call()) cpu_run();
     detail::count_cpu_call();
     return;
   }
@@ -137,7 +137,7 @@ void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&g
     }
     detail::count_fallback(routine, status);
   }
-  if (!cpu::take_ilp64_cpu_call()) cpu_run();
+  if (!cpu::take_entry_cpu_call()) cpu_run();
   detail::count_cpu(routine, detail::now_seconds() - start);
 }
 
