@@ -45,7 +45,7 @@ if(TARGET cudrop64)
 endif()
 
 install(FILES docs/man/cudrop.7 DESTINATION ${CMAKE_INSTALL_MANDIR}/man7)
-install(FILES docs/man/cudrop-info.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES docs/man/cudrop-info.1 docs/man/cudrop-run.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 # Debian's providers of libblas.so.3/liblapack.so.3 register at: OpenBLAS 100 (pthread; 95
 # openmp, 90 serial), BLIS below it, the reference libraries 10. 110 puts cudrop first in auto
@@ -73,8 +73,9 @@ a usable GPU, go to the CPU BLAS/LAPACK underneath. This package registers cudro
 libblas.so.3 and liblapack.so.3 alternatives, above OpenBLAS, and libcudrop64 (64-bit integers)
 in the libblas64.so.3 and liblapack64.so.3 ones: programs linked with the system BLAS/LAPACK use
 it, and `update-alternatives --config libblas.so.3-${CUDROP_TRIPLET}` switches
-back. It also ships libcudrop.so (for LD_PRELOAD), the header, pkg-config and CMake files,
-cudrop-info and the man pages cudrop(7) and cudrop-info(1).")
+back. It also ships libcudrop.so (for LD_PRELOAD) with cudrop-run, which runs a program with
+it preloaded, the header, pkg-config and CMake files, cudrop-info and the man pages cudrop(7),
+cudrop-info(1) and cudrop-run(1).")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)

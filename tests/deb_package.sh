@@ -2,7 +2,8 @@
 # The Debian package, without touching the system: `cpack -G DEB` from the build tree's
 # CPackConfig.cmake into a scratch directory, then
 #  - its name, control fields (Depends: a real CPU BLAS/LAPACK) and file list (both libraries,
-#    header, pkg-config, CMake package, cudrop-info, man pages, the stand-in directory whose
+#    header, pkg-config, CMake package, cudrop-info, cudrop-run (which finds the package's
+#    preload library from bin/), man pages, the stand-in directory whose
 #    libblas.so.3/liblapack.so.3 lead to libcudrop_full.so.0 inside the package, and on x86-64
 #    its libblas64.so.3/liblapack64.so.3 to libcudrop64.so.0);
 #  - its maintainer scripts, run against a fake root (update-alternatives --root) that already
@@ -54,8 +55,14 @@ has "usr/include/cudrop.h"
 has "usr/lib/*pkgconfig/cudrop.pc"
 has "usr/lib/*cmake/cudrop/cudropConfig.cmake"
 has "usr/bin/cudrop-info"
+has "usr/bin/cudrop-run"
 has "usr/share/man/man7/cudrop.7*"
 has "usr/share/man/man1/cudrop-info.1*"
+has "usr/share/man/man1/cudrop-run.1*"
+[[ -x $root/usr/bin/cudrop-run ]] || fail "usr/bin/cudrop-run is not executable"
+preload=$("$root/usr/bin/cudrop-run" --print-library) || fail "cudrop-run --print-library fails in the package"
+[[ $preload == "$(cd -P "$root" && pwd -P)"/usr/lib/*libcudrop.so.0 ]] ||
+  fail "cudrop-run would preload $preload, not the package's libcudrop.so.0"
 standin=usr/lib/$triplet/cudrop
 for so in libblas.so.3 liblapack.so.3 ${w64:+libblas64.so.3 liblapack64.so.3}; do
   [[ -L $root/$standin/$so ]] || fail "/$standin/$so is not a link"

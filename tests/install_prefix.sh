@@ -3,8 +3,9 @@
 # ways, as a user would use them: pkg-config (PKG_CONFIG_PATH=P/lib/pkgconfig) and CMake's
 # find_package(cudrop) with the target cudrop::cudrop (CMAKE_PREFIX_PATH=P). Each builds
 # examples/relink.c, which checks its own GEMM results; the pkg-config build runs with
-# LD_LIBRARY_PATH=P/lib, the CMake one with the run path CMake gives it. Then the prefix is moved
-# elsewhere: the pkg-config file still names the moved prefix.
+# LD_LIBRARY_PATH=P/lib, the CMake one with the run path CMake gives it. The launcher
+# bin/cudrop-run preloads the prefix's libcudrop.so.0. Then the prefix is moved elsewhere: the
+# pkg-config file still names the moved prefix, and the launcher the moved library.
 # usage: install_prefix.sh BUILD_DIR EXAMPLES_DIR C_COMPILER
 set -u
 build=$(cd "$1" && pwd) examples=$(cd "$2" && pwd) cc=$3
@@ -41,6 +42,16 @@ check_pkg_config() {  # check_pkg_config PREFIX LABEL
 }
 check_pkg_config "$prefix" pkg-config
 
+# bin/cudrop-run: the prefix's own preload library, by its absolute path.
+check_launcher() {  # check_launcher PREFIX LABEL
+  local want got
+  want=$(cd -P "$(dirname "$(find "$1" -name 'libcudrop.so.0' | head -1)")" && pwd -P)/libcudrop.so.0
+  got=$("$1/bin/cudrop-run" --print-library) || { fail "$2: bin/cudrop-run --print-library fails"; return; }
+  [ "$got" = "$want" ] || fail "$2: bin/cudrop-run would preload $got, not $want"
+  echo "$2: bin/cudrop-run preloads $got"
+}
+check_launcher "$prefix" prefix
+
 # find_package(cudrop), a CMake user's project.
 if cmake -S "$(dirname "$0")/install_consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
      -DCMAKE_C_COMPILER="$cc" -DRELINK_SOURCE="$examples/relink.c" >"$work/consumer.log" 2>&1 &&
@@ -58,6 +69,7 @@ fi
 
 mv "$prefix" "$work/moved"
 check_pkg_config "$work/moved" moved-prefix
+check_launcher "$work/moved" moved-prefix
 [ -n "$libdir" ] || fail "no libcudrop.so in the prefix"
 
 if [ "$failures" -ne 0 ]; then echo "install_prefix: $failures failure(s)"; exit 1; fi
