@@ -71,8 +71,11 @@ grep -qx "victim: dgemm_ from $work/standin/libblas.so.3" "$work/secure.out" &&
 [[ -e $marker ]] && fail "secure: the library named by CUDROP_CPU_BLAS/LAPACK was loaded: $(cat "$marker")" ||
   pass "secure: the library named by CUDROP_CPU_BLAS/LAPACK was not loaded"
 [[ -s $work/secure.err ]] && fail "secure: printed on stderr" || pass "secure: nothing on stderr"
-[[ $(grep -c '' "$work/secure.out") == 3 ]] && pass "secure: nothing on stdout but the program's lines" ||
+[[ $(grep -c '' "$work/secure.out") == 4 ]] && pass "secure: nothing on stdout but the program's lines" ||
   fail "secure: other lines on stdout"
+grep -qx 'victim: gpu_calls=0 cpu_calls=[1-9][0-9]* libcuda=not loaded' "$work/secure.out" &&
+  pass "secure: every call on the CPU, the CUDA driver never loaded (CUDROP_MODE=gpu not read)" ||
+  fail "secure: a call on the GPU, or the CUDA driver loaded"
 
 echo "== the same program without the setuid bit: the settings are honoured"
 as_nobody plain "$work/victim"
@@ -84,6 +87,11 @@ grep -qx "loaded with euid=$nobody uid=$nobody" "$marker" 2>/dev/null &&
   pass "plain: CUDROP_CPU_BLAS's library was loaded (the setting is read)" || fail "plain: CUDROP_CPU_BLAS not honoured"
 grep -q '^cudrop: dgemm_(.*) on ' "$work/plain.err" && pass "plain: CUDROP_VERBOSE=2's per-call lines" ||
   fail "plain: no per-call line: CUDROP_VERBOSE not honoured"
+# With a GPU, CUDROP_MODE=gpu (and the fault injected into its allocations) is honoured too.
+if grep -q 'libcuda=loaded' "$work/plain.out" && ! grep -q 'no usable GPU' "$work/plain.err"; then
+  grep -q 'gpu_fallbacks=[1-9]' "$work/plain.err" && pass "plain: CUDROP_MODE=gpu and CUDROP_TEST_FAULT_INJECT honoured" ||
+    fail "plain: no GPU attempt (or no injected fault) with CUDROP_MODE=gpu"
+fi
 
 if [[ $failures -ne 0 ]]; then echo "secure_exec: $failures failure(s)"; exit 1; fi
 echo "secure_exec: PASS"

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/auxv.h>
 #include <unistd.h>
 
@@ -34,5 +35,16 @@ int main(void) {
   for (int i = 0; i < 4; ++i) ok = ok && C[i] == want_c[i];
   printf("victim: dgemm_ C = [%g %g; %g %g], dgesv_ x = [%g; %g] info=%d: %s\n", C[0], C[2], C[1], C[3],
          x[0], x[1], info, ok ? "OK" : "WRONG");
+  /* Where the calls ran (cudrop's counters, when cudrop is what the BLAS is), and whether the
+   * CUDA driver was loaded at all. */
+  void (*counters)(long *, long *, long *) = (void (*)(long *, long *, long *))dlsym(RTLD_DEFAULT, "cudrop_counters");
+  long gpu = -1, cpu = -1, fallbacks = -1;
+  if (counters != NULL) counters(&gpu, &cpu, &fallbacks);
+  int driver = 0;
+  FILE *maps = fopen("/proc/self/maps", "r");
+  char line[4096];
+  while (maps != NULL && fgets(line, sizeof line, maps) != NULL) driver |= strstr(line, "libcuda.so") != NULL;
+  if (maps != NULL) fclose(maps);
+  printf("victim: gpu_calls=%ld cpu_calls=%ld libcuda=%s\n", gpu, cpu, driver ? "loaded" : "not loaded");
   return ok ? 0 : 1;
 }
