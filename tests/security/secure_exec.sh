@@ -37,7 +37,7 @@ marker=$work/trace/loaded
 
 # The program, linked with the system's libblas.so.3 and liblapack.so.3 and run with the
 # stand-in directory first in its run path.
-if ! "$cc" -O1 -o "$work/victim" "$src/victim.c" -Wl,-rpath,"$work/standin" -lblas -llapack -ldl 2>"$work/cc.log"; then
+if ! "$cc" -O1 -o "$work/victim" "$src/victim.c" -Wl,-rpath,"$work/standin" -lblas -llapack -ldl -lm 2>"$work/cc.log"; then
   cat "$work/cc.log"; skip "cannot link a program with -lblas -llapack"
 fi
 readelf -d "$work/victim" | grep -q 'NEEDED.*\[libblas\.so\.3\]' ||

@@ -2,10 +2,11 @@
  * liblapack.so.3, found in cudrop's stand-in directory), installed setuid root by the test.
  * It prints its ids, whether the kernel runs it in secure-execution mode and the file its dgemm_
  * came from, then multiplies
- * (dgemm_) and solves (dgesv_) small exact integer systems and checks both results.
+ * (dgemm_) and solves (dgesv_) small integer systems and checks both results.
  * Prints "victim: ... OK" and exits 0 when both are right. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -31,7 +32,8 @@ int main(void) {
   const int two = 2, one = 1;
   int ipiv[2], info = -1;
   dgesv_(&two, &one, M, &two, ipiv, x, &two, &info);
-  int ok = info == 0 && x[0] == 1 && x[1] == 2;
+  /* A CPU LAPACK may round: 1 and 2 within a few ulps. */
+  int ok = info == 0 && fabs(x[0] - 1) < 1e-12 && fabs(x[1] - 2) < 1e-12;
   for (int i = 0; i < 4; ++i) ok = ok && C[i] == want_c[i];
   printf("victim: dgemm_ C = [%g %g; %g %g], dgesv_ x = [%g; %g] info=%d: %s\n", C[0], C[2], C[1], C[3],
          x[0], x[1], info, ok ? "OK" : "WRONG");
