@@ -177,7 +177,7 @@ size_t rhs_workspace(int n, int nrhs) {
 template <class T>
 Status solve_with_factor(int n, int nrhs, const T *dL, size_t ldd, T *dB, cudaStream_t stream, void *work) {
   if constexpr (is_complex_v<T>) return Status::no_device;
-  else return potrs_device<T>(n, nrhs, dL, ldd, dB, ldd, stream, work, solve_device_workspace<T>(n, nrhs));
+  else return potrs_device<T>(false, n, nrhs, dL, ldd, dB, ldd, stream, work, solve_device_workspace<T>(n, nrhs));
 }
 
 bool inject_step_fault(size_t index) {

@@ -89,10 +89,10 @@ template <class T>
 Status getrs_device(char trans, int n, int nrhs, const T *dLU, size_t ldda, const int *d_perm, T *dB, size_t lddb,
                     T *dX, size_t lddx, void *stream, void *d_work = nullptr, size_t work_bytes = 0);
 
-// xPOTRS with the lower factor L of A = L L^T (only the lower triangle of dL is read): dB
-// := A^-1 dB in place.
+// xPOTRS with the factor in dA's `upper` triangle (A = U^T U) or lower one (A = L L^T), only
+// that triangle read: dB := A^-1 dB in place.
 template <class T>
-Status potrs_device(int n, int nrhs, const T *dL, size_t ldda, T *dB, size_t lddb, void *stream,
+Status potrs_device(bool upper, int n, int nrhs, const T *dA, size_t ldda, T *dB, size_t lddb, void *stream,
                     void *d_work = nullptr, size_t work_bytes = 0);
 
 }  // namespace cudrop::impl

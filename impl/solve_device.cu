@@ -47,12 +47,15 @@ Status getrs_device(char trans, int n, int nrhs, const T *dLU, size_t ldda, cons
 }
 
 template <class T>
-Status potrs_device(int n, int nrhs, const T *dL, size_t ldda, T *dB, size_t lddb, void *stream, void *d_work,
-                    size_t work_bytes) {
+Status potrs_device(bool upper, int n, int nrhs, const T *dA, size_t ldda, T *dB, size_t lddb, void *stream,
+                    void *d_work, size_t work_bytes) {
   if (n <= 0 || nrhs <= 0) return Status::ok;
   if (inject_fault("launch")) return Status::cuda_error;
-  Status st = trsm_device<T>('L', 'L', 'N', 'N', n, nrhs, T(1), dL, ldda, dB, lddb, stream, d_work, work_bytes);
-  if (st == Status::ok) st = trsm_device<T>('L', 'L', 'T', 'N', n, nrhs, T(1), dL, ldda, dB, lddb, stream, d_work, work_bytes);
+  // The reference's two solves: U^T Y = B, then U X = Y; or L Y = B, then L^T X = Y.
+  const char uplo = upper ? 'U' : 'L', first = upper ? 'T' : 'N', second = upper ? 'N' : 'T';
+  Status st = trsm_device<T>('L', uplo, first, 'N', n, nrhs, T(1), dA, ldda, dB, lddb, stream, d_work, work_bytes);
+  if (st == Status::ok)
+    st = trsm_device<T>('L', uplo, second, 'N', n, nrhs, T(1), dA, ldda, dB, lddb, stream, d_work, work_bytes);
   return st;
 }
 
@@ -62,7 +65,8 @@ template Status getrs_device<float>(char, int, int, const float *, size_t, const
                                     size_t, void *, void *, size_t);
 template Status getrs_device<double>(char, int, int, const double *, size_t, const int *, double *, size_t, double *,
                                      size_t, void *, void *, size_t);
-template Status potrs_device<float>(int, int, const float *, size_t, float *, size_t, void *, void *, size_t);
-template Status potrs_device<double>(int, int, const double *, size_t, double *, size_t, void *, void *, size_t);
+template Status potrs_device<float>(bool, int, int, const float *, size_t, float *, size_t, void *, void *, size_t);
+template Status potrs_device<double>(bool, int, int, const double *, size_t, double *, size_t, void *, void *,
+                                     size_t);
 
 }  // namespace cudrop::impl

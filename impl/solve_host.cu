@@ -114,7 +114,8 @@ Status potrs_host(bool upper, int n, int nrhs, const T *a, int lda, T *b, int ld
                                 {Slot::work, work_bytes, &dW}})) != Status::ok)
     return s;
   DrainOnFailure drain{s, ctx};
-  // Only the factor's triangle goes up, into the device's lower layout (U = L^T mirrored).
+  // Only the factor's triangle goes up (the Cholesky's upload, which also mirrors U into the
+  // lower triangle; the solve reads U itself, in the reference's order of operations).
   const potrf::Lanes lanes = potrf::lanes_beside(ctx.compute, ctx.priority);
   potrf::TriangleUpload<T> upload(ctx, lanes, upper, n, a, lda, static_cast<T *>(dA), ldd);
   int arrived = 0;
@@ -126,7 +127,7 @@ Status potrs_host(bool upper, int n, int nrhs, const T *a, int lda, T *b, int ld
   if (error == cudaSuccess) error = cudaStreamWaitEvent(ctx.compute, ctx.panel_ready, 0);
   if ((s = check(error, "potrs: upload")) != Status::ok) return s;
   if (stop_at(SolveStage::uploaded)) return s = Status::cuda_error;
-  s = potrs_device<T>(n, nrhs, static_cast<const T *>(dA), ldd, static_cast<T *>(dB), ldd, ctx.compute, dW,
+  s = potrs_device<T>(upper, n, nrhs, static_cast<const T *>(dA), ldd, static_cast<T *>(dB), ldd, ctx.compute, dW,
                       work_bytes);
   if (s == Status::ok) s = check(cudaStreamSynchronize(ctx.compute), "potrs");
   if (s != Status::ok) return s;
