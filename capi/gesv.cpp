@@ -1,4 +1,4 @@
-// Solve A X = B by LU with partial pivoting: Fortran sgesv_/dgesv_. The reference routine's
+// Solve A X = B by LU with partial pivoting: Fortran ?gesv_. The reference routine's
 // argument checks in the reference order, its quick return, then one routed call (GPU or the
 // CPU LAPACK underneath). A is factored as xGETRF does (INFO = i > 0: U(i,i) exactly zero,
 // and then B is left unsolved), and B overwritten by X as xGETRS does.
@@ -13,7 +13,7 @@
 
 namespace cudrop::capi {
 
-// The entry of sgesv_/dgesv_ (capi/exports.cpp). caller: the program's return address.
+// The entry of ?gesv_ (capi/exports.cpp). caller: the program's return address.
 template <class T>
 void gesv(const int *n, const int *nrhs, T *a, const int *lda, int *ipiv, T *b, const int *ldb, int *info,
           const void *caller) {
@@ -48,5 +48,7 @@ void gesv(const int *n, const int *nrhs, T *a, const int *lda, int *ipiv, T *b, 
 }
 template decltype(gesv<float>) gesv<float>;
 template decltype(gesv<double>) gesv<double>;
+template decltype(gesv<Complex<float>>) gesv<Complex<float>>;
+template decltype(gesv<Complex<double>>) gesv<Complex<double>>;
 
 }  // namespace cudrop::capi

@@ -6,13 +6,14 @@
 
 #include "core/letter.h"
 #include "capi/report.h"
+#include "capi/solve_checks.h"
 #include "core/routines.h"
 #include "impl/solve.h"
 #include "shim/dispatch.h"
 
 namespace cudrop::capi {
 
-// The entry of sgetrs_/dgetrs_ (capi/exports.cpp). trans_len: the hidden length, passed on
+// The entry of ?getrs_ (capi/exports.cpp). trans_len: the hidden length, passed on
 // unchanged with an illegal call. caller: the program's return address.
 template <class T>
 void getrs(const char *trans, const int *n, const int *nrhs, const T *a, const int *lda, const int *ipiv, T *b,
@@ -43,9 +44,9 @@ void getrs(const char *trans, const int *n, const int *nrhs, const T *a, const i
     reinterpret_cast<cpu::getrs_fn<T>>(cpu::require(names.cpu))(trans, n, &left, a, lda, ipiv,
                                                                  b + size_t(done) * size_t(*ldb), ldb, info, 1);
   };
-  route(name, 2.0 * *n * double(*n) * *nrhs >= settings().solve_min_flops, names.cpu,
+  route(name, solve_worth_gpu<T>(*n, *nrhs), names.cpu,
         [&](impl::SolveProgress *progress) {
-          return impl::getrs_host<T>(t == 'N' ? 'N' : 'T', *n, *nrhs, a, *lda, ipiv, b, *ldb, progress);
+          return impl::getrs_host<T>(t, *n, *nrhs, a, *lda, ipiv, b, *ldb, progress);
         },
         [&] { cpu_getrs(0); },
         finish_on_cpu<impl::SolveProgress>(names.symbol,
@@ -53,5 +54,7 @@ void getrs(const char *trans, const int *n, const int *nrhs, const T *a, const i
 }
 template decltype(getrs<float>) getrs<float>;
 template decltype(getrs<double>) getrs<double>;
+template decltype(getrs<Complex<float>>) getrs<Complex<float>>;
+template decltype(getrs<Complex<double>>) getrs<Complex<double>>;
 
 }  // namespace cudrop::capi

@@ -85,7 +85,7 @@ std::vector<Threshold> thresholds() {
       {"CUDROP_SYR2K_MIN_FLOPS", e.syr2k_min_flops, "SYR2K, HER2K on the GPU from 2*n*n*k flops (c, z: 4x)"},
       {"CUDROP_TRMM_MIN_FLOPS", e.trmm_min_flops, "TRMM on the GPU from m*m*n (side L) or m*n*n flops (c, z: 4x)"},
       {"CUDROP_TRSM_MIN_FLOPS", e.trsm_min_flops, "TRSM on the GPU from m*m*n (side L) or m*n*n flops (c, z: 4x)"},
-      {"CUDROP_SOLVE_MIN_FLOPS", e.solve_min_flops, "?getrs/?potrs on the GPU from 2*n*n*nrhs flops"},
+      {"CUDROP_SOLVE_MIN_FLOPS", e.solve_min_flops, "?getrs/?potrs on the GPU from 2*n*n*nrhs flops (c, z: 4x)"},
       {"CUDROP_POWER_MIN_BYTES", e.power_min_bytes, "power method on the GPU from this many matrix bytes"},
       {"CUDROP_GEMM_DEVICE_MIN_FLOPS", e.gemm_device_min_flops,
        "with CUDROP_DEVICES: GEMM split over as many devices as get this many flops each"},

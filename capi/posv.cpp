@@ -1,8 +1,8 @@
-// Solve A X = B by Cholesky: Fortran sposv_/dposv_. The reference routine's argument checks in
-// the reference order, its quick return, then one routed call (GPU or the CPU LAPACK
-// underneath). A's UPLO triangle is factored as xPOTRF does (INFO = k > 0: the leading minor
-// of order k is not positive definite, A left as the reference leaves it and B unsolved), and B
-// overwritten by X as xPOTRS does.
+// Solve A X = B by Cholesky: Fortran ?posv_ (c, z: A Hermitian). The reference routine's
+// argument checks in the reference order, its quick return, then one routed call (GPU or the
+// CPU LAPACK underneath). A's UPLO triangle is factored as xPOTRF does (INFO = k > 0: the
+// leading minor of order k is not positive definite, A left as the reference leaves it and B
+// unsolved), and B overwritten by X as xPOTRS does.
 #include <cstdio>
 
 #include "core/letter.h"
@@ -15,7 +15,7 @@
 
 namespace cudrop::capi {
 
-// The entry of sposv_/dposv_ (capi/exports.cpp). uplo_len: the hidden length, passed on
+// The entry of ?posv_ (capi/exports.cpp). uplo_len: the hidden length, passed on
 // unchanged with an illegal call. caller: the program's return address.
 template <class T>
 void posv(const char *uplo, const int *n, const int *nrhs, T *a, const int *lda, T *b, const int *ldb, int *info,
@@ -46,5 +46,7 @@ void posv(const char *uplo, const int *n, const int *nrhs, T *a, const int *lda,
 }
 template decltype(posv<float>) posv<float>;
 template decltype(posv<double>) posv<double>;
+template decltype(posv<Complex<float>>) posv<Complex<float>>;
+template decltype(posv<Complex<double>>) posv<Complex<double>>;
 
 }  // namespace cudrop::capi

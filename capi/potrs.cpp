@@ -1,7 +1,7 @@
-// Solve with a Cholesky factorization: Fortran spotrs_/dpotrs_. The reference routine's
-// argument checks in the reference order, its quick return, then one routed call (GPU or the
-// CPU LAPACK underneath). B := A^-1 B with A = U^T U (UPLO='U') or L L^T from xPOTRF; only
-// that triangle of A is read.
+// Solve with a Cholesky factorization: Fortran ?potrs_. The reference routine's argument
+// checks in the reference order, its quick return, then one routed call (GPU or the CPU LAPACK
+// underneath). B := A^-1 B with A = U^H U (UPLO='U') or L L^H from xPOTRF (U^T U, L L^T for s
+// and d); only that triangle of A is read.
 #include <cstdio>
 
 #include "core/letter.h"
@@ -13,7 +13,7 @@
 
 namespace cudrop::capi {
 
-// The entry of spotrs_/dpotrs_ (capi/exports.cpp). uplo_len: the hidden length, passed on
+// The entry of ?potrs_ (capi/exports.cpp). uplo_len: the hidden length, passed on
 // unchanged with an illegal call. caller: the program's return address.
 template <class T>
 void potrs(const char *uplo, const int *n, const int *nrhs, const T *a, const int *lda, T *b, const int *ldb,
@@ -38,7 +38,7 @@ void potrs(const char *uplo, const int *n, const int *nrhs, const T *a, const in
     reinterpret_cast<cpu::potrs_fn<T>>(cpu::require(names.cpu))(uplo, n, &left, a, lda,
                                                                  b + size_t(done) * size_t(*ldb), ldb, info, 1);
   };
-  route(name, 2.0 * *n * double(*n) * *nrhs >= settings().solve_min_flops, names.cpu,
+  route(name, solve_worth_gpu<T>(*n, *nrhs), names.cpu,
         [&](impl::SolveProgress *progress) {
           return impl::potrs_host<T>(u == 'U', *n, *nrhs, a, *lda, b, *ldb, progress);
         },
@@ -48,5 +48,7 @@ void potrs(const char *uplo, const int *n, const int *nrhs, const T *a, const in
 }
 template decltype(potrs<float>) potrs<float>;
 template decltype(potrs<double>) potrs<double>;
+template decltype(potrs<Complex<float>>) potrs<Complex<float>>;
+template decltype(potrs<Complex<double>>) potrs<Complex<double>>;
 
 }  // namespace cudrop::capi

@@ -168,18 +168,6 @@ Status potrf_poll(GpuContext &ctx) {
 
 // Test hook: CUDROP_TEST_FAULT_INJECT=potrf-step:N makes the N-th step (1-based) of every GPU
 // Cholesky fail, after earlier panels may have gone back: the CPU must finish the call.
-// xPOSV's solve on the device, for the precisions that have it (s and d: ?posv_).
-template <class T>
-size_t rhs_workspace(int n, int nrhs) {
-  if constexpr (is_complex_v<T>) return 0;
-  else return solve_device_workspace<T>(n, nrhs);
-}
-template <class T>
-Status solve_with_factor(int n, int nrhs, const T *dL, size_t ldd, T *dB, cudaStream_t stream, void *work) {
-  if constexpr (is_complex_v<T>) return Status::no_device;
-  else return potrs_device<T>(n, nrhs, dL, ldd, dB, ldd, stream, work, solve_device_workspace<T>(n, nrhs));
-}
-
 bool inject_step_fault(size_t index) {
   const env::Environment &e = env::environment();
   return e.fault == env::Fault::potrf_step && long(index) + 1 == e.fault_from;
@@ -209,7 +197,7 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   else
     s = device_buffers(ctx, {{Slot::a, matrix_bytes + 256, &d_matrix},
                              {Slot::b, ldd * size_t(rhs->nrhs) * es, &d_rhs},
-                             {Slot::work, rhs_workspace<T>(n, rhs->nrhs), &d_work}});
+                             {Slot::work, solve_device_workspace<T>(n, rhs->nrhs), &d_work}});
   if (s != Status::ok) return s;
   T *dA = static_cast<T *>(d_matrix);
   int *d_info = reinterpret_cast<int *>(static_cast<char *>(d_matrix) + matrix_bytes);
@@ -348,7 +336,8 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
     if (solve) {
       if (stop_at_solve_stage(kSolveStageUploaded)) return s = Status::cuda_error;
       if ((s = check(cudaStreamWaitEvent(ctx.compute, ctx.panel_done[1], 0), "posv")) != Status::ok) return s;
-      s = solve_with_factor<T>(n, rhs->nrhs, dA, ldd, static_cast<T *>(d_rhs), ctx.compute, d_work);
+      s = potrs_device<T>(false, n, rhs->nrhs, dA, ldd, static_cast<T *>(d_rhs), ldd, ctx.compute, d_work,
+                          solve_device_workspace<T>(n, rhs->nrhs));
       if (s == Status::ok) s = check(cudaEventRecord(ctx.panel_done[0], ctx.compute), "posv");
       if (s != Status::ok) return s;
     }

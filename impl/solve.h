@@ -1,7 +1,8 @@
 #pragma once
-// Linear solves on the GPU (LAPACK xGETRS, xPOTRS, and the drivers xGESV, xPOSV): the host
-// interfaces (what the Fortran entries use: host arrays in, results out) over the device
-// interfaces (factor and right-hand sides already on the GPU).
+// Linear solves on the GPU (LAPACK xGETRS, xPOTRS, and the drivers xGESV, xPOSV; T float,
+// double, Complex<float>, Complex<double>): the host interfaces (what the Fortran entries use:
+// host arrays in, results out) over the device interfaces (factor and right-hand sides already
+// on the GPU).
 //
 // A solve with an LU factor applies IPIV to B (one permutation pass, kernels/solve_permute.cuh),
 // then two triangular solves (impl::trsm_device); with a Cholesky factor, two triangular
@@ -59,14 +60,15 @@ Status download_columns(GpuContext &ctx, const void *dev, size_t ldd_bytes, size
 
 // ---- host interfaces: arguments already checked, n >= 1, nrhs >= 1 unless said ----
 
-// xGETRS: B := op(A)^-1 B with A's LU factors and pivots (trans 'N', 'T' or 'C'). On ok, B
-// holds X. Otherwise B's columns before progress->columns hold X, the rest are unchanged.
+// xGETRS: B := op(A)^-1 B with A's LU factors and pivots (trans 'N', 'T' or 'C': the conjugate
+// transpose, the transpose for a real T). On ok, B holds X. Otherwise B's columns before
+// progress->columns hold X, the rest are unchanged.
 template <class T>
 Status getrs_host(char trans, int n, int nrhs, const T *a, int lda, const int *ipiv, T *b, int ldb,
                   SolveProgress *progress);
 
-// xPOTRS with the `upper` (U^T U) or lower (L L^T) factor; only that triangle is read. As
-// getrs_host for B.
+// xPOTRS with the `upper` (A = U^H U) or lower (L L^H) factor (^H: ^T for a real T); only that
+// triangle is read. As getrs_host for B.
 template <class T>
 Status potrs_host(bool upper, int n, int nrhs, const T *a, int lda, T *b, int ldb, SolveProgress *progress);
 
@@ -89,10 +91,10 @@ template <class T>
 Status getrs_device(char trans, int n, int nrhs, const T *dLU, size_t ldda, const int *d_perm, T *dB, size_t lddb,
                     T *dX, size_t lddx, void *stream, void *d_work = nullptr, size_t work_bytes = 0);
 
-// xPOTRS with the lower factor L of A = L L^T (only the lower triangle of dL is read): dB
-// := A^-1 dB in place.
+// xPOTRS with the factor in dA's `upper` triangle (A = U^H U) or lower one (A = L L^H; ^H: ^T
+// for a real T), only that triangle read: dB := A^-1 dB in place.
 template <class T>
-Status potrs_device(int n, int nrhs, const T *dL, size_t ldda, T *dB, size_t lddb, void *stream,
+Status potrs_device(bool upper, int n, int nrhs, const T *dA, size_t ldda, T *dB, size_t lddb, void *stream,
                     void *d_work = nullptr, size_t work_bytes = 0);
 
 }  // namespace cudrop::impl

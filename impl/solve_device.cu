@@ -38,31 +38,38 @@ Status getrs_device(char trans, int n, int nrhs, const T *dLU, size_t ldda, cons
     if (st == Status::ok) st = trsm_device<T>('L', 'U', 'N', 'N', n, nrhs, T(1), dLU, ldda, dX, lddx, stream, d_work, work_bytes);
     return st;
   }
-  // X = P^T L^-T U^-T B: the interchanges backward, as xLASWP(.., 1, N, IPIV, -1).
-  Status st = trsm_device<T>('L', 'U', 'T', 'N', n, nrhs, T(1), dLU, ldda, dB, lddb, stream, d_work, work_bytes);
-  if (st == Status::ok) st = trsm_device<T>('L', 'L', 'T', 'U', n, nrhs, T(1), dLU, ldda, dB, lddb, stream, d_work, work_bytes);
+  // X = P^T L^-T U^-T B ('T'), P^T L^-H U^-H B ('C'): the interchanges backward, as
+  // xLASWP(.., 1, N, IPIV, -1).
+  Status st = trsm_device<T>('L', 'U', trans, 'N', n, nrhs, T(1), dLU, ldda, dB, lddb, stream, d_work, work_bytes);
+  if (st == Status::ok) st = trsm_device<T>('L', 'L', trans, 'U', n, nrhs, T(1), dLU, ldda, dB, lddb, stream, d_work, work_bytes);
   if (st == Status::ok)
     st = check(kernels::launch_permute_rows(n, nrhs, d_perm, true, dB, lddb, dX, lddx, s), "getrs: permute");
   return st;
 }
 
 template <class T>
-Status potrs_device(int n, int nrhs, const T *dL, size_t ldda, T *dB, size_t lddb, void *stream, void *d_work,
-                    size_t work_bytes) {
+Status potrs_device(bool upper, int n, int nrhs, const T *dA, size_t ldda, T *dB, size_t lddb, void *stream,
+                    void *d_work, size_t work_bytes) {
   if (n <= 0 || nrhs <= 0) return Status::ok;
   if (inject_fault("launch")) return Status::cuda_error;
-  Status st = trsm_device<T>('L', 'L', 'N', 'N', n, nrhs, T(1), dL, ldda, dB, lddb, stream, d_work, work_bytes);
-  if (st == Status::ok) st = trsm_device<T>('L', 'L', 'T', 'N', n, nrhs, T(1), dL, ldda, dB, lddb, stream, d_work, work_bytes);
+  // The reference's two solves: U^H Y = B, then U X = Y; or L Y = B, then L^H X = Y ('C' is
+  // the transpose for a real T).
+  const char uplo = upper ? 'U' : 'L', first = upper ? 'C' : 'N', second = upper ? 'N' : 'C';
+  Status st = trsm_device<T>('L', uplo, first, 'N', n, nrhs, T(1), dA, ldda, dB, lddb, stream, d_work, work_bytes);
+  if (st == Status::ok)
+    st = trsm_device<T>('L', uplo, second, 'N', n, nrhs, T(1), dA, ldda, dB, lddb, stream, d_work, work_bytes);
   return st;
 }
 
-template size_t solve_device_workspace<float>(int, int);
-template size_t solve_device_workspace<double>(int, int);
-template Status getrs_device<float>(char, int, int, const float *, size_t, const int *, float *, size_t, float *,
-                                    size_t, void *, void *, size_t);
-template Status getrs_device<double>(char, int, int, const double *, size_t, const int *, double *, size_t, double *,
-                                     size_t, void *, void *, size_t);
-template Status potrs_device<float>(int, int, const float *, size_t, float *, size_t, void *, void *, size_t);
-template Status potrs_device<double>(int, int, const double *, size_t, double *, size_t, void *, void *, size_t);
+#define CUDROP_SOLVE_DEVICE_INSTANCES(T)                                                                    \
+  template size_t solve_device_workspace<T>(int, int);                                                      \
+  template Status getrs_device<T>(char, int, int, const T *, size_t, const int *, T *, size_t, T *, size_t, \
+                                  void *, void *, size_t);                                                  \
+  template Status potrs_device<T>(bool, int, int, const T *, size_t, T *, size_t, void *, void *, size_t);
+CUDROP_SOLVE_DEVICE_INSTANCES(float)
+CUDROP_SOLVE_DEVICE_INSTANCES(double)
+CUDROP_SOLVE_DEVICE_INSTANCES(Complex<float>)
+CUDROP_SOLVE_DEVICE_INSTANCES(Complex<double>)
+#undef CUDROP_SOLVE_DEVICE_INSTANCES
 
 }  // namespace cudrop::impl

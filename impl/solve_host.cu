@@ -114,7 +114,9 @@ Status potrs_host(bool upper, int n, int nrhs, const T *a, int lda, T *b, int ld
                                 {Slot::work, work_bytes, &dW}})) != Status::ok)
     return s;
   DrainOnFailure drain{s, ctx};
-  // Only the factor's triangle goes up, into the device's lower layout (U = L^T mirrored).
+  // Only the factor's triangle goes up (the Cholesky's upload, which also mirrors U into the
+  // lower triangle; the solve reads U itself, as the reference does, so that a diagonal with
+  // imaginary parts is taken as the reference takes it).
   const potrf::Lanes lanes = potrf::lanes_beside(ctx.compute, ctx.priority);
   potrf::TriangleUpload<T> upload(ctx, lanes, upper, n, a, lda, static_cast<T *>(dA), ldd);
   int arrived = 0;
@@ -126,7 +128,7 @@ Status potrs_host(bool upper, int n, int nrhs, const T *a, int lda, T *b, int ld
   if (error == cudaSuccess) error = cudaStreamWaitEvent(ctx.compute, ctx.panel_ready, 0);
   if ((s = check(error, "potrs: upload")) != Status::ok) return s;
   if (stop_at(SolveStage::uploaded)) return s = Status::cuda_error;
-  s = potrs_device<T>(n, nrhs, static_cast<const T *>(dA), ldd, static_cast<T *>(dB), ldd, ctx.compute, dW,
+  s = potrs_device<T>(upper, n, nrhs, static_cast<const T *>(dA), ldd, static_cast<T *>(dB), ldd, ctx.compute, dW,
                       work_bytes);
   if (s == Status::ok) s = check(cudaStreamSynchronize(ctx.compute), "potrs");
   if (s != Status::ok) return s;
@@ -212,11 +214,14 @@ Status gesv_host(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb, int *
   return s;
 }
 
-template Status getrs_host<float>(char, int, int, const float *, int, const int *, float *, int, SolveProgress *);
-template Status getrs_host<double>(char, int, int, const double *, int, const int *, double *, int, SolveProgress *);
-template Status potrs_host<float>(bool, int, int, const float *, int, float *, int, SolveProgress *);
-template Status potrs_host<double>(bool, int, int, const double *, int, double *, int, SolveProgress *);
-template Status gesv_host<float>(int, int, float *, int, int *, float *, int, int *, GesvProgress *);
-template Status gesv_host<double>(int, int, double *, int, int *, double *, int, int *, GesvProgress *);
+#define CUDROP_SOLVE_HOST_INSTANCES(T)                                                                   \
+  template Status getrs_host<T>(char, int, int, const T *, int, const int *, T *, int, SolveProgress *); \
+  template Status potrs_host<T>(bool, int, int, const T *, int, T *, int, SolveProgress *);              \
+  template Status gesv_host<T>(int, int, T *, int, int *, T *, int, int *, GesvProgress *);
+CUDROP_SOLVE_HOST_INSTANCES(float)
+CUDROP_SOLVE_HOST_INSTANCES(double)
+CUDROP_SOLVE_HOST_INSTANCES(Complex<float>)
+CUDROP_SOLVE_HOST_INSTANCES(Complex<double>)
+#undef CUDROP_SOLVE_HOST_INSTANCES
 
 }  // namespace cudrop::impl

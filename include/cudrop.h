@@ -139,9 +139,10 @@ void ztrmm_(const char *side, const char *uplo, const char *transa, const char *
 void ztrsm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
             const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a, const int *lda, CUDROP_COMPLEX_DOUBLE *b, const int *ldb, size_t side_len,
             size_t uplo_len, size_t transa_len, size_t diag_len);
-/* Solves with the factors of SGETRF/DGETRF (A*X = B, A**T*X = B: TRANS = 'N', 'T' or 'C') and
- * of SPOTRF/DPOTRF, and the drivers that factor and solve in one call (SGESV/DGESV,
- * SPOSV/DPOSV), reference semantics: INFO = i > 0 from the factorization leaves B unsolved. */
+/* Solves with the factors of ?GETRF (A*X = B, A**T*X = B, A**H*X = B: TRANS = 'N', 'T' or 'C';
+ * 'C' is 'T' for s and d) and of ?POTRF (c, z: A = U**H*U or L*L**H), and the drivers that
+ * factor and solve in one call (?GESV, ?POSV), reference semantics: INFO = i > 0 from the
+ * factorization leaves B unsolved. */
 void sgetrs_(const char *trans, const int *n, const int *nrhs, const float *a, const int *lda, const int *ipiv,
              float *b, const int *ldb, int *info, size_t trans_len);
 void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda, const int *ipiv,
@@ -157,6 +158,22 @@ void sposv_(const char *uplo, const int *n, const int *nrhs, float *a, const int
             int *info, size_t uplo_len);
 void dposv_(const char *uplo, const int *n, const int *nrhs, double *a, const int *lda, double *b, const int *ldb,
             int *info, size_t uplo_len);
+void cgetrs_(const char *trans, const int *n, const int *nrhs, const CUDROP_COMPLEX_FLOAT *a, const int *lda,
+             const int *ipiv, CUDROP_COMPLEX_FLOAT *b, const int *ldb, int *info, size_t trans_len);
+void zgetrs_(const char *trans, const int *n, const int *nrhs, const CUDROP_COMPLEX_DOUBLE *a, const int *lda,
+             const int *ipiv, CUDROP_COMPLEX_DOUBLE *b, const int *ldb, int *info, size_t trans_len);
+void cpotrs_(const char *uplo, const int *n, const int *nrhs, const CUDROP_COMPLEX_FLOAT *a, const int *lda,
+             CUDROP_COMPLEX_FLOAT *b, const int *ldb, int *info, size_t uplo_len);
+void zpotrs_(const char *uplo, const int *n, const int *nrhs, const CUDROP_COMPLEX_DOUBLE *a, const int *lda,
+             CUDROP_COMPLEX_DOUBLE *b, const int *ldb, int *info, size_t uplo_len);
+void cgesv_(const int *n, const int *nrhs, CUDROP_COMPLEX_FLOAT *a, const int *lda, int *ipiv, CUDROP_COMPLEX_FLOAT *b,
+            const int *ldb, int *info);
+void zgesv_(const int *n, const int *nrhs, CUDROP_COMPLEX_DOUBLE *a, const int *lda, int *ipiv,
+            CUDROP_COMPLEX_DOUBLE *b, const int *ldb, int *info);
+void cposv_(const char *uplo, const int *n, const int *nrhs, CUDROP_COMPLEX_FLOAT *a, const int *lda,
+            CUDROP_COMPLEX_FLOAT *b, const int *ldb, int *info, size_t uplo_len);
+void zposv_(const char *uplo, const int *n, const int *nrhs, CUDROP_COMPLEX_DOUBLE *a, const int *lda,
+            CUDROP_COMPLEX_DOUBLE *b, const int *ldb, int *info, size_t uplo_len);
 
 /* The reference error handler's prototype, for a program that defines its own. cudrop defines
  * no xerbla_ or cblas_xerbla: an illegal argument reaches the program's own handler, else the

@@ -153,11 +153,13 @@ template void potrf_finish_on_cpu<double>(bool, int, double *, int, const impl::
 template void potrf_finish_on_cpu<Complex<float>>(bool, int, Complex<float> *, int, const impl::PotrfProgress &, int *);
 template void potrf_finish_on_cpu<Complex<double>>(bool, int, Complex<double> *, int, const impl::PotrfProgress &,
                                                    int *);
-template void gesv_finish_on_cpu<float>(int, int, float *, int, int *, float *, int, const impl::GesvProgress &, int *);
-template void gesv_finish_on_cpu<double>(int, int, double *, int, int *, double *, int, const impl::GesvProgress &,
-                                         int *);
-template void posv_finish_on_cpu<float>(bool, int, int, float *, int, float *, int, const impl::PotrfProgress &, int *);
-template void posv_finish_on_cpu<double>(bool, int, int, double *, int, double *, int, const impl::PotrfProgress &,
-                                         int *);
+#define CUDROP_SOLVE_FINISH_INSTANCES(T)                                                                       \
+  template void gesv_finish_on_cpu<T>(int, int, T *, int, int *, T *, int, const impl::GesvProgress &, int *); \
+  template void posv_finish_on_cpu<T>(bool, int, int, T *, int, T *, int, const impl::PotrfProgress &, int *);
+CUDROP_SOLVE_FINISH_INSTANCES(float)
+CUDROP_SOLVE_FINISH_INSTANCES(double)
+CUDROP_SOLVE_FINISH_INSTANCES(Complex<float>)
+CUDROP_SOLVE_FINISH_INSTANCES(Complex<double>)
+#undef CUDROP_SOLVE_FINISH_INSTANCES
 
 }  // namespace cudrop

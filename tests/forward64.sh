@@ -77,9 +77,10 @@ for name in full lib64; do
   done
 done
 
-# (e) Every routine cudrop accelerates (tests/ilp64_calls.h), both precisions, through cudrop's
-# ILP64 entries in cpu mode with the LP64 libraries loaded first: the same bits as Debian's ILP64
-# libraries give linked directly, each routine resolved in an ILP64 library, no LP64 one.
+# (e) Every routine cudrop accelerates (tests/ilp64_calls.h: s and d, the LAPACK ones in c and z
+# too), through cudrop's ILP64 entries in cpu mode with the LP64 libraries loaded first: the same
+# bits as Debian's ILP64 libraries give linked directly, each routine resolved in an ILP64
+# library, no LP64 one.
 for name in full lib64; do
   CUDROP_VERBOSE=1 CUDROP_MODE=cpu "$work/$name" --dump $multi/blas/libblas.so.3 $multi/lapack/liblapack.so.3 \
     >"$work/$name.dump" 2>"$work/$name.dump.err" || fail "$name: --dump: exit $?: $(head -c 300 "$work/$name.dump.err")"
@@ -87,7 +88,9 @@ for name in full lib64; do
   lp64=$(grep '^cudrop: CPU .* from ' "$work/$name.dump.err" | grep -v '(64-bit integers)')
   [ -z "$lp64" ] || fail "$name: --dump: LP64 routines called: $(echo $lp64 | head -c 400)"
   for stem in gemm symm syrk syr2k trmm trsm getrf potrf getrs potrs gesv posv; do
-    for p in s d; do
+    precisions="s d"
+    case $stem in getrf|potrf|getrs|potrs|gesv|posv) precisions="s d c z" ;; esac
+    for p in $precisions; do
       grep -q "^cudrop: CPU $p${stem}_64_ (64-bit integers) from .*\(blas64\|lapack64\)" "$work/$name.dump.err" ||
         fail "$name: --dump: $p${stem}_64_ not resolved in an ILP64 library"
     done

@@ -6,8 +6,8 @@
    Each result is checked against a loop; an integer argument's upper half set where the
    reference reads it (LDA = 2^32 + lda would be wrong) is caught by the checks. Prints one line
    per check; exit 0 when all pass.
-   `--dump [libraries to load first...]`: every routine cudrop accelerates, in both precisions
-   (tests/ilp64_calls.h), one line each: its name and the hash of its outputs, to compare with the
+   `--dump [libraries to load first...]`: every routine cudrop accelerates, in s and d, and the
+   LAPACK ones in c and z too (tests/ilp64_calls.h), one line each: its name and the hash of its outputs, to compare with the
    same probe linked against Debian's ILP64 libraries directly. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -42,6 +42,8 @@ void F(dgetrs)(const char *, const I *, const I *, const double *, const I *, co
 
 ILP64_RUNNER(run_all, double, I)
 ILP64_RUNNER(run_all_s, float, I)
+ILP64_COMPLEX_RUNNER(run_lapack_c, float _Complex, I)
+ILP64_COMPLEX_RUNNER(run_lapack_z, double _Complex, I)
 static void *lookup(const struct ilp64_api *api, char p, const char *stem, int cblas) {
   (void)api;
   char name[48];
@@ -53,8 +55,12 @@ static int dump(void) {
   struct ilp64_result res[ILP64_ROUTINES];
   int missing = 0;
   for (uint64_t seed = 1; seed <= 3; ++seed)
-    for (int d = 0; d < 2; ++d) {
-      const int count = d ? run_all(&api, 'd', 24, seed, res) : run_all_s(&api, 's', 24, seed, res);
+    for (int prec = 0; prec < 4; ++prec) {
+      const char p = "sdcz"[prec];
+      const int count = p == 's'   ? run_all_s(&api, p, 24, seed, res)
+                        : p == 'd' ? run_all(&api, p, 24, seed, res)
+                        : p == 'c' ? run_lapack_c(&api, p, 24, seed, res)
+                                   : run_lapack_z(&api, p, 24, seed, res);
       for (int i = 0; i < count; ++i) {
         printf("%s seed %d: %016llx\n", res[i].routine, (int)seed, (unsigned long long)res[i].hash);
         missing += !res[i].found;

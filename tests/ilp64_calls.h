@@ -7,7 +7,10 @@
      int name(const struct ilp64_api *api, char p, int size, uint64_t seed, struct ilp64_result *out)
    p: 's' or 'd' (T float or double); size: the largest dimension; returns the number of results
    (ILP64_ROUTINES). Each result: the routine, the FNV-1a hash of its outputs (arrays, INFO and
-   IPIV as 64-bit values), and the GPU calls and fallbacks the library counted during it. */
+   IPIV as 64-bit values), and the GPU calls and fallbacks the library counted during it.
+   ILP64_COMPLEX_RUNNER(name, T, I): the same for p 'c' or 'z' (T float _Complex or double
+   _Complex) over the LAPACK routines (?getrf ... ?posv; ?getrs's TRANS 'C' too): the
+   ILP64_ROUTINES - ILP64_FIRST_LAPACK results. */
 #ifndef CUDROP_TESTS_ILP64_CALLS_H
 #define CUDROP_TESTS_ILP64_CALLS_H
 #include <stdint.h>
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #define ILP64_ROUTINES 18
+#define ILP64_FIRST_LAPACK 12 /* the steps from ?getrf on */
 struct ilp64_api {
   /* The function of routine `stem` in precision p (cblas: 1 for the CBLAS one), or NULL. */
   void *(*lookup)(const struct ilp64_api *api, char p, const char *stem, int cblas);
@@ -39,11 +43,23 @@ static uint64_t ilp64_next(uint64_t *s) {
   return *s;
 }
 static double ilp64_uniform(uint64_t *s) { return (double)(ilp64_next(s) >> 11) / 9007199254740992.0 * 2 - 1; }
+/* Both parts drawn, the real one first (without <complex.h>, whose macro I would clash). */
+static double _Complex ilp64_complex(uint64_t *s) {
+  double parts[2];
+  parts[0] = ilp64_uniform(s);
+  parts[1] = ilp64_uniform(s);
+  double _Complex z;
+  memcpy(&z, parts, sizeof z);
+  return z;
+}
 
 enum { ILP64_COL = 102, ILP64_ROW = 101, ILP64_NOTRANS = 111, ILP64_TRANS = 112, ILP64_UPPER = 121,
        ILP64_LOWER = 122, ILP64_NONUNIT = 131, ILP64_UNIT = 132, ILP64_LEFT = 141, ILP64_RIGHT = 142 };
 
-#define ILP64_RUNNER(NAME, T, I)                                                                                   \
+#define ILP64_RUNNER(NAME, T, I) ILP64_RUNNER_FROM(NAME, T, I, 0, ilp64_uniform)
+#define ILP64_COMPLEX_RUNNER(NAME, T, I) ILP64_RUNNER_FROM(NAME, T, I, ILP64_FIRST_LAPACK, ilp64_complex)
+/* The steps from FIRST on, the inputs' entries drawn by VALUE(&state). */
+#define ILP64_RUNNER_FROM(NAME, T, I, FIRST, VALUE)                                                              \
   static int NAME(const struct ilp64_api *api, char p, int size, uint64_t seed, struct ilp64_result *out) {      \
     uint64_t s = seed | 1;                                                                                       \
     const I n = 1 + (I)(ilp64_next(&s) % (uint64_t)size), m = 1 + (I)(ilp64_next(&s) % (uint64_t)size);         \
@@ -60,7 +76,7 @@ enum { ILP64_COL = 102, ILP64_ROW = 101, ILP64_NOTRANS = 111, ILP64_TRANS = 112,
     const int ctr = tr == 'T' ? ILP64_TRANS : ILP64_NOTRANS, cul = ul == 'U' ? ILP64_UPPER : ILP64_LOWER;        \
     const int csd = sd == 'R' ? ILP64_RIGHT : ILP64_LEFT, cdg = dg == 'U' ? ILP64_UNIT : ILP64_NONUNIT;          \
     int r = 0;                                                                                                   \
-    for (int step = 0; step < ILP64_ROUTINES; ++step) {                                                          \
+    for (int step = FIRST; step < ILP64_ROUTINES; ++step) {                                                      \
       static const char *const stems[ILP64_ROUTINES] = {"gemm", "symm", "syrk", "syr2k", "trmm", "trsm",       \
                                                         "gemm", "symm", "syrk", "syr2k", "trmm", "trsm",       \
                                                         "getrf", "potrf", "getrs", "potrs", "gesv", "posv"};   \
@@ -73,11 +89,13 @@ enum { ILP64_COL = 102, ILP64_ROW = 101, ILP64_NOTRANS = 111, ILP64_TRANS = 112,
       if (!fn) continue;                                                                                         \
       /* Fresh inputs per routine; the diagonal raised (triangles, LU and Cholesky well conditioned). */      \
       uint64_t fill_state = seed * 7919u + (uint64_t)step + 1;                                                               \
-      for (size_t i = 0; i < count; ++i) a[i] = (T)ilp64_uniform(&fill_state);                                  \
-      for (size_t i = 0; i < count; ++i) b[i] = (T)ilp64_uniform(&fill_state);                                  \
-      for (size_t i = 0; i < count; ++i) c[i] = (T)ilp64_uniform(&fill_state);                                  \
+      for (size_t i = 0; i < count; ++i) a[i] = (T)VALUE(&fill_state);                                          \
+      for (size_t i = 0; i < count; ++i) b[i] = (T)VALUE(&fill_state);                                          \
+      for (size_t i = 0; i < count; ++i) c[i] = (T)VALUE(&fill_state);                                          \
       for (I i = 0; i < ld; ++i) a[(size_t)i * (size_t)ld + (size_t)i] += (T)(2 * ld), ipiv[i] = -7;             \
-      if (step == 13 || step == 17) /* SPD: A + A^T (dominant diagonal) */                                     \
+      /* SPD: A + A^T (dominant diagonal; c, z: the triangle not read holds A's other one, the                   \
+         imaginary parts of the diagonal are not read either) */                                                 \
+      if (step == 13 || step == 17)                                                                              \
         for (I j = 0; j < ld; ++j)                                                                               \
           for (I i = 0; i < j; ++i) a[(size_t)j * ld + i] = a[(size_t)i * ld + j];                              \
       info = -99;                                                                                                \
@@ -126,12 +144,13 @@ enum { ILP64_COL = 102, ILP64_ROW = 101, ILP64_NOTRANS = 111, ILP64_TRANS = 112,
         case 13: ((void (*)(const char *, const I *, T *, const I *, I *, size_t))fn)(&ul, &n, a, &ld, &info,  \
                                                                                        1);                       \
                  break;                                                                                          \
-        case 14: { /* with a square LU of its own, then the solve */                                            \
+        case 14: { /* with a square LU of its own, then the solve (c, z: 'C' on even seeds for 'T') */           \
                  void *getrf = api->lookup(api, p, "getrf", 0);                                                  \
+                 const char gtr = tr == 'T' && (p == 'c' || p == 'z') && seed % 2 == 0 ? 'C' : tr;               \
                  ((void (*)(const I *, const I *, T *, const I *, I *, I *))getrf)(&n, &n, a, &ld, ipiv, &info); \
                  if (api->counters) api->counters(&g0, &c0, &f0);                                               \
                  ((void (*)(const char *, const I *, const I *, const T *, const I *, const I *, T *, const I *, \
-                            I *, size_t))fn)(&tr, &n, &nrhs, a, &ld, ipiv, c, &ld, &info, 1);                   \
+                            I *, size_t))fn)(&gtr, &n, &nrhs, a, &ld, ipiv, c, &ld, &info, 1);                  \
                  break;                                                                                          \
                }                                                                                                 \
         case 15: {                                                                                               \

@@ -1,6 +1,7 @@
 /* ilp64_gpu: every routine cudrop accelerates (tests/ilp64_calls.h: ?gemm ?symm ?syrk ?syr2k
-   ?trmm ?trsm, their CBLAS forms, ?getrf ?potrf ?getrs ?potrs ?gesv ?posv; s and d) in forced-GPU
-   mode (CUDROP_MODE=gpu), through three entries on the same random inputs:
+   ?trmm ?trsm, their CBLAS forms, ?getrf ?potrf ?getrs ?potrs ?gesv ?posv; s and d, and the last
+   six in c and z) in forced-GPU mode (CUDROP_MODE=gpu), through three entries on the same random
+   inputs:
      the LP64 one of libcudrop_full (dgemm_, cblas_dgemm; linked),
      its ILP64 one (dgemm_64_, cblas_dgemm64_),
      libcudrop64's (argv[1], dlopen'ed RTLD_LOCAL: dgemm_, cblas_dgemm with 64-bit integers).
@@ -20,6 +21,10 @@ ILP64_RUNNER(run_lp64_s, float, int)
 ILP64_RUNNER(run_lp64_d, double, int)
 ILP64_RUNNER(run_ilp64_s, float, int64_t)
 ILP64_RUNNER(run_ilp64_d, double, int64_t)
+ILP64_COMPLEX_RUNNER(run_lp64_c, float _Complex, int)
+ILP64_COMPLEX_RUNNER(run_lp64_z, double _Complex, int)
+ILP64_COMPLEX_RUNNER(run_ilp64_c, float _Complex, int64_t)
+ILP64_COMPLEX_RUNNER(run_ilp64_z, double _Complex, int64_t)
 
 struct names {
   void *handle;
@@ -61,18 +66,19 @@ int main(int argc, char **argv) {
   int failures = 0, calls = 0;
   for (uint64_t seed = 1; seed <= 12; ++seed) {
     const int size = seed % 4 == 0 ? 1200 : 300;
-    for (int d = 0; d < 2; ++d) {
+    for (int prec = 0; prec < 4; ++prec) {
       struct ilp64_result res[3][ILP64_ROUTINES];
-      if (d) {
-        run_lp64_d(apis[0], 'd', size, seed, res[0]);
-        run_ilp64_d(apis[1], 'd', size, seed, res[1]);
-        run_ilp64_d(apis[2], 'd', size, seed, res[2]);
-      } else {
-        run_lp64_s(apis[0], 's', size, seed, res[0]);
-        run_ilp64_s(apis[1], 's', size, seed, res[1]);
-        run_ilp64_s(apis[2], 's', size, seed, res[2]);
+      const char p = "sdcz"[prec];
+      int count = 0;
+      for (int l = 0; l < 3; ++l) {
+        const struct ilp64_api *api = apis[l];
+        struct ilp64_result *out = res[l];
+        if (p == 's') count = l == 0 ? run_lp64_s(api, p, size, seed, out) : run_ilp64_s(api, p, size, seed, out);
+        if (p == 'd') count = l == 0 ? run_lp64_d(api, p, size, seed, out) : run_ilp64_d(api, p, size, seed, out);
+        if (p == 'c') count = l == 0 ? run_lp64_c(api, p, size, seed, out) : run_ilp64_c(api, p, size, seed, out);
+        if (p == 'z') count = l == 0 ? run_lp64_z(api, p, size, seed, out) : run_ilp64_z(api, p, size, seed, out);
       }
-      for (int r = 0; r < ILP64_ROUTINES; ++r)
+      for (int r = 0; r < count; ++r)
         for (int l = 0; l < 3; ++l) {
           const struct ilp64_result *x = &res[l][r];
           ++calls;

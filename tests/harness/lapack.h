@@ -1,6 +1,7 @@
 #pragma once
 // cudrop's public GEMM, LU and Cholesky entry points by element type, for tests written once
-// for float and double.
+// for float and double (LU and Cholesky: std::complex<float> and std::complex<double> too).
+#include <complex>
 #include <cstring>
 #include <type_traits>
 
@@ -18,14 +19,18 @@ void gemm(const char *ta, const char *tb, const int *m, const int *n, const int 
 template <class T>
 void getrf(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *info) {
   if constexpr (std::is_same_v<T, float>) sgetrf_(m, n, a, lda, ipiv, info);
-  else dgetrf_(m, n, a, lda, ipiv, info);
+  else if constexpr (std::is_same_v<T, double>) dgetrf_(m, n, a, lda, ipiv, info);
+  else if constexpr (std::is_same_v<T, std::complex<float>>) cgetrf_(m, n, a, lda, ipiv, info);
+  else zgetrf_(m, n, a, lda, ipiv, info);
 }
 
 // uplo may be a whole word ("Upper"): its hidden length is the word's.
 template <class T>
 void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info) {
   if constexpr (std::is_same_v<T, float>) spotrf_(uplo, n, a, lda, info, std::strlen(uplo));
-  else dpotrf_(uplo, n, a, lda, info, std::strlen(uplo));
+  else if constexpr (std::is_same_v<T, double>) dpotrf_(uplo, n, a, lda, info, std::strlen(uplo));
+  else if constexpr (std::is_same_v<T, std::complex<float>>) cpotrf_(uplo, n, a, lda, info, std::strlen(uplo));
+  else zpotrf_(uplo, n, a, lda, info, std::strlen(uplo));
 }
 
 }  // namespace harness
