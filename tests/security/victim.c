@@ -1,9 +1,9 @@
 /* The program of the secure_exec test: linked with the system BLAS and LAPACK (libblas.so.3 and
  * liblapack.so.3, found in cudrop's stand-in directory), installed setuid root by the test.
  * It prints its ids, whether the kernel runs it in secure-execution mode and the file its dgemm_
- * came from, then multiplies
- * (dgemm_) and solves (dgesv_) small integer systems and checks both results.
- * Prints "victim: ... OK" and exits 0 when both are right. */
+ * came from, then multiplies (dgemm_) and solves (dgesv_) small integer systems and checks both
+ * results, and prints where the calls ran. Prints "victim: ... OK" and exits 0 when both are
+ * right. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <math.h>
