@@ -3,9 +3,9 @@
 # types T and W) of the reference BLAS (levels 1-3 plus the helpers it exports), its CBLAS, and
 # LAPACK, as Debian 12 ships them (LAPACK 3.11: packages libblas3, liblapack3). A name in both
 # libraries (lsame_, xerbla_, xerbla_array_) appears in both lists; the build takes it from the
-# library the process would have reached first (shim/forward.cpp). And data.names: their data
+# library the process would have reached first (abi/forward.cpp). And data.names: their data
 # symbols (the reference CBLAS's RowMajorStrg and CBLAS_CallFromC), which cannot be forwarded;
-# shim/cblas_globals.cpp defines each (a new one needs a definition there too).
+# abi/cblas_globals.cpp defines each (a new one needs a definition there too).
 # usage: abi/regenerate.sh [BLAS_FILE [LAPACK_FILE]]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)

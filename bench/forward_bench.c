@@ -1,5 +1,5 @@
 /* cudrop-forward-bench: what a forwarder of the complete library (libcudrop_full) adds to a call
- * of a routine cudrop does not accelerate: the forwarder (`jmp *slot(%rip)`, shim/forwarders.S)
+ * of a routine cudrop does not accelerate: the forwarder (`jmp *slot(%rip)`, abi/forwarders.S)
  * against the CPU library's own symbol, called directly through its address, in one process
  * (the CPU library is the one cudrop resolved underneath, found among the loaded objects after a
  * first forwarded call, so both columns run the same code). Routines: idamax_ with n = 1 and

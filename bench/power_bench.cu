@@ -50,7 +50,7 @@
 #include "bench/bench_common.cuh"
 #include "cudrop.h"
 #include "impl/power.h"
-#include "shim/power_cpu.h"
+#include "cpu/power_loop.h"
 #include "kernels/csr_power.cuh"
 
 #define CHECK_CUBLAS(x) do { cublasStatus_t s_ = (x); if (s_ != CUBLAS_STATUS_SUCCESS) { \

@@ -3,7 +3,7 @@
 // CUDROP_VERBOSE >= 2), whose arguments pass every one of the reference's checks, that takes
 // none of the reference's own branches (m, n, k > 0, alpha != 0) and whose m*n*k is at most
 // max_mnk (below what auto mode could send to the GPU; any size in cpu mode) is counted as one
-// CPU call in the calling thread's own slot (shim/dispatch.cpp), if the thread owns it, and
+// CPU call in the calling thread's own slot (route/dispatch.cpp), if the thread owns it, and
 // jumped to the CPU routine with the caller's registers and stack untouched: its result,
 // handlers and return address are exactly the CPU library's. Every other call jumps to the
 // full path, cudrop_[sd]gemm_full (capi/exports.cpp, then capi/gemm.cpp), which checks, reports and routes. Why: a
@@ -19,7 +19,7 @@
 
 #include "core/env.h"
 #include "core/routines.h"
-#include "shim/cpu_backend.h"
+#include "cpu/backend.h"
 
 namespace cudrop::capi {
 struct GemmShortcut {
@@ -135,7 +135,7 @@ __asm__(R"(
   movq 56(%rsp), %r10
   cmpl %r11d, (%r10)
   jl 9f
-  # count the call in the slot of this thread (shim/dispatch.cpp): the one its thread
+  # count the call in the slot of this thread (route/dispatch.cpp): the one its thread
   # pointer hashes to, ((tp >> 12) ^ (tp >> 22)) mod 256, if it owns it; else the full path
   movq %fs:0, %r11
   movq %r11, %r10

@@ -8,8 +8,8 @@
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/solve.h"
-#include "shim/dispatch.h"
-#include "shim/finish_on_cpu.h"
+#include "route/dispatch.h"
+#include "route/finish_on_cpu.h"
 
 namespace cudrop::capi {
 

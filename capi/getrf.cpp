@@ -8,7 +8,7 @@
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/getrf.h"
-#include "shim/dispatch.h"
+#include "route/dispatch.h"
 
 namespace cudrop::capi {
 // The entry of ?getrf_ (capi/exports.cpp). caller: the program's return address (see

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/routines.h"
-#include "shim/cpu_backend.h"
+#include "cpu/backend.h"
 
 namespace cudrop::capi::ilp64 {
 

@@ -9,8 +9,8 @@
 #include "core/routines.h"
 #include "impl/gpu.h"
 #include "impl/gpu_description.h"
-#include "shim/cpu_origin.h"
-#include "shim/dispatch.h"
+#include "cpu/origin.h"
+#include "route/dispatch.h"
 
 #ifndef CUDROP_CUDA_ARCHITECTURES
 #define CUDROP_CUDA_ARCHITECTURES "unknown"

@@ -9,7 +9,7 @@
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/level3.h"
-#include "shim/dispatch.h"
+#include "route/dispatch.h"
 
 namespace cudrop::capi::level3 {
 

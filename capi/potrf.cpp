@@ -10,8 +10,8 @@
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/potrf.h"
-#include "shim/dispatch.h"
-#include "shim/finish_on_cpu.h"
+#include "route/dispatch.h"
+#include "route/finish_on_cpu.h"
 
 namespace cudrop::capi {
 

@@ -9,7 +9,7 @@
 #include "capi/solve_checks.h"
 #include "core/routines.h"
 #include "impl/solve.h"
-#include "shim/dispatch.h"
+#include "route/dispatch.h"
 
 namespace cudrop::capi {
 

@@ -11,8 +11,8 @@
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/power.h"
-#include "shim/dispatch.h"
-#include "shim/power_cpu.h"
+#include "route/dispatch.h"
+#include "cpu/power_loop.h"
 
 namespace cudrop::capi {
 namespace {

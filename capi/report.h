@@ -8,7 +8,7 @@
 #include <initializer_list>
 
 #include "core/routines.h"
-#include "shim/cpu_backend.h"
+#include "cpu/backend.h"
 
 namespace cudrop::capi {
 // Fortran interface: the program's xerbla_ (global scope, the executable first; then the

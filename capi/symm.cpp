@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "capi/level3.h"
-#include "shim/cpu_backend.h"
+#include "cpu/backend.h"
 
 namespace cudrop::capi {
 namespace {

@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include "capi/level3.h"
-#include "shim/cpu_backend.h"
+#include "cpu/backend.h"
 
 namespace cudrop::capi {
 namespace {

@@ -9,7 +9,7 @@
 #include <iterator>
 #include <string>
 
-#include "shim/cpu_backend.h"
+#include "cpu/backend.h"
 
 // Weak references, never definitions: an executable linked against libcudrop alone that
 // defines xerbla_ or cblas_xerbla then exports them (a shared library on its link line uses

@@ -2,13 +2,13 @@
 # cmake -P, after exports.map): every function of abi/*.names that cudrop does not define itself.
 #   FORWARDED_DEF  CUDROP_FORWARD(index, symbol, library, abi, suffixed, plain) per forwarded
 #                  name: library blas, lapack or both (where the resolver looks for it); abi lp64
-#                  or ilp64 (64-bit integers, found only in an ILP64 library: shim/forward.cpp);
+#                  or ilp64 (64-bit integers, found only in an ILP64 library: abi/forward.cpp);
 #                  suffixed and plain, the names tried there (OpenBLAS's SYMBOLSUFFIX=64_
 #                  spelling, and the unsuffixed one of Debian's libblas64.so.3). Included by
-#                  shim/forwarders.S and shim/forward.cpp. Empty when NO_FORWARDERS is set (no
+#                  abi/forwarders.S and abi/forward.cpp. Empty when NO_FORWARDERS is set (no
 #                  assembly for this CPU).
 #   FULL_MAP       the library's own names, the forwarded names and the reference CBLAS's two
-#                  variables (abi/data.names, defined by shim/cblas_globals.cpp).
+#                  variables (abi/data.names, defined by abi/cblas_globals.cpp).
 #   VARIANT        full (default): libcudrop_full, exports.map's names, the LP64 forwarders and
 #                  the ILP64 ones under the suffixed names (dgemm_64_, cblas_dgemm64_), as an
 #                  OpenBLAS built with INTERFACE64=1 SYMBOLSUFFIX=64_ exports them.
@@ -66,7 +66,7 @@ read_names(${ABI_DIR}/data.names data)
 list(APPEND blas ${cblas})
 list(REMOVE_DUPLICATES blas)
 # In both libraries (xerbla_, xerbla_array_, lsame_): whichever the process would have reached
-# first (shim/forward.cpp).
+# first (abi/forward.cpp).
 set(both "")
 foreach(name IN LISTS blas)
   if(name IN_LIST lapack)

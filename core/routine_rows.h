@@ -1,5 +1,5 @@
 /* How the columns of a routines.def row expand. Plain C preprocessor, no C++: the linker's
-   export list (shim/exports.map.in) is made with these too. */
+   export list (abi/exports.map.in) is made with these too. */
 #ifndef CUDROP_CORE_ROUTINE_ROWS_H
 #define CUDROP_CORE_ROUTINE_ROWS_H
 

@@ -31,7 +31,7 @@ enum class Family {
 namespace cpu {
 // A routine the CPU BLAS/LAPACK underneath may be asked for: each precision of the rows of
 // kind blas, lapack and cblas, under its own symbol, with 64-bit integers under its suffixed
-// one (dgemm_64_: shim/cpu_backend.cpp resolves it in an ILP64 library), and under the two
+// one (dgemm_64_: cpu/backend.cpp resolves it in an ILP64 library), and under the two
 // names of the PyPI wheels' OpenBLAS (scipy_dgemm_, scipy_dgemm_64_: only in a wheel's library
 // the process has loaded).
 enum class Routine {

@@ -4,7 +4,7 @@
 //  * host interface (*_host): host arrays in and out; the matrix crosses PCIe once, the whole
 //    iteration runs on the GPU, x comes back once. What the entry points route to the GPU.
 //  * device interface (*_device): arrays already on the GPU; what a benchmark times.
-// The CPU path, the same iteration with plain loops, is shim/power_cpu.h.
+// The CPU path, the same iteration with plain loops, is cpu/power_loop.h.
 //
 // The iteration, identical on every path (docs/power.md):
 //   x_0 = X (INIT = 0) or ones (INIT = 1); for k = 1 .. MAXIT:

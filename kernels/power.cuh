@@ -1,7 +1,7 @@
 #pragma once
 // The power method on the GPU, the parts the dense and CSR paths share:
 //  * PowerState: the iteration's state on the device, and its stop codes;
-//  * the rule choosing lambda (first index of the largest magnitude): kernels/power_rule.h,
+//  * the rule choosing lambda (first index of the largest magnitude): core/power_rule.h,
 //    shared with the CPU loop;
 //  * power_publish_max: the fused second stage of the max-reduction (the last block of the
 //    mat-vec kernel to finish reduces every block's candidate and records lambda);
@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/power_rule.h"
+#include "core/power_rule.h"
 
 namespace cudrop::kernels {
 

@@ -19,7 +19,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 [ -f "$lib" ] || { echo "FAIL: no $lib"; exit 1; }
 case "$(uname -m)" in
   x86_64) ;;
-  *) echo "SKIP: no forwarders on $(uname -m) (shim/forwarders.S is x86-64)"; exit 77 ;;
+  *) echo "SKIP: no forwarders on $(uname -m) (abi/forwarders.S is x86-64)"; exit 77 ;;
 esac
 
 # Every defined symbol, functions and data.

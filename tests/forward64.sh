@@ -57,7 +57,7 @@ run_case lib64 cudrop64 ""
 # entry) and libcudrop64's dgemm_: the same text and exit status as linked against Debian's
 # ILP64 libraries directly. dgemm_64_'s library is deep-bound, so its own handler (BLAS's) is
 # called, as linked -lblas64 -llapack64; libcudrop64's xerbla_ forwarder takes LAPACK's when
-# relinked (shim/forward.cpp), as linked -llapack64 -lblas64.
+# relinked (abi/forward.cpp), as linked -llapack64 -lblas64.
 "$cc" -O1 -o "$work/direct-full" "$src/forward64_probe.c" $multi/blas64/libblas64.so.3 $multi/lapack64/liblapack64.so.3 -ldl -lm &&
 "$cc" -O1 -o "$work/direct-lib64" "$src/forward64_probe.c" $multi/lapack64/liblapack64.so.3 $multi/blas64/libblas64.so.3 -ldl -lm ||
   fail "the probe does not link against Debian's ILP64 libraries"

@@ -67,7 +67,7 @@
 
 #include "cudrop.h"
 #include "impl/gemm.h"      // the out-of-core plan (header-only), for --expect-tiling
-#include "shim/dispatch.h"  // parse_byte_size, as the library reads CUDROP_GPU_MEM_LIMIT
+#include "route/dispatch.h"  // parse_byte_size, as the library reads CUDROP_GPU_MEM_LIMIT
 #include "tests/harness/gpu.h"
 #include "tests/harness/options.h"
 #include "tests/harness/rng.h"

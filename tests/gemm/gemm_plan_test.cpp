@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "impl/gemm.h"
-#include "shim/dispatch.h"
+#include "route/dispatch.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 /* gemm_thread_counts: cudrop_counters stays exact when many threads make small CPU calls at
- * once and then exit. Each thread counts its CPU calls in its own slot (shim/dispatch.cpp),
+ * once and then exit. Each thread counts its CPU calls in its own slot (route/dispatch.cpp),
  * the sgemm_/dgemm_ entry without a lock; counters() adds up the live slots and what exited
  * threads left. Several rounds of threads, so that exited threads' slots are reused. The
  * results are checked too (small integer matrices, exact in float and double). */

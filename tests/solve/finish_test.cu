@@ -1,5 +1,5 @@
 // The CPU completions of GPU solves that stopped after writing part of the caller's arrays
-// (shim/finish_on_cpu.h), run on the CPU LAPACK without a GPU, in double and double complex:
+// (route/finish_on_cpu.h), run on the CPU LAPACK without a GPU, in double and double complex:
 // from each state a GPU attempt can leave (the GPU's pivots and its factor's first d columns,
 // the rest of A original; or the whole factor and X's first k columns), the result must be the
 // reference's answer: INFO, a valid factorization P A = L U with the given first pivots, and X
@@ -13,7 +13,7 @@
 
 #include "impl/potrf.h"
 #include "impl/solve.h"
-#include "shim/finish_on_cpu.h"
+#include "route/finish_on_cpu.h"
 #include "tests/harness/check.h"
 #include "tests/harness/reference.h"
 #include "tests/harness/rng.h"

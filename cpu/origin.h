@@ -1,6 +1,6 @@
 #pragma once
 // Where each routine of the CPU BLAS/LAPACK underneath comes from, for cudrop-info
-// (capi/info.cpp): the library file and the rule of shim/cpu_backend.cpp's resolve() that found it.
+// (capi/info.cpp): the library file and the rule of cpu/backend.cpp's resolve() that found it.
 #include <string>
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "shim/finish_on_cpu.h"
+#include "route/finish_on_cpu.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "impl/potrf_plan.h"
-#include "shim/cpu_backend.h"
+#include "cpu/backend.h"
 
 namespace cudrop {
 namespace {

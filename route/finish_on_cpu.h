@@ -1,6 +1,6 @@
 #pragma once
 // The CPU completions of GPU attempts that stopped after writing part of the caller's output
-// (route()'s finish_on_cpu, shim/dispatch.h): each computes the rest of the call on the CPU
+// (route()'s finish_on_cpu, route/dispatch.h): each computes the rest of the call on the CPU
 // library, from the state impl's progress record describes.
 #include "impl/gemm.h"
 #include "impl/potrf.h"

@@ -1,4 +1,4 @@
-#include "shim/power_cpu.h"
+#include "cpu/power_loop.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <new>
 
 #include "core/log.h"
-#include "kernels/power_rule.h"
+#include "core/power_rule.h"
 
 namespace cudrop {
 namespace {

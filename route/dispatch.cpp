@@ -1,4 +1,4 @@
-#include "shim/dispatch.h"
+#include "route/dispatch.h"
 
 #include <atomic>
 #include <chrono>
@@ -15,7 +15,7 @@
 #include <pthread.h>
 
 #include "impl/gpu.h"
-#include "shim/cpu_origin.h"
+#include "cpu/origin.h"
 
 
 // Calls that ran on the CPU, counted by each thread in its own slot: a locked add on one

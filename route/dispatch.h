@@ -11,7 +11,7 @@
 #include "core/env.h"
 #include "core/log.h"
 #include "core/status.h"
-#include "shim/cpu_backend.h"
+#include "cpu/backend.h"
 
 namespace cudrop {
 
@@ -84,7 +84,7 @@ struct NoProgress {
 };
 void count_cpu(const char *routine, double seconds);
 double now_seconds();
-// One more call that ran on the CPU, counted in this thread's own slot (shim/dispatch.cpp).
+// One more call that ran on the CPU, counted in this thread's own slot (route/dispatch.cpp).
 void count_cpu_call();
 }  // namespace detail
 

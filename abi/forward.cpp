@@ -1,10 +1,10 @@
-// The complete libraries' forwarders (shim/forwarders.S): the lazy resolution of one slot.
+// The complete libraries' forwarders (abi/forwarders.S): the lazy resolution of one slot.
 #include <dlfcn.h>
 
 #include <cstdint>
 #include <cstring>
 
-#include "shim/cpu_backend.h"
+#include "cpu/backend.h"
 
 namespace {
 
@@ -58,7 +58,7 @@ constexpr Forwarded kForwarded[] = {
 }  // namespace
 
 extern "C" {
-// The slots, in forwarded.def's order (shim/forwarders.S).
+// The slots, in forwarded.def's order (abi/forwarders.S).
 extern void *cudrop_forward_slots[];
 
 // Called by the common lazy stub with every argument register saved: resolves forwarder

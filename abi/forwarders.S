@@ -5,7 +5,7 @@
    A slot starts at its symbol's lazy stub, which puts the index in %r11 (no argument register)
    and jumps to one common resolver: it saves every register that can carry an argument (%rax
    too: a variadic call such as cblas_xerbla's passes the number of vector registers in %al),
-   calls cudrop_forward_resolve (shim/forward.cpp), which finds the symbol underneath and
+   calls cudrop_forward_resolve (abi/forward.cpp), which finds the symbol underneath and
    stores it in the slot, restores them and jumps there; later calls go straight through. */
 #define CUDROP_STUB(k) .Lstub_##k
 

@@ -1,5 +1,5 @@
-#include "shim/cpu_backend.h"
-#include "shim/cpu_origin.h"
+#include "cpu/backend.h"
+#include "cpu/origin.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -15,7 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "shim/dispatch.h"
+#include "core/env.h"
+#include "core/log.h"
 
 namespace cudrop::cpu {
 namespace {

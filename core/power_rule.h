@@ -1,6 +1,6 @@
 #pragma once
 // The power method's rule for lambda, shared by the kernels (kernels/power.cuh) and the CPU loop
-// (shim/power_cpu.cpp), so that both paths pick the same entry. Plain C++ for the host.
+// (cpu/power_loop.cpp), so that both paths pick the same entry. Plain C++ for the host.
 //
 // lambda = y_p, p = the first index with the largest |y_i|. Magnitudes are compared as the bit
 // patterns of |y_i| (sign bit cleared) read as unsigned integers: for non-negative IEEE
