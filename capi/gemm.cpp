@@ -56,7 +56,7 @@ void checked_gemm(const char *transa, const char *transb, const int *m, const in
   const bool nota = ta == 'N';
   if (const int info = gemm_illegal_argument(ta, tb, *m, *n, *k, *lda, *ldb, *ldc)) {
     // The CPU routine's own checks call the handler the process would call without cudrop.
-    if (!cpu_takes_illegal_call<cpu::gemm_fn<T>>(names, caller, {"xerbla_"}, transa, transb, m, n, k, alpha, a, lda,
+    if (!cpu_takes_illegal_call<cpu::Fn<Family::gemm, T>>(names, caller, {"xerbla_"}, transa, transb, m, n, k, alpha, a, lda,
                                                  b, ldb, beta, c, ldc, transa_len, transb_len))
       report_illegal_argument(names, info, caller);
     return;
@@ -93,17 +93,13 @@ void checked_gemm(const char *transa, const char *transb, const int *m, const in
   route(name, gemm_worth_gpu<T>(settings(), *m, *n, *k, *beta != T(0)),
         names.cpu,
         [&](impl::GemmProgress *progress) { return impl::gemm_host(args(), progress); },
-        [&] { cpu::gemm<T>()(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1); },
+        [&] { cpu::routine_cached<Family::gemm, T>()(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1); },
         finish_on_cpu<impl::GemmProgress>(names.symbol, [&](const impl::GemmProgress &progress) {
           gemm_finish_on_cpu(args(), progress);
         }));
 }
 
 enum CblasCode { RowMajor = 101, ColMajor = 102, NoTrans = 111, Trans = 112, ConjTrans = 113 };
-
-template <class T>
-using cblas_gemm_fn = void (*)(int, int, int, int, int, int, CblasScalar<T>, const T *, int, const T *, int,
-                               CblasScalar<T>, T *, int);
 
 }  // namespace
 
@@ -125,7 +121,7 @@ void cblas_gemm(int layout, int trans_a, int trans_b, int m, int n, int k, Cblas
                            : row_major  ? gemm_illegal_argument(cb, ca, n, m, k, ldb, lda, ldc)
                                         : gemm_illegal_argument(ca, cb, m, n, k, lda, ldb, ldc);
   if (!legal_codes || fortran_info != 0) {
-    if (cpu_takes_illegal_call<cblas_gemm_fn<T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, trans_a, trans_b,
+    if (cpu_takes_illegal_call<cpu::Fn<Family::cblas_gemm, T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, trans_a, trans_b,
                                                  m, n, k, alpha_arg, a, lda, b, ldb, beta_arg, c, ldc))
       return;
     // Reference CBLAS's own numbering, quirk included: row-major reports TransB as 2.

@@ -24,7 +24,7 @@ void gesv(const int *n, const int *nrhs, T *a, const int *lda, int *ipiv, T *b, 
   else if (*lda < std::max(1, *n)) illegal = 4;
   else if (*ldb < std::max(1, *n)) illegal = 7;
   if (illegal != 0) {
-    illegal_lapack_call<cpu::gesv_fn<T>>(names, illegal, info, caller, n, nrhs, a, lda, ipiv, b, ldb, info);
+    illegal_lapack_call<cpu::Fn<Family::gesv, T>>(names, illegal, info, caller, n, nrhs, a, lda, ipiv, b, ldb, info);
     return;
   }
   *info = 0;
@@ -41,7 +41,7 @@ void gesv(const int *n, const int *nrhs, T *a, const int *lda, int *ipiv, T *b, 
         [&](impl::GesvProgress *progress) {
           return impl::gesv_host<T>(*n, *nrhs, a, *lda, ipiv, b, *ldb, info, progress);
         },
-        [&] { reinterpret_cast<cpu::gesv_fn<T>>(cpu::require(names.cpu))(n, nrhs, a, lda, ipiv, b, ldb, info); },
+        [&] { cpu::routine<Family::gesv, T>()(n, nrhs, a, lda, ipiv, b, ldb, info); },
         finish_on_cpu<impl::GesvProgress>(names.symbol, [&](const impl::GesvProgress &progress) {
           gesv_finish_on_cpu<T>(*n, *nrhs, a, *lda, ipiv, b, *ldb, progress, info);
         }));

@@ -21,7 +21,7 @@ void getrf(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *inf
   else if (*n < 0) illegal = 2;
   else if (*lda < std::max(1, *m)) illegal = 4;
   if (illegal != 0) {
-    illegal_lapack_call<cpu::getrf_fn<T>>(names, illegal, info, caller, m, n, a, lda, ipiv, info);
+    illegal_lapack_call<cpu::Fn<Family::getrf, T>>(names, illegal, info, caller, m, n, a, lda, ipiv, info);
     return;
   }
   *info = 0;
@@ -35,7 +35,7 @@ void getrf(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *inf
   }
   route(name, std::min(*m, *n) >= settings().getrf_min_n, names.cpu,
         [&] { return impl::getrf_host<T>(*m, *n, a, *lda, ipiv, info); },
-        [&] { reinterpret_cast<cpu::getrf_fn<T>>(cpu::require(names.cpu))(m, n, a, lda, ipiv, info); });
+        [&] { cpu::routine<Family::getrf, T>()(m, n, a, lda, ipiv, info); });
 }
 template decltype(getrf<float>) getrf<float>;
 template decltype(getrf<double>) getrf<double>;

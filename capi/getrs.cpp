@@ -27,7 +27,7 @@ void getrs(const char *trans, const int *n, const int *nrhs, const T *a, const i
   else if (*lda < std::max(1, *n)) illegal = 5;
   else if (*ldb < std::max(1, *n)) illegal = 8;
   if (illegal != 0) {
-    illegal_lapack_call<cpu::getrs_fn<T>>(names, illegal, info, caller, trans, n, nrhs, a, lda, ipiv, b, ldb, info, trans_len);
+    illegal_lapack_call<cpu::Fn<Family::getrs, T>>(names, illegal, info, caller, trans, n, nrhs, a, lda, ipiv, b, ldb, info, trans_len);
     return;
   }
   *info = 0;
@@ -41,7 +41,7 @@ void getrs(const char *trans, const int *n, const int *nrhs, const T *a, const i
   }
   const auto cpu_getrs = [&](int done) {
     const int left = *nrhs - done;
-    reinterpret_cast<cpu::getrs_fn<T>>(cpu::require(names.cpu))(trans, n, &left, a, lda, ipiv,
+    cpu::routine<Family::getrs, T>()(trans, n, &left, a, lda, ipiv,
                                                                  b + size_t(done) * size_t(*ldb), ldb, info, 1);
   };
   route(name, solve_worth_gpu<T>(*n, *nrhs), names.cpu,

@@ -23,7 +23,7 @@ void posv(const char *uplo, const int *n, const int *nrhs, T *a, const int *lda,
   constexpr const RoutineNames &names = routine_names<Family::posv, T>;
   const char u = upper(*uplo);
   if (const int illegal = cholesky_solve_illegal_argument(u, *n, *nrhs, *lda, *ldb); illegal != 0) {
-    illegal_lapack_call<cpu::posv_fn<T>>(names, illegal, info, caller, uplo, n, nrhs, a, lda, b, ldb, info, uplo_len);
+    illegal_lapack_call<cpu::Fn<Family::posv, T>>(names, illegal, info, caller, uplo, n, nrhs, a, lda, b, ldb, info, uplo_len);
     return;
   }
   *info = 0;
@@ -39,7 +39,7 @@ void posv(const char *uplo, const int *n, const int *nrhs, T *a, const int *lda,
   const impl::PotrfRhs<T> rhs{*nrhs, b, *ldb};
   route(name, *n >= settings().potrf_min_n, names.cpu,
         [&](impl::PotrfProgress *progress) { return impl::potrf_host<T>(u == 'U', *n, a, *lda, info, progress, &rhs); },
-        [&] { reinterpret_cast<cpu::posv_fn<T>>(cpu::require(names.cpu))(uplo, n, nrhs, a, lda, b, ldb, info, 1); },
+        [&] { cpu::routine<Family::posv, T>()(uplo, n, nrhs, a, lda, b, ldb, info, 1); },
         finish_on_cpu<impl::PotrfProgress>(names.symbol, [&](const impl::PotrfProgress &progress) {
           posv_finish_on_cpu<T>(u == 'U', *n, *nrhs, a, *lda, b, *ldb, progress, info);
         }));

@@ -27,7 +27,7 @@ void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info, size
   else if (*n < 0) illegal = 2;
   else if (*lda < std::max(1, *n)) illegal = 4;
   if (illegal != 0) {
-    illegal_lapack_call<cpu::potrf_fn<T>>(names, illegal, info, caller, uplo, n, a, lda, info, uplo_len);
+    illegal_lapack_call<cpu::Fn<Family::potrf, T>>(names, illegal, info, caller, uplo, n, a, lda, info, uplo_len);
     return;
   }
   *info = 0;
@@ -41,7 +41,7 @@ void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info, size
   }
   route(name, *n >= settings().potrf_min_n, names.cpu,
         [&](impl::PotrfProgress *progress) { return impl::potrf_host<T>(u == 'U', *n, a, *lda, info, progress); },
-        [&] { cpu::potrf<T>()(uplo, n, a, lda, info, 1); },
+        [&] { cpu::routine<Family::potrf, T>()(uplo, n, a, lda, info, 1); },
         finish_on_cpu<impl::PotrfProgress>(names.symbol, [&](const impl::PotrfProgress &progress) {
           potrf_finish_on_cpu<T>(u == 'U', *n, a, *lda, progress, info);
         }));

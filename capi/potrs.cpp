@@ -21,7 +21,7 @@ void potrs(const char *uplo, const int *n, const int *nrhs, const T *a, const in
   constexpr const RoutineNames &names = routine_names<Family::potrs, T>;
   const char u = upper(*uplo);
   if (const int illegal = cholesky_solve_illegal_argument(u, *n, *nrhs, *lda, *ldb); illegal != 0) {
-    illegal_lapack_call<cpu::potrs_fn<T>>(names, illegal, info, caller, uplo, n, nrhs, a, lda, b, ldb, info, uplo_len);
+    illegal_lapack_call<cpu::Fn<Family::potrs, T>>(names, illegal, info, caller, uplo, n, nrhs, a, lda, b, ldb, info, uplo_len);
     return;
   }
   *info = 0;
@@ -35,7 +35,7 @@ void potrs(const char *uplo, const int *n, const int *nrhs, const T *a, const in
   }
   const auto cpu_potrs = [&](int done) {
     const int left = *nrhs - done;
-    reinterpret_cast<cpu::potrs_fn<T>>(cpu::require(names.cpu))(uplo, n, &left, a, lda,
+    cpu::routine<Family::potrs, T>()(uplo, n, &left, a, lda,
                                                                  b + size_t(done) * size_t(*ldb), ldb, info, 1);
   };
   route(name, solve_worth_gpu<T>(*n, *nrhs), names.cpu,

@@ -25,10 +25,6 @@ int symm_illegal_argument(char side, char uplo, int m, int n, int lda, int ldb, 
   return 0;
 }
 
-template <class T>
-using cblas_symm_fn = void (*)(int, int, int, int, int, CblasScalar<T>, const T *, int, const T *, int,
-                               CblasScalar<T>, T *, int);
-
 // F: Family::symm or Family::hemm (the same checks, arguments and CPU routine's type).
 template <Family F, class T>
 void checked_symm(const char *side, const char *uplo, const int *m, const int *n, const T *alpha, const T *a,
@@ -38,7 +34,7 @@ void checked_symm(const char *side, const char *uplo, const int *m, const int *n
   constexpr bool hermitian = F == Family::hemm;
   const char sd = upper(*side), ul = upper(*uplo);
   if (const int info = symm_illegal_argument(sd, ul, *m, *n, *lda, *ldb, *ldc)) {
-    if (!cpu_takes_illegal_call<cpu::symm_fn<T>>(names, caller, {"xerbla_"}, side, uplo, m, n, alpha, a, lda, b, ldb,
+    if (!cpu_takes_illegal_call<cpu::Fn<F, T>>(names, caller, {"xerbla_"}, side, uplo, m, n, alpha, a, lda, b, ldb,
                                                  beta, c, ldc, side_len, uplo_len))
       report_illegal_argument(names, info, caller);
     return;
@@ -55,8 +51,8 @@ void checked_symm(const char *side, const char *uplo, const int *m, const int *n
   Label label(cblas_label, names.symbol);
   label.shape("%s(%c,%c,m=%d,n=%d)", names.symbol, sd, ul, *m, *n);
   const double order = sd == 'L' ? *m : *n, mn = double(*m) * *n;
-  const Level3Args<T> args{hermitian ? Level3Op::hemm : Level3Op::symm, sd, ul, 'N', 'N', *m, *n, 0, *alpha, *beta, a, *lda, b, *ldb, c, *ldc};
-  const auto cpu_fn = [] { return cpu::routine<F, T, cpu::symm_fn<T>>(); };
+  const Level3Args<T> args{hermitian ? Family::hemm : Family::symm, sd, ul, 'N', 'N', *m, *n, 0, *alpha, *beta, a, *lda, b, *ldb, c, *ldc};
+  const auto cpu_fn = [] { return cpu::routine<F, T>(); };
   route_level3<T>(
       names, label.name,
       worth_gpu(settings().symm_min_flops, 2 * order * mn * real_flops_per_op<T>,
@@ -83,7 +79,7 @@ void cblas_checked_symm(int layout, int side, int uplo, int m, int n, CblasScala
   const int fm = row_major ? n : m, fn = row_major ? m : n;
   const int fortran_info = legal_codes ? symm_illegal_argument(sd, ul, fm, fn, lda, ldb, ldc) : 0;
   if (!legal_codes || fortran_info != 0) {
-    if (cpu_takes_illegal_call<cblas_symm_fn<T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, side, uplo, m, n,
+    if (cpu_takes_illegal_call<cpu::Fn<C, T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, side, uplo, m, n,
                                                  alpha_arg, a, lda, b, ldb, beta_arg, c, ldc))
       return;
     report_illegal_cblas_call(names, routine_names<F, T>, layout,

@@ -27,15 +27,9 @@ struct Rank {
                                   : F == Family::syr2k ? Family::cblas_syr2k
                                   : F == Family::herk  ? Family::cblas_herk
                                                        : Family::cblas_her2k;
-  using Fortran1 = void (*)(const char *, const char *, const int *, const int *, const Alpha *, const T *, const int *,
-                            const Beta *, T *, const int *, size_t, size_t);
-  using Fortran2 = void (*)(const char *, const char *, const int *, const int *, const Alpha *, const T *, const int *,
-                            const T *, const int *, const Beta *, T *, const int *, size_t, size_t);
   // CBLAS passes a real scalar by value, a complex one by address.
   using CblasAlpha = std::conditional_t<F == Family::herk, real_t<T>, CblasScalar<T>>;
   using CblasBeta = std::conditional_t<hermitian, real_t<T>, CblasScalar<T>>;
-  using Cblas1 = void (*)(int, int, int, int, int, CblasAlpha, const T *, int, CblasBeta, T *, int);
-  using Cblas2 = void (*)(int, int, int, int, int, CblasAlpha, const T *, int, const T *, int, CblasBeta, T *, int);
 };
 
 // The reference's checks, in its order (two: SYR2K/HER2K, whose B is parameter 8 and LDB 9): the
@@ -95,10 +89,10 @@ void checked_rank(const char *uplo, const char *trans, const int *n, const int *
           rank_illegal_argument(R::two, ul, tr, accepted_trans<F, T>, *n, *k, *lda, R::two ? *ldb : 1, *ldc)) {
     bool taken = false;
     if constexpr (R::two)
-      taken = cpu_takes_illegal_call<typename R::Fortran2>(names, caller, {"xerbla_"}, uplo, trans, n, k, alpha, a, lda,
+      taken = cpu_takes_illegal_call<cpu::Fn<F, T>>(names, caller, {"xerbla_"}, uplo, trans, n, k, alpha, a, lda,
                                                            b, ldb, beta, c, ldc, uplo_len, trans_len);
     else
-      taken = cpu_takes_illegal_call<typename R::Fortran1>(names, caller, {"xerbla_"}, uplo, trans, n, k, alpha, a, lda,
+      taken = cpu_takes_illegal_call<cpu::Fn<F, T>>(names, caller, {"xerbla_"}, uplo, trans, n, k, alpha, a, lda,
                                                            beta, c, ldc, uplo_len, trans_len);
     if (!taken) report_illegal_argument(names, info, caller);
     return;
@@ -119,8 +113,8 @@ void checked_rank(const char *uplo, const char *trans, const int *n, const int *
   const double nn = double(*n) * *n, nk = double(*n) * *k;
   const double flops = (R::two ? 2 : 1) * nn * *k * real_flops_per_op<T>;
   const double elements = (R::two ? 2 : 1) * nk + nn / 2 * (beta_value != T(0) ? 2 : 1);
-  const Level3Op op = R::hermitian ? (R::two ? Level3Op::her2k : Level3Op::herk)
-                                   : (R::two ? Level3Op::syr2k : Level3Op::syrk);
+  const Family op = R::hermitian ? (R::two ? Family::her2k : Family::herk)
+                                   : (R::two ? Family::syr2k : Family::syrk);
   // Real SYRK/SYR2K read TRANS = 'C' as 'T'.
   const char op_trans = tr == 'N' ? 'N' : R::hermitian ? 'C' : 'T';
   const Level3Args<T> args{op, 'L', ul, op_trans, 'N', *n, *n, *k, alpha_value, beta_value, a, *lda,
@@ -130,9 +124,9 @@ void checked_rank(const char *uplo, const char *trans, const int *n, const int *
       worth_gpu(R::two ? settings().syr2k_min_flops : settings().syrk_min_flops, flops, elements, sizeof(T)), args,
       [&] {
         if constexpr (R::two)
-          cpu::routine<F, T, typename R::Fortran2>()(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
+          cpu::routine<F, T>()(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
         else
-          cpu::routine<F, T, typename R::Fortran1>()(uplo, trans, n, k, alpha, a, lda, beta, c, ldc, 1, 1);
+          cpu::routine<F, T>()(uplo, trans, n, k, alpha, a, lda, beta, c, ldc, 1, 1);
       },
       [](int) {});  // never written in part: C goes back once all its math has succeeded
 }
@@ -161,10 +155,10 @@ void cblas_rank(int layout, int uplo, int trans, int n, int k, typename Rank<F, 
   if (!legal_codes || fortran_info != 0) {
     bool taken = false;
     if constexpr (R::two)
-      taken = cpu_takes_illegal_call<typename R::Cblas2>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, uplo,
+      taken = cpu_takes_illegal_call<cpu::Fn<R::cblas, T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, uplo,
                                                          trans, n, k, alpha_arg, a, lda, b, ldb, beta_arg, c, ldc);
     else
-      taken = cpu_takes_illegal_call<typename R::Cblas1>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, uplo,
+      taken = cpu_takes_illegal_call<cpu::Fn<R::cblas, T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, uplo,
                                                          trans, n, k, alpha_arg, a, lda, beta_arg, c, ldc);
     if (taken) return;
     report_illegal_cblas_call(names, routine_names<F, T>, layout,

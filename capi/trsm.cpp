@@ -27,9 +27,6 @@ int triangular_illegal_argument(char side, char uplo, char transa, char diag, in
   return 0;
 }
 
-template <class T>
-using cblas_triangular_fn = void (*)(int, int, int, int, int, int, int, CblasScalar<T>, const T *, int, T *, int);
-
 // The Fortran call, checked. The *_len: the hidden lengths, passed on unchanged with an illegal
 // call. caller: the program's return address. cblas_label: the label of the CBLAS call this
 // serves, or nullptr.
@@ -42,7 +39,7 @@ void checked_triangular(const char *side, const char *uplo, const char *transa, 
   const char sd = upper(*side), ul = upper(*uplo), ta = upper(*transa), di = upper(*diag);
   if (const int info = triangular_illegal_argument(sd, ul, ta, di, *m, *n, *lda, *ldb)) {
     // The CPU routine's own checks call the handler the process would call without cudrop.
-    if (!cpu_takes_illegal_call<cpu::trsm_fn<T>>(names, caller, {"xerbla_"}, side, uplo, transa, diag, m, n, alpha, a,
+    if (!cpu_takes_illegal_call<cpu::Fn<F, T>>(names, caller, {"xerbla_"}, side, uplo, transa, diag, m, n, alpha, a,
                                                  lda, b, ldb, side_len, uplo_len, transa_len, diag_len))
       report_illegal_argument(names, info, caller);
     return;
@@ -61,9 +58,9 @@ void checked_triangular(const char *side, const char *uplo, const char *transa, 
   const double min_flops = F == Family::trsm ? settings().trsm_min_flops : settings().trmm_min_flops;
   // A real op(A) reads 'C' as 'T'.
   const char op_trans = ta == 'C' && !is_complex_v<T> ? 'T' : ta;
-  const Level3Args<T> args{F == Family::trsm ? Level3Op::trsm : Level3Op::trmm, sd, ul, op_trans, di,
+  const Level3Args<T> args{F == Family::trsm ? Family::trsm : Family::trmm, sd, ul, op_trans, di,
                            *m, *n, 0, *alpha, T(0), a, *lda, b, *ldb, b, *ldb};
-  const auto cpu_fn = [] { return reinterpret_cast<cpu::trsm_fn<T>>(cpu::require(names.cpu)); };
+  const auto cpu_fn = [] { return cpu::routine<F, T>(); };
   route_level3<T>(
       names, label.name, worth_gpu(min_flops, flops, order * order / 2 + 2.0 * *m * *n, sizeof(T)), args,
       [&] { cpu_fn()(side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, 1, 1, 1, 1); },
@@ -89,7 +86,7 @@ void cblas_triangular(int layout, int side, int uplo, int trans_a, int diag, int
   const int fm = row_major ? n : m, fn = row_major ? m : n;
   const int fortran_info = legal_codes ? triangular_illegal_argument(sd, ul, ta, di, fm, fn, lda, ldb) : 0;
   if (!legal_codes || fortran_info != 0) {
-    if (cpu_takes_illegal_call<cblas_triangular_fn<T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, side, uplo,
+    if (cpu_takes_illegal_call<cpu::Fn<C, T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, side, uplo,
                                                        trans_a, diag, m, n, alpha_arg, a, lda, b, ldb))
       return;
     report_illegal_cblas_call(names, routine_names<F, T>, layout,

@@ -3,6 +3,7 @@
 // (cpu::Routine), and each routine's names (routine_names). Below every floor: any may name a
 // routine without a list of its own.
 #include <cstddef>
+#include <type_traits>
 
 #include "core/complex.h"
 #include "core/routine_rows.h"
@@ -116,5 +117,40 @@ constexpr cpu::Routine cpu_routine_or_none() { return cpu::Routine::count; }
 #include "routines.def"
 #undef CUDROP_ROUTINE
 #undef CUDROP_NAMES
+
+// The symbol of row `family` in precision T at run time (a log line's label); null for a row
+// without that precision.
+template <class T>
+const char *symbol_of(Family family) {
+#define CUDROP_SYMBOL_OF(p, T_, kind, stem)                   \
+  if constexpr (std::is_same_v<T, T_>)                        \
+    if (family == Family::CUDROP_FAMILY(kind, stem)) return CUDROP_STRING(CUDROP_SYMBOL(kind, p, stem));
+#define CUDROP_ROUTINE(kind, stem, precisions, ...) CUDROP_EACH_PRECISION(precisions, CUDROP_SYMBOL_OF, kind, stem)
+#include "routines.def"
+#undef CUDROP_ROUTINE
+#undef CUDROP_SYMBOL_OF
+  return nullptr;
+}
+
+// Signature<F, T>::type: the C function type of row F's routine in precision T, its parameters
+// as the row writes them with int sizes (I = P = int): how cudrop calls the routine underneath
+// (cpu::Fn, cpu::routine) and how capi's LP64 entry takes its arguments. Rows found underneath.
+template <Family F, class T>
+struct Signature {
+  static_assert(no_such_routine<T>, "routines.def has no such routine underneath in this precision");
+};
+#define CUDROP_SIGNATURE(p, T_, kind, stem, parameters)          \
+  template <>                                                     \
+  struct Signature<Family::CUDROP_FAMILY(kind, stem), T_> {       \
+    using T = T_;                                                 \
+    using I = int;                                                \
+    using P = int;                                                \
+    using type = void(*) parameters;                              \
+  };
+#define CUDROP_ROUTINE(kind, stem, precisions, entry, parameters, arguments, renumbering) \
+  CUDROP_IF_UNDERNEATH(kind)(CUDROP_EACH_PRECISION(precisions, CUDROP_SIGNATURE, kind, stem, parameters))
+#include "routines.def"
+#undef CUDROP_ROUTINE
+#undef CUDROP_SIGNATURE
 
 }  // namespace cudrop

@@ -105,82 +105,19 @@ inline void *require_cached(Routine routine) {
   return fn != nullptr ? fn : require(routine);
 }
 
-template <class T>
-using gemm_fn = void (*)(const char *, const char *, const int *, const int *, const int *,
-                         const T *, const T *, const int *, const T *, const int *, const T *,
-                         T *, const int *, size_t, size_t);
+// The C type of row F's routine in precision T underneath (core/routines.h's Signature).
+template <Family F, class T>
+using Fn = typename Signature<F, T>::type;
 
-template <class T>
-gemm_fn<T> gemm() {
-  return reinterpret_cast<gemm_fn<T>>(require_cached(routine_names<Family::gemm, T>.cpu));
+// The CPU library's routine of row F in precision T (aborts, as require() does, when there is
+// none); routine_cached() takes the lock-free lookup first, for calls on a hot path.
+template <Family F, class T>
+Fn<F, T> routine() {
+  return reinterpret_cast<Fn<F, T>>(require(routine_names<F, T>.cpu));
 }
-
-template <class T>
-using syrk_fn = void (*)(const char *, const char *, const int *, const int *, const T *, const T *, const int *,
-                         const T *, T *, const int *, size_t, size_t);
-template <class T>
-using trsm_fn = void (*)(const char *, const char *, const char *, const char *, const int *, const int *,
-                         const T *, const T *, const int *, T *, const int *, size_t, size_t, size_t, size_t);
-template <class T>
-using symm_fn = void (*)(const char *, const char *, const int *, const int *, const T *, const T *, const int *,
-                         const T *, const int *, const T *, T *, const int *, size_t, size_t);
-// ?herk_: alpha and beta real (COMPLEX's REAL).
-template <class T>
-using herk_fn = void (*)(const char *, const char *, const int *, const int *, const real_t<T> *, const T *,
-                         const int *, const real_t<T> *, T *, const int *, size_t, size_t);
-template <class T>
-using syr2k_fn = void (*)(const char *, const char *, const int *, const int *, const T *, const T *, const int *,
-                          const T *, const int *, const T *, T *, const int *, size_t, size_t);
-template <class T>
-using trmm_fn = trsm_fn<T>;
-template <class T>
-using potrf_fn = void (*)(const char *, const int *, T *, const int *, int *, size_t);
-
-template <class T>
-using getrf_fn = void (*)(const int *, const int *, T *, const int *, int *, int *);
-template <class T>
-using laswp_fn = void (*)(const int *, T *, const int *, const int *, const int *, const int *, const int *);
-template <class T>
-using getrs_fn = void (*)(const char *, const int *, const int *, const T *, const int *, const int *, T *,
-                          const int *, int *, size_t);
-template <class T>
-using potrs_fn = void (*)(const char *, const int *, const int *, const T *, const int *, T *, const int *, int *,
-                          size_t);
-template <class T>
-using gesv_fn = void (*)(const int *, const int *, T *, const int *, int *, T *, const int *, int *);
-template <class T>
-using posv_fn = void (*)(const char *, const int *, const int *, T *, const int *, T *, const int *, int *, size_t);
-
-// The CPU library's routine of row F in precision T, as a function of type Fn (aborts, as
-// require() does, when there is none).
-template <Family F, class T, class Fn>
-Fn routine() {
-  return reinterpret_cast<Fn>(require(routine_names<F, T>.cpu));
-}
-
-template <class T>
-syrk_fn<T> syrk() {
-  return reinterpret_cast<syrk_fn<T>>(require(routine_names<Family::syrk, T>.cpu));
-}
-template <class T>
-trsm_fn<T> trsm() {
-  return reinterpret_cast<trsm_fn<T>>(require(routine_names<Family::trsm, T>.cpu));
-}
-template <class T>
-symm_fn<T> symm() {
-  return reinterpret_cast<symm_fn<T>>(require(routine_names<Family::symm, T>.cpu));
-}
-template <class T>
-syr2k_fn<T> syr2k() {
-  return reinterpret_cast<syr2k_fn<T>>(require(routine_names<Family::syr2k, T>.cpu));
-}
-template <class T>
-trmm_fn<T> trmm() {
-  return reinterpret_cast<trmm_fn<T>>(require(routine_names<Family::trmm, T>.cpu));
-}
-template <class T>
-potrf_fn<T> potrf() {
-  return reinterpret_cast<potrf_fn<T>>(require(routine_names<Family::potrf, T>.cpu));
+template <Family F, class T>
+Fn<F, T> routine_cached() {
+  return reinterpret_cast<Fn<F, T>>(require_cached(routine_names<F, T>.cpu));
 }
 
 }  // namespace cudrop::cpu

@@ -6,11 +6,10 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "core/routines.h"
 #include "impl/gpu.h"
 
 namespace cudrop {
-
-enum class Level3Op { symm, syrk, syr2k, trmm, trsm, hemm, herk, her2k };
 
 // One checked, non-trivial call (alpha != 0; k > 0 for SYRK/SYR2K), column-major, characters
 // upper case. SYMM: C = alpha A B + beta C (side L) or alpha B A + beta C; HEMM the same with A
@@ -20,7 +19,7 @@ enum class Level3Op { symm, syrk, syr2k, trmm, trsm, hemm, herk, her2k };
 // (trans 'C': the conjugate transpose); c == b, beta unused.
 template <class T>
 struct Level3Args {
-  Level3Op op;
+  Family op;  // symm, syrk, syr2k, trmm, trsm, hemm, herk or her2k
   char side, uplo, trans, diag;
   int m, n, k;
   T alpha, beta;

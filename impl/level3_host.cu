@@ -17,27 +17,12 @@ namespace cudrop::impl {
 namespace {
 
 template <class T>
-const char *op_name(Level3Op op) {
-  switch (op) {
-    case Level3Op::symm: return routine_names<Family::symm, T>.symbol;
-    case Level3Op::syrk: return routine_names<Family::syrk, T>.symbol;
-    case Level3Op::syr2k: return routine_names<Family::syr2k, T>.symbol;
-    case Level3Op::trmm: return routine_names<Family::trmm, T>.symbol;
-    case Level3Op::trsm: return routine_names<Family::trsm, T>.symbol;
-    default: break;
-  }
-  if constexpr (is_complex_v<T>) {
-    switch (op) {
-      case Level3Op::hemm: return routine_names<Family::hemm, T>.symbol;
-      case Level3Op::herk: return routine_names<Family::herk, T>.symbol;
-      case Level3Op::her2k: return routine_names<Family::her2k, T>.symbol;
-      default: break;
-    }
-  }
-  return "?";
+const char *op_name(Family op) {
+  const char *symbol = symbol_of<T>(op);
+  return symbol != nullptr ? symbol : "?";
 }
 
-bool hermitian(Level3Op op) { return op == Level3Op::hemm || op == Level3Op::herk || op == Level3Op::her2k; }
+bool hermitian(Family op) { return op == Family::hemm || op == Family::herk || op == Family::her2k; }
 
 double mib(size_t bytes) { return double(bytes) / 1048576.0; }
 
@@ -88,7 +73,7 @@ Status download_triangle(GpuContext &ctx, bool lower, int64_t order, const T *de
 template <class T>
 Status rank_update_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap) {
   const size_t es = sizeof(T);
-  const bool two = g.op == Level3Op::syr2k || g.op == Level3Op::her2k, notrans = g.trans == 'N', lower = g.uplo == 'L';
+  const bool two = g.op == Family::syr2k || g.op == Family::her2k, notrans = g.trans == 'N', lower = g.uplo == 'L';
   const size_t rows_a = notrans ? size_t(g.n) : size_t(g.k), cols_a = notrans ? size_t(g.k) : size_t(g.n);
   const size_t ldda = padded_ld(rows_a, es), lddc = padded_ld(size_t(g.n), es);
   const size_t a_bytes = ldda * cols_a * es, c_bytes = lddc * size_t(g.n) * es;
@@ -128,8 +113,8 @@ Status rank_update_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap) {
 template <class T>
 size_t side_workspace(const Level3Args<T> &g, int64_t cols) {
   switch (g.op) {
-    case Level3Op::trsm: return trsm_device_workspace<T>(g.side, g.m, cols);
-    case Level3Op::trmm: return trmm_device_workspace<T>(g.side, g.m, cols);
+    case Family::trsm: return trsm_device_workspace<T>(g.side, g.m, cols);
+    case Family::trmm: return trmm_device_workspace<T>(g.side, g.m, cols);
     default: return symm_device_workspace<T>(g.side, g.m, cols);
   }
 }
@@ -140,8 +125,8 @@ template <class T>
 Status side_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap, Level3Progress *progress) {
   const size_t es = sizeof(T);
   const bool left = g.side == 'L', lower = g.uplo == 'L';
-  const bool has_c = g.op != Level3Op::trsm;  // TRMM goes out of place: B in, the result out
-  const bool reads_c = (g.op == Level3Op::symm || g.op == Level3Op::hemm) && g.beta != T(0);
+  const bool has_c = g.op != Family::trsm;  // TRMM goes out of place: B in, the result out
+  const bool reads_c = (g.op == Family::symm || g.op == Family::hemm) && g.beta != T(0);
   const int64_t order = left ? g.m : g.n;
   const size_t ldda = padded_ld(size_t(order), es), lddb = padded_ld(size_t(g.m), es);
   const size_t a_bytes = ldda * size_t(order) * es;
@@ -186,13 +171,13 @@ Status side_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap, Level3Prog
   };
   auto compute_chunk = [&](int64_t i, int64_t cols) {
     switch (g.op) {
-      case Level3Op::trsm:
+      case Family::trsm:
         return trsm_device<T>(g.side, g.uplo, g.trans, g.diag, g.m, cols, g.alpha, dA, ldda, dB(i), lddb, ctx.compute,
                               work, work_bytes);
-      case Level3Op::trmm:
+      case Family::trmm:
         return trmm_device<T>(g.side, g.uplo, g.trans, g.diag, g.m, cols, g.alpha, dA, ldda, dB(i), lddb, dC(i), lddb,
                               ctx.compute, work, work_bytes);
-      case Level3Op::hemm:
+      case Family::hemm:
         if constexpr (is_complex_v<T>)
           return hemm_device<T>(g.side, g.uplo, g.m, cols, g.alpha, dA, ldda, dB(i), lddb, g.beta, dC(i), lddb,
                                 ctx.compute, work, work_bytes);
@@ -236,7 +221,7 @@ Status level3_host(const Level3Args<T> &g, Level3Progress *progress) {
   progress->total = g.n;
   size_t cap = 0;
   if (Status s = device_memory_cap(ctx, &cap); s != Status::ok) return s;
-  if (g.op == Level3Op::syrk || g.op == Level3Op::syr2k || g.op == Level3Op::herk || g.op == Level3Op::her2k)
+  if (g.op == Family::syrk || g.op == Family::syr2k || g.op == Family::herk || g.op == Family::her2k)
     return rank_update_host(ctx, g, cap);
   return side_host(ctx, g, cap, progress);
 }

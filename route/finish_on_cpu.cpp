@@ -18,11 +18,10 @@ void rank_k_downdate(char uplo, char trans, int n, int k, const T *a, int lda, T
   const char t = trans == 'N' ? 'N' : is_complex_v<T> ? 'C' : 'T';
   if constexpr (is_complex_v<T>) {
     const real_t<T> one = 1, minus_one = -1;
-    reinterpret_cast<cpu::herk_fn<T>>(cpu::require(routine_names<Family::herk, T>.cpu))(
-        &uplo, &t, &n, &k, &minus_one, a, &lda, &one, c, &ldc, 1, 1);
+    cpu::routine<Family::herk, T>()(&uplo, &t, &n, &k, &minus_one, a, &lda, &one, c, &ldc, 1, 1);
   } else {
     const T one = 1, minus_one = -1;
-    cpu::syrk<T>()(&uplo, &t, &n, &k, &minus_one, a, &lda, &one, c, &ldc, 1, 1);
+    cpu::routine<Family::syrk, T>()(&uplo, &t, &n, &k, &minus_one, a, &lda, &one, c, &ldc, 1, 1);
   }
 }
 
@@ -32,7 +31,7 @@ template <class T>
 void gemm_finish_on_cpu(const GemmArgs<T> &g, const impl::GemmProgress &progress) {
   const std::vector<impl::GemmBlock> &blocks = progress.blocks;
   const std::vector<int> &written = progress.written;
-  const cpu::gemm_fn<T> gemm = cpu::gemm<T>();
+  const auto gemm = cpu::routine_cached<Family::gemm, T>();
   const char ta = g.trans_a.letter(), tb = g.trans_b.letter();
   for (size_t b = 0; b < blocks.size(); ++b) {
     const impl::GemmBlock &blk = blocks[b];
@@ -50,9 +49,9 @@ void gemm_finish_on_cpu(const GemmArgs<T> &g, const impl::GemmProgress &progress
 // CHERK where SSYRK stands and 'C' where 'T').
 template <class T>
 void potrf_finish_on_cpu(bool upper, int n, T *a, int lda, const impl::PotrfProgress &progress, int *info) {
-  const auto trsm = cpu::trsm<T>();
-  const auto gemm = cpu::gemm<T>();
-  const auto potrf = cpu::potrf<T>();
+  const auto trsm = cpu::routine<Family::trsm, T>();
+  const auto gemm = cpu::routine_cached<Family::gemm, T>();
+  const auto potrf = cpu::routine<Family::potrf, T>();
   const T one = T(1), minus_one = T(-1);
   const char *ct = is_complex_v<T> ? "C" : "T";
   auto A = [&](int i, int j) { return a + size_t(i) + size_t(j) * size_t(lda); };
@@ -94,11 +93,11 @@ void potrf_finish_on_cpu(bool upper, int n, T *a, int lda, const impl::PotrfProg
 template <class T>
 void gesv_finish_on_cpu(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb, const impl::GesvProgress &progress,
                         int *info) {
-  const auto laswp = cpu::routine<Family::laswp, T, cpu::laswp_fn<T>>();
-  const auto getrf = cpu::routine<Family::getrf, T, cpu::getrf_fn<T>>();
-  const auto getrs = cpu::routine<Family::getrs, T, cpu::getrs_fn<T>>();
-  const auto trsm = cpu::trsm<T>();
-  const auto gemm = cpu::gemm<T>();
+  const auto laswp = cpu::routine<Family::laswp, T>();
+  const auto getrf = cpu::routine<Family::getrf, T>();
+  const auto getrs = cpu::routine<Family::getrs, T>();
+  const auto trsm = cpu::routine<Family::trsm, T>();
+  const auto gemm = cpu::routine_cached<Family::gemm, T>();
   const T one = T(1), minus_one = T(-1);
   const int inc = 1;
   auto A = [&](int i, int j) { return a + size_t(i) + size_t(j) * size_t(lda); };
@@ -140,7 +139,7 @@ void posv_finish_on_cpu(bool upper, int n, int nrhs, T *a, int lda, T *b, int ld
   const int done = progress.x_columns, left = nrhs - done;
   if (*info != 0 || left <= 0) return;
   int solve_info = 0;
-  cpu::routine<Family::potrs, T, cpu::potrs_fn<T>>()(upper ? "U" : "L", &n, &left, a, &lda,
+  cpu::routine<Family::potrs, T>()(upper ? "U" : "L", &n, &left, a, &lda,
                                                      b + size_t(done) * size_t(ldb), &ldb, &solve_info, 1);
 }
 
