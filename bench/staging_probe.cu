@@ -4,9 +4,9 @@
 // the DMA reads it (or writes it) there instead of in DRAM; whether that beats large buffers
 // with streaming stores (what impl/host_copy.cpp does) is measured, not assumed.
 //
-// Streaming stores are the library's own (impl/host_copy.cpp). Measured on the lent H100's host
-// (2026-11-22): no geometry beat the library's two 32 MB buffers by more than run-to-run noise,
-// and both directions at once share one host copy rate (docs/perf/2026-11-22-h100-session18.md).
+// Streaming stores are the library's own (impl/host_copy.cpp). Measured on the lent H100's host:
+// no geometry beat the library's two 32 MB buffers by more than run-to-run noise, and both
+// directions at once share one host copy rate (docs/perf/README.md, host copies).
 //
 //   cudrop-staging-probe [--gib G] [--threads T] [--reps R]
 // Prints one line per configuration: direction, buffer MB, buffers, stores, GB/s (median).

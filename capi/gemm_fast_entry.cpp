@@ -70,7 +70,7 @@ template void open_gemm_shortcut<double>();
 #if CUDROP_ASM_ENTRIES
 // The exported entries, in assembly. Written in C++, GCC 12 saves six registers and loads
 // and stores back all nine stack arguments around the tail jump, several times the cost of
-// this entry and too much of a small GEMM (docs/perf/2026-11-22-h100-session14.md). It uses
+// this entry and too much of a small GEMM (docs/perf/README.md, small CPU calls). It uses
 // only rax, r10 and r11, leaves the argument registers and the stack as the caller set them,
 // and jumps. System V: rdi transa, rsi transb, rdx m, rcx n, r8 k, r9 alpha; 8(%rsp) a,
 // 16 lda, 24 b, 32 ldb, 40 beta, 48 c, 56 ldc. The checks are the reference's

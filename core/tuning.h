@@ -3,10 +3,10 @@
 // as data. One table per GPU generation, a column per precision (s d) where the two differ.
 //
 // Provenance: the figures were measured on H100 (sm_90); the runs behind them are recorded in
-// docs/perf/ (docs/perf/2026-11-21-h100*.md, docs/perf/2026-11-22-h100-session*.md,
-// docs/perf/2026-11-25-h100-session19.md, docs/perf/2026-11-25-moved-from-comments.md). The
-// sm_80, sm_86 and sm_89 tables hold the sm_90 figures until a measurement on such a part
-// changes them; a change to a figure goes with its run in docs/perf/.
+// docs/perf/, whose index docs/perf/README.md names the files behind each row (cited below as
+// "docs/perf/README.md, topic"). The sm_80, sm_86 and sm_89 tables hold the sm_90 figures until
+// a measurement on such a part changes them; a change to a figure goes with its run in
+// docs/perf/ and its row of the index.
 //
 // Two kinds of rows:
 //  - Table: values chosen at run time from the device's generation (core/device_info.h).
@@ -43,7 +43,7 @@ constexpr V pick(const ByPrecision<V> &row) {
 
 // ---- values of one generation ----
 struct Table {
-  // ---- GETRF (impl/getrf.cu), docs/perf/2026-11-22-h100-session18.md ----
+  // ---- GETRF (impl/getrf.cu), docs/perf/README.md, LU panel ----
   // The panel runs beside the look-ahead's trailing GEMM and each of its blocks takes an SM's
   // shared memory from it: few, tall blocks while the panel is tall.
   //                                      s      d
@@ -52,13 +52,13 @@ struct Table {
   ByPrecision<int> getrf_tall_from{8192, 8192};   // panels of at least this many rows are "tall"
   ByPrecision<int> getrf_tall_panel_rows{448, 224};  // rows per block of a tall panel (at most)
 
-  // ---- DMMA tile choice (kernels/gemm_dmma.cuh), docs/perf/2026-11-22-h100-session9.md ----
+  // ---- DMMA tile choice (kernels/gemm_dmma.cuh), docs/perf/README.md, DMMA kernel ----
   // 64x64 below one wave of two 128x64 blocks per SM; 128x64 up to this k or below this many
   // such waves; 128x128 beyond, where its lower operand traffic wins.
   int dmma_128x64_max_k = 1024;
   long long dmma_128x128_min_waves = 6;
 
-  // ---- host GEMM pipeline (impl/gemm.cu), docs/perf/2026-11-21-h100.md (fourth run) ----
+  // ---- host GEMM pipeline (impl/gemm.cu), docs/perf/README.md, host GEMM pipeline ----
   // Column panels of about n / pipeline_panels, at least pipeline_min_panel wide, once the
   // operands pass pipeline_min_bytes and n pipeline_min_n; the first panel takes A in chunks of
   // at least pipeline_a_chunk_k (at most pipeline_a_chunks, rounded to pipeline_a_chunk_round).
@@ -95,17 +95,15 @@ constexpr const Table &table(Generation g) { return kTables[static_cast<int>(g)]
 // Host-side defaults that do not depend on the GPU generation.
 // Pinned staging buffers of each direction (CUDROP_STAGING_MB's default), MiB.
 constexpr int kStagingMiB = 32;
-// Pageable <-> pinned host copies (impl/host_copy.cpp; docs/perf/2026-11-22-h100-session6.md,
-// docs/perf/2026-11-22-h100-session11.md): streaming stores from this many bytes on; a copy
-// cut in one piece per thread, pieces between these sizes.
+// Pageable <-> pinned host copies (impl/host_copy.cpp; docs/perf/README.md, host copies): streaming
+// stores from this many bytes on; a copy cut in one piece per thread, pieces between these sizes.
 constexpr size_t kStreamingCopyFrom = 16384;
 constexpr size_t kCopyPieceMin = size_t(128) << 10, kCopyPieceMax = size_t(1) << 20;
 // Auto mode's GEMM and GETRF crossovers (defaults of CUDROP_GEMM_MIN_FLOPS,
 // CUDROP_GEMM_MIN_INTENSITY, CUDROP_GETRF_MIN_N), host->host against a 16-core OpenBLAS host
-// (docs/perf/2026-11-21-h100-session2.md, docs/perf/2026-11-22-h100-session10.md): each starts
-// at a size where the GPU won every time.
+// (docs/perf/README.md, auto-mode crossovers): each starts at a size where the GPU won every time.
 // Float A^T B repacks B as B^T first from this m on, n and k at least kSgemmRepackMinNK
-// (docs/perf/2026-11-25-moved-from-comments.md). A rule of gemm_device_workspace, which
+// (docs/perf/README.md, float A^T B repacking). A rule of gemm_device_workspace, which
 // callers ask without a device: one value for every generation.
 constexpr int kSgemmRepackMinM = 2048, kSgemmRepackMinNK = 128;
 // CUDROP_SGEMM=3xtf32 (impl/gemm_split_tf32.cu): the split operands of one pass over k take at
@@ -169,21 +167,21 @@ constexpr long long kSellCapacityPercent = 125;
 // Below this many entries per row on average the copy with 32-bit column indices is not made:
 // at 8 per row (float) the loop on it is no faster than on the CSR-stream kernel with columns
 // in a band and slower with random columns; from 16 per row it is faster in a band
-// (docs/perf/2026-11-22-h100-session7.md).
+// (docs/perf/README.md, SELL power copy).
 constexpr long long kSellMinAverageRow = 12;
 // With 16-bit distances (SellTune::near, every column near its row) the copy moves fewer bytes
 // than the CSR arrays (6 instead of 8 per float entry, no row pointers). Float in a band: it
 // overtakes the CSR-stream kernel between 6 and 8 entries per row
-// (docs/perf/2026-11-22-h100-session17.md).
+// (docs/perf/README.md, SELL power copy).
 constexpr long long kSellNearMinAverageRow = 7;
 
 // ---- Cholesky (impl/potrf_plan.h, impl/potrf_device.cuh) ----
 // Columns per outer panel (multiple of 64): the k of the big GEMMs. 512 is the fastest of 256,
-// 384 and 512 in both precisions (docs/perf/2026-11-25-moved-from-comments.md).
+// 384 and 512 in both precisions (docs/perf/README.md, Cholesky blocking).
 constexpr int kPotrfOuter = 512;
 // Columns per GEMM of the left-looking catch-up (the upper halves of its tiles are skipped):
 // narrower starts as soon as fewer columns have arrived, wider keeps more SMs busy; 2048 beats
-// both 512 and the whole width (docs/perf/2026-11-25-moved-from-comments.md).
+// both 512 and the whole width (docs/perf/README.md, Cholesky blocking).
 constexpr int kPotrfStrip = 2048;
 // Below this order the whole matrix is sent before the factorization starts (the transfer is
 // too short to be worth overlapping); from it on, the first columns are factored left-looking
@@ -194,19 +192,18 @@ constexpr int kPotrfStreamMinN = 4096;
 namespace compiled {
 // GETRF panel kernel threads per block: every panel, and tall panels (s d). Float with 256
 // threads loses on more rows than threads, so its tall panels take 512
-// (docs/perf/2026-11-22-h100-session18.md).
+// (docs/perf/README.md, LU panel).
 constexpr int kGetrfPanelThreads = 256;
 constexpr ByPrecision<int> kGetrfTallThreads{512, 256};
 
 // FFMA (float) shapes: BK x stages. The deep shape where two blocks of it fit an SM, the
-// other elsewhere; 8 tile rows per rasterization group (docs/perf/2026-11-22-h100-session12.md).
+// other elsewhere; 8 tile rows per rasterization group (docs/perf/README.md, FFMA kernel).
 constexpr int kFfmaDeepBK = 32, kFfmaDeepStages = 3;
 constexpr int kFfmaBK = 16, kFfmaStages = 4;
 constexpr int kFfmaRasterGroup = 8;
 
 // DMMA (double) configurations: stages and blocks per SM of each tile
-// (docs/perf/2026-11-22-h100-session9.md, docs/perf/2026-11-25-moved-from-comments.md), and
-// the rasterization group of row tiles: 8 for 128x128 (docs/perf/2026-11-22-h100-session13.md),
+// (docs/perf/README.md, DMMA kernel), and the rasterization group of row tiles: 8 for 128x128,
 // 16 for the short-k tiles of the LU and Cholesky updates.
 constexpr int kDmma128x128Stages = 4, kDmma128x128Blocks = 1, kDmma128x128Group = 8;
 constexpr int kDmma128x64Stages = 3, kDmma128x64Blocks = 1;
@@ -216,10 +213,10 @@ constexpr int kDmmaShortGroup = 16;
 // The SELL copy of a CSR matrix (kernels/sell_power.cuh): its mat-vec kernel's shape per
 // precision, U entries per lane and round, P slices per warp at once, and its grid in waves.
 // Each precision takes the fastest shape of the tuning probes; the others are clearly
-// slower (docs/perf/2026-11-22-h100-session7.md). near: whether the copy stores 16-bit
+// slower (docs/perf/README.md, SELL power copy). near: whether the copy stores 16-bit
 // column distances where every column allows it. In float the smaller copy is faster at every
 // row length; in double every kernel shape loses with distances
-// (docs/perf/2026-11-22-h100-session17.md), so double keeps 32 bits.
+// (docs/perf/README.md, SELL power copy), so double keeps 32 bits.
 template <class T> struct SellTune;
 template <> struct SellTune<float> {
   static constexpr int entries = 16, slices = 1, waves = 4;

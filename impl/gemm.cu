@@ -183,7 +183,7 @@ namespace {
 // that transpose them into shared memory, and it is the slowest of the four layouts. Repacking
 // B as B^T (n x k, one read and one write of B) turns the call into A^T (B^T)^T, a faster
 // layout; from m = 2048 on the repacking (2 n k words at memory bandwidth) is a small fraction
-// of the product's 2 m n k flops (docs/perf/2026-11-25-moved-from-comments.md). The double
+// of the product's 2 m n k flops (docs/perf/README.md, float A^T B repacking). The double
 // kernel takes every layout through the same tensor-core loads: no repacking. The bytes of B^T
 // (0: this shape runs unpacked).
 template <class T>

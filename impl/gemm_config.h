@@ -10,7 +10,7 @@
 namespace cudrop::impl {
 
 // The DMMA block tile for an m x n x k product on a device of `sms` multiprocessors and
-// `smem_optin` bytes of opt-in shared memory per block (docs/perf/2026-11-22-h100-session9.md).
+// `smem_optin` bytes of opt-in shared memory per block (docs/perf/README.md, DMMA kernel).
 // forced >= 0 (CUDROP_DMMA_TILE: 0 128x128, 1 128x64, 2 64x64) takes that tile for tuning
 // runs; 128x128 where the device cannot hold it runs 128x64.
 inline kernels::DmmaTile choose_dmma_tile(int m, int n, int k, int sms, size_t smem_optin, int forced,

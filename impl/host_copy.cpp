@@ -133,7 +133,7 @@ namespace {
 // Large copies use streaming (non-temporal) stores: the destination is not read first and
 // does not evict the cache, so a pageable<->pinned copy moves 2 bytes of DRAM traffic per
 // byte instead of 3, which makes the pool's copies markedly faster in both directions
-// (docs/perf/2026-11-22-h100-session6.md).
+// (docs/perf/README.md, host copies).
 void copy_bytes(char *dst, const char *src, size_t bytes) {
   if (bytes >= tuning::kStreamingCopyFrom) copy_streaming(dst, src, bytes);
   else std::memcpy(dst, src, bytes);

@@ -72,7 +72,7 @@ class PanelSender {
         // Every job waiting now, merged while they are contiguous: a job's first piece has no
         // DMA to hide behind, so one long job beats several short ones (with a job per panel
         // a large download spends much of its time waiting for such DMAs:
-        // docs/perf/2026-11-22-h100-session11.md).
+        // docs/perf/README.md, Cholesky write-back).
         job = jobs_.front();
         jobs_.pop_front();
         while (!jobs_.empty() && jobs_.front().first == job.second) {

@@ -41,7 +41,8 @@ inline PotrfBlocking host_blocking(int n, size_t elem_size) {
   if (e.potrf_left_cols >= 0) b.left_cols = std::min(e.potrf_left_cols, n);
   // The left-looking phase runs while the rest of the matrix arrives, so it spans more columns
   // where the upload takes longer: a quarter in float, half in double. In float the width
-  // hardly matters; in double n/2 hides more of the upload (docs/perf/2026-11-22-h100-session10.md).
+  // hardly matters; in double n/2 hides more of the upload
+  // (docs/perf/README.md, Cholesky left-looking columns).
   else b.left_cols = n >= tuning::kPotrfStreamMinN ? static_cast<int>(size_t(n) * elem_size / 16) : 0;
   return b;
 }

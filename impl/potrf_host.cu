@@ -298,7 +298,7 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
     if (trace.call.level() >= 3) upload.stats().print("upload", trace.call.start());
     // Everything is issued: the last outer panels go back one by one as the GPU finishes them,
     // so that only the last one is left to copy when the GPU is done; sent all at the end, they
-    // would be a copy on the critical path (docs/perf/2026-11-22-h100-session11.md).
+    // would be a copy on the critical path (docs/perf/README.md, Cholesky write-back).
     if (failed == 0 && upload.done()) {
       for (int d = std::max(0, recorded - kPollRing); d < recorded; ++d) {
         if (Status st = check(cudaEventSynchronize(poll->done[d % kPollRing]), "potrf poll"); st != Status::ok) return st;

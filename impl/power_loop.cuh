@@ -21,7 +21,7 @@ struct L2Window {
 // serialization: the kernel may be scheduled while the one before it in the stream drains,
 // and waits (power_wait_for_previous) before it reads what the loop writes. That hides the
 // launch gap, which counts most where an iteration is short (docs/power.md,
-// docs/perf/2026-11-22-h100-session15.md).
+// docs/perf/README.md, power launches).
 // With a window (L2Residency), the launch also carries it as its access policy.
 template <class... Params, class... Args>
 Status launch_step(const PowerCall &g, const L2Window &window, void (*kernel)(Params...), unsigned grid,
@@ -35,7 +35,7 @@ Status launch_step(const PowerCall &g, const L2Window &window, void (*kernel)(Pa
 // two vectors. The matrix loads are already evict-first (kernels/power.cuh), but without the
 // set-aside x and y still lost lines to them. A window that covers x and y whole gains; a
 // hit ratio just under 1 loses most of that, and setting aside all that may be set aside
-// leaves too little L2 for the rest (docs/perf/2026-11-22-h100-session16.md). Hence the
+// leaves too little L2 for the rest (docs/perf/README.md, power L2 window). Hence the
 // whole window up to 5/8 of what may be set aside, and a hit ratio for the rest.
 // The set-aside is a device-wide limit: the previous value is put back and the persisting
 // lines are made normal again when the loop is over. Where the limit cannot be set (before

@@ -177,7 +177,7 @@ void zposv_(const char *uplo, const int *n, const int *nrhs, CUDROP_COMPLEX_DOUB
 
 /* The reference error handler's prototype, for a program that defines its own. cudrop defines
  * no xerbla_ or cblas_xerbla: an illegal argument reaches the program's own handler, else the
- * one of the CPU BLAS/LAPACK underneath, as it would without cudrop (README, Semantics). */
+ * one of the CPU BLAS/LAPACK underneath, as it would without cudrop (docs/semantics.md). */
 void xerbla_(const char *srname, const int *info, size_t srname_len);
 
 /* ---- CBLAS. If a cblas.h was included first, its declarations are used. ---- */

@@ -9,7 +9,7 @@
 //    That keeps x cheap: with columns near the diagonal the block's x window slides along in
 //    L1. (Rows handed out in tiles from a counter would leave a block's x window cold after
 //    every tile, and it would fetch about as many x sectors from L2 as it reads matrix bytes
-//    from DRAM: docs/perf/2026-11-21-h100-session5.md.)
+//    from DRAM: docs/perf/README.md, CSR power kernel.)
 //  * A warp takes G = 32 / TPR consecutive rows at a time (TPR lanes per row:
 //    csr_lanes_per_row) and streams their entries, one contiguous range, in chunks of 128
 //    aligned to 4 entries: each lane loads 4 consecutive values and column indices (one 16-byte
@@ -28,7 +28,7 @@ namespace cudrop::kernels {
 // Lanes per row: the power of two nearest an eighth of the average row length (1 to 32). The
 // lanes of a row share its fixed costs (bounds, butterfly, the store of y_i); fewer lanes
 // leave more of them idle while one long row is added. 8, 16 and 32 entries per row run
-// best with 1, 2 and 4 lanes (docs/perf/2026-11-21-h100-session5.md).
+// best with 1, 2 and 4 lanes (docs/perf/README.md, CSR power kernel).
 inline int csr_lanes_per_row(int n, long long nnz) {
   const double eighth = n > 0 ? double(nnz) / n / 8 : 0.0;
   int tpr = 1;

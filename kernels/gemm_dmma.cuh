@@ -323,7 +323,7 @@ gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A
         // the last slice the copies are zero-fills that read nothing: without a branch here
         // the compiler interleaves the copies with the multiplies; with
         // `if (t + STAGES - 1 < tiles)` it does not, and the kernel is slower
-        // (docs/perf/2026-11-22-h100-session9.md).
+        // (docs/perf/README.md, DMMA kernel).
         issue_stage(write_stage, t + STAGES - 1);
         commit();
       }

@@ -14,7 +14,7 @@
 // predicates, one multiply-add per address; only border tiles test each element, and their
 // out-of-range elements are zero-filled by the copy itself (src-size 0). Predicates and
 // addresses per element in every tile would make a much larger share of the issued
-// instructions non-FFMA than in cuBLAS's kernel (docs/perf/2026-11-22-h100-session12.md).
+// instructions non-FFMA than in cuBLAS's kernel (docs/perf/README.md, FFMA kernel).
 #include "kernels/per_device_once.cuh"
 #include <cuda_runtime.h>
 
@@ -31,7 +31,7 @@ namespace cudrop::kernels {
 // BN = 128: each thread owns 8x8 of C (two blocks per SM); BN = 256: 8x16 (one block per
 // SM, a third fewer shared-memory reads per multiply-add). 256 is no faster, so the
 // shared-memory reads are not what limits the kernel; 128 stays
-// (docs/perf/2026-11-21-h100-session2.md).
+// (docs/perf/README.md, FFMA kernel).
 template <int BK_ = 16, int STAGES_ = 4, int BN_ = 128>
 struct FfmaShapeT {
   static constexpr int BM = 128, BN = BN_, BK = BK_, threads = 256, stages = STAGES_;
@@ -45,7 +45,7 @@ struct FfmaShapeT {
   static constexpr size_t smem_bytes = stages * stage_floats * sizeof(float);
 };
 // k steps of 32 in 3 stages halve the barriers and the per-tile work of k 16 and are faster
-// for every transpose (docs/perf/2026-11-22-h100-session12.md), but two such blocks need
+// for every transpose (docs/perf/README.md, FFMA kernel), but two such blocks need
 // 2 x 99 KB of shared memory per SM: only sm_90 has it. Other GPUs run k 16 in 4 stages (66 KB).
 // The caller knows the device: it says which shape (ffma_deep_fits).
 using FfmaShapeDeep = FfmaShapeT<tuning::compiled::kFfmaDeepBK, tuning::compiled::kFfmaDeepStages>;

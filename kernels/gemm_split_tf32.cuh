@@ -41,7 +41,7 @@ constexpr int kSplitBK = 32;  // floats along k per tile row: one 128-byte swizz
 // would carry an error that grows with k in one direction. Instead every k slice (12 steps)
 // starts a fresh tensor-core sum, and the slice sums are added into the total by ordinary
 // rounded FP32 adds. A 128 x 256 tile has no registers for the second array (measurements of
-// both: docs/perf/2026-11-26-h100-session23.md).
+// both: docs/perf/README.md, 3xTF32 kernel).
 struct SplitTf32Shape {
   static constexpr int BM = 128, BN = 128, BK = kSplitBK, stages = 3;
   static constexpr int consumers = 2;                       // warpgroups of 64 rows of C

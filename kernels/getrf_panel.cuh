@@ -28,7 +28,7 @@
 // (high priority): blocks of other kernels always finish, and their slots go to the waiting
 // panel blocks first. It is an ordinary launch: nothing here needs cooperative groups' grid
 // barrier, which costs more per column than the tagged exchange
-// (docs/perf/2026-11-25-moved-from-comments.md), and a cooperative grid may have to wait
+// (docs/perf/README.md, LU panel), and a cooperative grid may have to wait
 // until enough of the GPU is free for all of it at once, next to the look-ahead's trailing GEMM.
 //
 // Reference details kept: ISAMAX ignores NaN except in the first position (ICAMAX likewise,

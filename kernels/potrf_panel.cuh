@@ -50,7 +50,7 @@ struct PotrfPanelShape {
 // Not inlined: the two calls share one copy of this long straight-line code, which every block
 // fetches cold; inlined twice, double runs slower than a column loop in shared memory.
 // The column loop must unroll: x indexed at run time or shifted by moves costs more than
-// the registers save (docs/perf/2026-11-22-h100-session10.md).
+// the registers save (docs/perf/README.md, Cholesky panel).
 template <class T, int KB, int LDS>
 __device__ __noinline__ void potrf_warp_factor(T *__restrict__ Ls, T *__restrict__ diag_inv, int kb, int *fail) {
   using R = real_t<T>;
@@ -140,7 +140,7 @@ potrf_panel(T *__restrict__ A, size_t lda, int n, int j0, int *__restrict__ info
   // chol(A22) by one warp. Five block barriers in all. The block is on the critical path: as
   // column steps with each column's update in shared memory (a chain of dependent
   // read-modify-writes on one warp) it takes most of the panel's time
-  // (docs/perf/2026-11-22-h100-session10.md).
+  // (docs/perf/README.md, Cholesky panel).
   constexpr int KB = S::KB;
   if (tid < 32) potrf_warp_factor<T, KB, LDS>(Ls, diag_inv, 0, &s_fail);
   __syncthreads();

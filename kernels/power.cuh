@@ -73,7 +73,7 @@ __device__ inline int power_lower_bound(const Index *__restrict__ sorted, int co
 // each byte is read once per iteration, so they are marked evict-first (ld.global.cs) and the
 // vectors (x gathered, y written, then both read by power_scale_check) keep their lines in L2
 // while the matrix streams past. That gains with columns in a band, where x is reused; random
-// columns and dense matrices are unchanged (docs/perf/2026-11-22-h100-session8.md).
+// columns and dense matrices are unchanged (docs/perf/README.md, power cache hints).
 template <class V>
 __device__ __forceinline__ V power_matrix_load(const V *p) {
   return __ldcs(p);
@@ -81,7 +81,7 @@ __device__ __forceinline__ V power_matrix_load(const V *p) {
 
 // A gathered x_j of the CSR kernels. Double also marks it evict-last in L2 (x and y are 16 MB
 // each at 2M rows), which gains with columns in a band; in float the same hint loses, so
-// float loads plainly (docs/perf/2026-11-22-h100-session8.md).
+// float loads plainly (docs/perf/README.md, power cache hints).
 template <class T>
 __device__ __forceinline__ T power_vector_gather(const T *p) {
   if constexpr (sizeof(T) == 8) {
@@ -201,7 +201,7 @@ __device__ void power_publish_max(T v, int i, unsigned slot, unsigned slots, T *
 // them); a thread loads K chunks of y and x before it divides. The mat-vec before it has just
 // streamed the whole matrix past L2: a grid-stride loop (all blocks on the same few pages at
 // once, one load pair in flight per thread) takes an order of magnitude longer. K = 2 is the
-// fastest in the loop with programmatic launches (docs/perf/2026-11-22-h100-session15.md).
+// fastest in the loop with programmatic launches (docs/perf/README.md, power launches).
 constexpr int kScaleChunks = 2;  // K: chunks per thread and round
 
 template <class T>

@@ -20,7 +20,7 @@
 
 // Calls that ran on the CPU, counted by each thread in its own slot: a locked add on one
 // shared counter waits for the store buffer to drain, which right after a small GEMM can
-// cost the whole 5% budget of a 16^3 sgemm (docs/perf/2026-11-22-h100-session14.md). A thread owns
+// cost the whole 5% budget of a 16^3 sgemm (docs/perf/README.md, small CPU calls). A thread owns
 // the slot its thread pointer (%fs:0) hashes to, claimed on its first counted call and given back, with
 // its count folded into a total, when it exits. The owner alone writes its slot: the x86-64
 // entry of sgemm_/dgemm_ (capi/gemm.cpp) increments it without a lock when the owner is the
