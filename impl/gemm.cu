@@ -9,6 +9,7 @@
 #include "core/env.h"
 #include "core/layout.h"
 #include "core/log.h"
+#include "core/precision_split.h"
 #include "core/routines.h"
 #include "core/trace.h"
 #include "impl/device_info.h"
@@ -518,10 +519,10 @@ Status gemm_host(const GemmArgs<T> &g, GemmProgress *progress) {
   template Status gemm_device<T>(Op, Op, int, int, int, T, const T *, size_t, const T *, size_t, T, T *, size_t, \
                                  void *, bool, void *, size_t);                                              \
   template size_t gemm_device_workspace<T>(Op, Op, int, int, int);
-CUDROP_GEMM_INSTANCES(float)
-CUDROP_GEMM_INSTANCES(double)
-CUDROP_GEMM_INSTANCES(Complex<float>)
-CUDROP_GEMM_INSTANCES(Complex<double>)
+CUDROP_IF_s(CUDROP_GEMM_INSTANCES(float))
+CUDROP_IF_d(CUDROP_GEMM_INSTANCES(double))
+CUDROP_IF_c(CUDROP_GEMM_INSTANCES(Complex<float>))
+CUDROP_IF_z(CUDROP_GEMM_INSTANCES(Complex<double>))
 #undef CUDROP_GEMM_INSTANCES
 
 }  // namespace cudrop::impl

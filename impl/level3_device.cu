@@ -12,6 +12,7 @@
 
 #include "core/layout.h"
 #include "core/letter.h"
+#include "core/precision_split.h"
 #include "impl/gemm.h"
 #include "impl/gpu_context.cuh"
 #include "impl/stream_scratch.h"
@@ -339,10 +340,10 @@ Status her2k_device(char uplo, char trans, int64_t n, int64_t k, T alpha, const 
   template Status syr2k_device<T>(char, char, int64_t, int64_t, T, const T *, size_t, const T *, size_t, T, T *,   \
                                   size_t, void *, void *, size_t);                                                 \
   template size_t syr2k_device_workspace<T>(int64_t);
-CUDROP_LEVEL3_DEVICE(float)
-CUDROP_LEVEL3_DEVICE(double)
-CUDROP_LEVEL3_DEVICE(Complex<float>)
-CUDROP_LEVEL3_DEVICE(Complex<double>)
+CUDROP_IF_s(CUDROP_LEVEL3_DEVICE(float))
+CUDROP_IF_d(CUDROP_LEVEL3_DEVICE(double))
+CUDROP_IF_c(CUDROP_LEVEL3_DEVICE(Complex<float>))
+CUDROP_IF_z(CUDROP_LEVEL3_DEVICE(Complex<double>))
 #undef CUDROP_LEVEL3_DEVICE
 
 #define CUDROP_HERMITIAN_DEVICE(T)                                                                                  \
@@ -350,8 +351,8 @@ CUDROP_LEVEL3_DEVICE(Complex<double>)
                                  size_t, void *, void *, size_t);                                                  \
   template Status her2k_device<T>(char, char, int64_t, int64_t, T, const T *, size_t, const T *, size_t, real_t<T>, \
                                   T *, size_t, void *, void *, size_t);
-CUDROP_HERMITIAN_DEVICE(Complex<float>)
-CUDROP_HERMITIAN_DEVICE(Complex<double>)
+CUDROP_IF_c(CUDROP_HERMITIAN_DEVICE(Complex<float>))
+CUDROP_IF_z(CUDROP_HERMITIAN_DEVICE(Complex<double>))
 #undef CUDROP_HERMITIAN_DEVICE
 
 }  // namespace cudrop::impl
