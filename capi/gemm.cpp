@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "capi/cblas_codes.h"
 #include "capi/gemm_fast_entry.h"
 #include "core/letter.h"
 #include "capi/report.h"
@@ -99,7 +100,7 @@ void checked_gemm(const char *transa, const char *transb, const int *m, const in
         }));
 }
 
-enum CblasCode { RowMajor = 101, ColMajor = 102, NoTrans = 111, Trans = 112, ConjTrans = 113 };
+using namespace cblas_codes;
 
 }  // namespace
 
@@ -113,8 +114,7 @@ void cblas_gemm(int layout, int trans_a, int trans_b, int m, int n, int k, Cblas
                 int lda, const T *b, int ldb, CblasScalar<T> beta_arg, T *c, int ldc, const void *caller) {
   constexpr const RoutineNames &names = routine_names<Family::cblas_gemm, T>;
   constexpr const RoutineNames &fortran = routine_names<Family::gemm, T>;
-  auto code = [](int trans) { return trans == Trans ? 'T' : trans == ConjTrans ? 'C' : trans == NoTrans ? 'N' : '\0'; };
-  const char ca = code(trans_a), cb = code(trans_b);
+  const char ca = trans_code(trans_a), cb = trans_code(trans_b);
   const bool row_major = layout == RowMajor;
   const bool legal_codes = (row_major || layout == ColMajor) && ca != '\0' && cb != '\0';
   const int fortran_info = !legal_codes ? 0

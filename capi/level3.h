@@ -1,42 +1,20 @@
 #pragma once
 // What the Level-3 entries beside GEMM share (capi/symm.cpp, capi/syrk.cpp, capi/trsm.cpp):
-// CBLAS's codes, auto mode's size test and the routed call.
+// auto mode's size test and the routed call (CBLAS's codes: capi/cblas_codes.h).
 #include <cstdio>
 #include <initializer_list>
 #include <utility>
 
 #include "core/letter.h"
+#include "capi/cblas_codes.h"
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/level3.h"
 #include "route/dispatch.h"
 
 namespace cudrop::capi::level3 {
+using namespace cblas_codes;
 
-enum CblasCode {
-  RowMajor = 101, ColMajor = 102,
-  NoTrans = 111, Trans = 112, ConjTrans = 113,
-  Upper = 121, Lower = 122,
-  NonUnit = 131, Unit = 132,
-  Left = 141, Right = 142,
-};
-
-// A CBLAS enum as the Fortran character reference CBLAS passes ('\0': illegal). row_major:
-// the call becomes the column-major one on the transposed operands, so sides and triangles swap.
-inline char side_code(int side, bool row_major) {
-  if (side == Left) return row_major ? 'R' : 'L';
-  if (side == Right) return row_major ? 'L' : 'R';
-  return '\0';
-}
-inline char uplo_code(int uplo, bool row_major) {
-  if (uplo == Upper) return row_major ? 'L' : 'U';
-  if (uplo == Lower) return row_major ? 'U' : 'L';
-  return '\0';
-}
-inline char trans_code(int trans) {
-  return trans == Trans ? 'T' : trans == ConjTrans ? 'C' : trans == NoTrans ? 'N' : '\0';
-}
-inline char diag_code(int diag) { return diag == Unit ? 'U' : diag == NonUnit ? 'N' : '\0'; }
 
 // An illegal CBLAS call with no CPU CBLAS routine to take it, reported as reference CBLAS does:
 // an illegal layout as parameter 1, else the first illegal code in parameter order from 2 on,
