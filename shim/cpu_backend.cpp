@@ -451,25 +451,43 @@ void *find_suffixed64(const char *symbol, bool lapack) {
 }
 }  // namespace
 
+// CUDROP_NO_CPU_SEARCH=1 keeps cudrop from the search list: a library that is installed may be
+// what the call lacks, so the fatal message names the setting, and the library where there is one.
+constexpr const char *kNoSearchHint = " and unset CUDROP_NO_CPU_SEARCH (it keeps cudrop from searching the usual libraries)";
+
 void missing64(const char *symbol, bool lapack) {
   std::fprintf(stderr,
                "cudrop: fatal: this call needs the CPU %s routine %s with 64-bit integers, and no "
                "ILP64 %s library provides it.\n"
-               "cudrop: install one (e.g. `apt install %s`)\n",
+               "cudrop: install one (e.g. `apt install %s`)%s\n",
                lapack ? "LAPACK" : "BLAS", symbol, lapack ? "LAPACK" : "BLAS",
-               lapack ? "liblapack64-3" : "libopenblas64-0 (or libblas64-3)");
+               lapack ? "liblapack64-3" : "libopenblas64-0 (or libblas64-3)",
+               env::environment().no_cpu_search ? kNoSearchHint : "");
   std::abort();
 }
 
 void missing(const char *symbol, bool lapack) {
+  const char *setting = lapack ? "CUDROP_CPU_LAPACK" : "CUDROP_CPU_BLAS";
+  const char *file = lapack ? "lapack" : "blas";
   std::fprintf(stderr,
                "cudrop: fatal: this call needs the CPU %s routine %s (CUDROP_MODE=cpu, no usable "
                "GPU, a call too small for it, or a routine cudrop forwards), and no CPU %s library "
-               "provides it.\n"
-               "cudrop: install one (e.g. `apt install %s`) or name it with %s=/path/to/lib%s.so\n",
-               lapack ? "LAPACK" : "BLAS", symbol, lapack ? "LAPACK" : "BLAS",
-               lapack ? "liblapack3" : "libopenblas0 (or libblas3)", lapack ? "CUDROP_CPU_LAPACK" : "CUDROP_CPU_BLAS",
-               lapack ? "lapack" : "blas");
+               "provides it.\n",
+               lapack ? "LAPACK" : "BLAS", symbol, lapack ? "LAPACK" : "BLAS");
+  const char *package = lapack ? "liblapack3" : "libopenblas0 (or libblas3)";
+  How searched;
+  if (!env::environment().no_cpu_search)
+    std::fprintf(stderr, "cudrop: install one (e.g. `apt install %s`) or name it with %s=/path/to/lib%s.so\n",
+                 package, setting, file);
+  else if (lapack ? from_candidates(kLapackCandidates, symbol, &searched)
+                  : from_candidates(kBlasCandidates, symbol, &searched))
+    std::fprintf(stderr,
+                 "cudrop: %s provides it, but CUDROP_NO_CPU_SEARCH=1 keeps cudrop from searching the usual "
+                 "libraries: unset it, or name one with %s=/path/to/lib%s.so\n",
+                 searched.candidate, setting, file);
+  else
+    std::fprintf(stderr, "cudrop: install one (e.g. `apt install %s`)%s, or name it with %s=/path/to/lib%s.so\n",
+                 package, kNoSearchHint, setting, file);
   std::abort();
 }
 

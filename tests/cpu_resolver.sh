@@ -7,7 +7,8 @@
 #   (c) a program relinked against cudrop only, CUDROP_CPU_BLAS=<reference libblas>: uses it
 #       (also with a copy under another name, so the usual search cannot be what found it).
 #   (d) relinked, CUDROP_CPU_BLAS=/nonexistent and CUDROP_NO_CPU_SEARCH=1: SIGABRT with a
-#       message that names CUDROP_CPU_BLAS (never a wrong answer).
+#       message that names CUDROP_CPU_BLAS, and CUDROP_NO_CPU_SEARCH with the BLAS it kept
+#       cudrop from (never a wrong answer).
 #   (e) relinked, no BLAS preloaded or linked, nothing set: finds one by itself.
 #   (f) another file copy of libcudrop where a CPU BLAS is expected (named by CUDROP_CPU_BLAS, or
 #       installed as libblas.so.3 under a preloaded cudrop): skipped with a notice, the search
@@ -134,6 +135,10 @@ if [ "$rc" -eq 134 ]; then pass "d: killed by SIGABRT (status 134)"
 else fail "d: exit status $rc, want 134 (SIGABRT)"; fi
 grep -q 'CUDROP_CPU_BLAS' "$work/d.log" && pass "d: the message names CUDROP_CPU_BLAS" ||
   fail "d: no message naming CUDROP_CPU_BLAS"
+# This machine has a BLAS ($refblas): the setting that hid it is named, with the file it hid.
+grep -q "^cudrop: /.* provides it, but CUDROP_NO_CPU_SEARCH=1 keeps cudrop from searching" "$work/d.log" &&
+  pass "d: the message names CUDROP_NO_CPU_SEARCH and the library it hid" ||
+  fail "d: no line 'cudrop: FILE provides it, but CUDROP_NO_CPU_SEARCH=1 keeps cudrop from searching ...'"
 grep -q '^probe:' "$work/d.log" && fail "d: the program went on and printed a result"
 
 echo "== (e) relinked program, nothing preloaded, linked or named: finds a CPU BLAS itself"

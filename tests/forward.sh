@@ -13,7 +13,8 @@
 #       check, cudrop counted the accelerated calls, and the illegal call is reported as without
 #       cudrop.
 #   (c) no CPU library at all (CUDROP_CPU_BLAS=/nonexistent, CUDROP_NO_CPU_SEARCH=1): a forwarded
-#       call aborts with a message naming the routine and CUDROP_CPU_BLAS.
+#       call aborts with a message naming the routine, CUDROP_CPU_BLAS, and CUDROP_NO_CPU_SEARCH
+#       with the installed library it kept cudrop from.
 # usage: forward.sh BUILD_DIR TESTS_SOURCE_DIR C_COMPILER
 set -u
 build=$(cd "$1" && pwd) src=$2 cc=$3
@@ -119,6 +120,9 @@ run none values "$work/full" CUDROP_CPU_BLAS=/nonexistent CUDROP_NO_CPU_SEARCH=1
 grep -qx 'exit status 134' "$work/none.status" && pass "none: SIGABRT" || fail "none: $(cat "$work/none.status"), want 134"
 grep -q 'ddot_' "$work/none.err" && grep -q 'CUDROP_CPU_BLAS' "$work/none.err" && pass "none: the message names ddot_ and CUDROP_CPU_BLAS" ||
   fail "none: message: $(cat "$work/none.err")"
+# The reference BLAS is installed: the message says the setting kept cudrop from it.
+grep -q '^cudrop: /.* provides it, but CUDROP_NO_CPU_SEARCH=1 keeps cudrop from searching' "$work/none.err" &&
+  pass "none: the message names CUDROP_NO_CPU_SEARCH and the library it hid" || fail "none: CUDROP_NO_CPU_SEARCH not named: $(cat "$work/none.err")"
 [ -s "$work/none.out" ] && fail "none: the program went on: $(cat "$work/none.out")"
 
 if [ "$failures" -ne 0 ]; then echo "forward: $failures failure(s)"; exit 1; fi
