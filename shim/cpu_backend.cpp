@@ -274,14 +274,33 @@ void *resolve(const Entry &entry, How *how) {
   return nullptr;
 }
 
-// resolve(), and the verbose line naming the file it found.
+// What CUDROP_VERBOSE says of a CPU routine found: at 1 the library, once per file and kind
+// ("cudrop: CPU BLAS: FILE (RULE)"); at 2 every routine as well ("cudrop: CPU dgemm_ from
+// FILE"), of which a stand-in resolves dozens, LAPACK's lsame_ and ilaenv_ among them.
+void tell_found(const char *symbol, const void *fn, Kind kind, bool ilp64, const char *rule) {
+  if (settings().verbose < 1) return;
+  Dl_info info{};
+  const char *file = dladdr(fn, &info) != 0 && info.dli_fname != nullptr ? info.dli_fname : "?";
+  const std::string library = std::string(kind == Kind::Lapack ? "LAPACK" : "BLAS") + (ilp64 ? " (64-bit integers)" : "");
+  {
+    static auto *told_mutex = new std::mutex;  // never destroyed: forwarders resolve during exit too
+    static auto *told = new std::vector<std::string>;
+    const std::string key = library + ": " + file;
+    std::lock_guard<std::mutex> lock(*told_mutex);
+    if (std::find(told->begin(), told->end(), key) == told->end()) {
+      told->push_back(key);
+      log(1, "CPU %s (%s)", key.c_str(), rule);
+    }
+  }
+  if (ilp64) log(2, "CPU %s (64-bit integers) from %s", symbol, file);
+  else log(2, "CPU %s from %s", symbol, file);
+}
+
+// resolve(), and the verbose lines naming the file it found.
 void *resolve_and_log(const Entry &entry, How *how) {
   void *fn = resolve(entry, how);
-  if (fn != nullptr && how->rule != kIlp64Rule) {  // find_by_name64 said it
-    Dl_info info{};
-    dladdr(fn, &info);
-    log(1, "CPU %s from %s", entry.symbol, info.dli_fname ? info.dli_fname : "?");
-  }
+  if (fn != nullptr && how->rule != kIlp64Rule)  // find_by_name64 said it
+    tell_found(entry.symbol, fn, entry.kind, false, how->rule);
   return fn;
 }
 
@@ -432,11 +451,9 @@ void *find_by_name64(const char *suffixed, const char *plain, bool lapack, bool 
       fn = lapack ? from_candidates(kLapack64Candidates, plain, &how, deep_bind)
                   : from_candidates(kBlas64Candidates, plain, &how, deep_bind);
   }
-  if (fn != nullptr) {
-    Dl_info info{};
-    dladdr(fn, &info);
-    log(1, "CPU %s (64-bit integers) from %s", suffixed, info.dli_fname ? info.dli_fname : "?");
-  }
+  if (fn != nullptr)
+    tell_found(suffixed, fn, lapack ? Kind::Lapack : Kind::Blas, true,
+               how.candidate != nullptr ? how.rule : "loaded in the process");
   return fn;
 }
 
