@@ -218,6 +218,12 @@ std::vector<std::string> loaded_files() {
 void *find_suffixed64(const char *symbol, bool lapack);
 constexpr const char *kIlp64Rule = "an ILP64 library";
 
+// A routine with 64-bit integers: OpenBLAS's suffix (dgemm_64_, cblas_dgemm64_, scipy_dgemm_64_).
+bool is_ilp64_name(const char *symbol) {
+  const size_t length = std::strlen(symbol);
+  return length > 3 && std::strcmp(symbol + length - 3, "64_") == 0;
+}
+
 void *resolve(const Entry &entry, How *how) {
   // A PyPI wheel's name: only in the wheel's own library, which the caller has loaded.
   if (entry.wheel) {
@@ -226,8 +232,7 @@ void *resolve(const Entry &entry, How *how) {
     return find_loaded(entry.symbol);
   }
   // A routine with 64-bit integers (dgemm_64_, cblas_dgemm64_): only an ILP64 library's will do.
-  const size_t length = std::strlen(entry.symbol);
-  if (length > 3 && std::strcmp(entry.symbol + length - 3, "64_") == 0) {
+  if (is_ilp64_name(entry.symbol)) {
     how->rule = kIlp64Rule;
     return find_suffixed64(entry.symbol, entry.kind == Kind::Lapack);
   }
@@ -344,8 +349,11 @@ std::vector<Origin> origins() {
       if (origin.library.empty()) origin.library = "?";
     }
     const How &how = table().how[index];
+    origin.rule = how.rule;
     origin.how = how.rule;
     if (how.candidate != nullptr) origin.how = origin.how + " (" + how.candidate + ")";
+    origin.lapack = kRoutines[index].kind == Kind::Lapack;
+    origin.ilp64 = is_ilp64_name(kRoutines[index].symbol);
     list.push_back(std::move(origin));
   }
   return list;
@@ -511,10 +519,9 @@ void missing(const char *symbol, bool lapack) {
 void *require(Routine routine) {
   if (void *fn = find(routine)) return fn;
   const Entry &entry = kRoutines[static_cast<size_t>(routine)];
-  const size_t length = std::strlen(entry.symbol);
-  if (length > 3 && std::strcmp(entry.symbol + length - 3, "64_") == 0) {
+  if (is_ilp64_name(entry.symbol)) {
     // The name the program called: libcudrop64's is the unsuffixed one.
-    const std::string plain = std::string(entry.symbol, length - 3);
+    const std::string plain = std::string(entry.symbol, std::strlen(entry.symbol) - 3);
     missing64(ilp64_names_are_global ? plain.c_str() : entry.symbol, entry.kind == Kind::Lapack);
   }
   missing(entry.symbol, entry.kind == Kind::Lapack);
