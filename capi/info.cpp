@@ -1,4 +1,5 @@
 // cudrop's own exported queries (routines.def rows of entry `own`).
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -11,6 +12,8 @@
 #include "impl/gpu_description.h"
 #include "cpu/origin.h"
 #include "route/dispatch.h"
+
+#include "cudrop.h"  // the declarations, checked against the definitions
 
 #ifndef CUDROP_CUDA_ARCHITECTURES
 #define CUDROP_CUDA_ARCHITECTURES "unknown"
@@ -99,8 +102,52 @@ std::string device_list(const std::vector<int> &devices) {
   return text;
 }
 
+// The CPU libraries underneath, one line per library of each kind (BLAS, LAPACK, each with
+// 64-bit integers), from the routines found: a library the process has loaded, one named, one
+// of the search list. The ILP64 kinds only where found: only programs calling the _64_ routines
+// need them.
+std::string cpu_libraries(const std::vector<cudrop::cpu::Origin> &cpu) {
+  std::string out;
+  char line[512];
+  bool any_ilp64 = false;
+  for (const bool ilp64 : {false, true}) {
+    for (const bool lapack : {false, true}) {
+      const std::string kind = std::string(lapack ? "LAPACK" : "BLAS") + (ilp64 ? " (ILP64)" : "");
+      std::vector<std::string> told;  // "library (rule)"
+      int missing = 0;
+      for (const cudrop::cpu::Origin &o : cpu) {
+        if (o.lapack != lapack || o.ilp64 != ilp64) continue;
+        if (o.library.empty()) {
+          ++missing;
+          continue;
+        }
+        const std::string text = o.library + " (" + o.rule + ")";
+        if (std::find(told.begin(), told.end(), text) != told.end()) continue;
+        told.push_back(text);
+        std::snprintf(line, sizeof line, "  %-16s %s\n", kind.c_str(), text.c_str());
+        out += line;
+      }
+      any_ilp64 |= ilp64 && !told.empty();
+      if (ilp64 && told.empty()) continue;
+      if (told.empty())
+        std::snprintf(line, sizeof line, "  %-16s not found: a call that needs it aborts, saying what to install\n",
+                      kind.c_str());
+      else if (missing > 0)
+        std::snprintf(line, sizeof line, "  %-16s %d routine%s not found there (--all lists them)\n", kind.c_str(),
+                      missing, missing > 1 ? "s" : "");
+      else
+        continue;
+      out += line;
+    }
+  }
+  if (!any_ilp64) out += "  ILP64            none found (only calls to the _64_ routines, dgemm_64_ ..., need one)\n";
+  return out;
+}
+
+// all: each CPU routine, every setting and the auto-mode thresholds; else the CPU libraries and
+// the users' settings, with any other one that is set.
 std::string plain(const cudrop::impl::GpuDescription &gpu, const std::vector<cudrop::cpu::Origin> &cpu,
-                  const std::vector<Reading> &settings) {
+                  const std::vector<Reading> &settings, bool all) {
   std::string out;
   char line[512];
   out += std::string("cudrop ") + CUDROP_VERSION_STRING + "\n";
@@ -119,13 +166,15 @@ std::string plain(const cudrop::impl::GpuDescription &gpu, const std::vector<cud
     out += "  no usable GPU: " + gpu.reason + "\n";
   }
   out += "CPU BLAS/LAPACK underneath:\n";
-  for (const cudrop::cpu::Origin &o : cpu) {
+  if (!all) out += cpu_libraries(cpu);
+  for (const cudrop::cpu::Origin &o : all ? cpu : std::vector<cudrop::cpu::Origin>{}) {
     std::snprintf(line, sizeof line, "  %-8s %s (%s)\n", o.symbol.c_str(),
                   o.library.empty() ? "not found" : o.library.c_str(), o.how.c_str());
     out += line;
   }
-  out += "settings:\n";
+  out += all ? "settings:\n" : "settings (cudrop(7)):\n";
   for (const Reading &r : settings) {
+    if (!all && r.audience != cudrop::env::Audience::user && !r.set) continue;
     std::string value = r.effective;
     if (r.source == cudrop::env::Source::environment && r.raw != r.effective) value = r.raw + " -> " + r.effective;
     std::snprintf(line, sizeof line, "  %-34s %-24s %s\n", r.name.c_str(), value.c_str(),
@@ -133,6 +182,9 @@ std::string plain(const cudrop::impl::GpuDescription &gpu, const std::vector<cud
     out += line;
     if (!r.warning.empty()) out += "    warning: " + r.warning + "\n";
   }
+  if (!all)
+    return out + "cudrop-info --all: each CPU routine, the tuning knobs and test hooks (docs/tuning.md), the "
+                 "auto-mode thresholds\n";
   out += "auto mode (CUDROP_MODE=auto) runs a call on the GPU when:\n";
   for (const Threshold &t : thresholds()) {
     std::snprintf(line, sizeof line, "  %-34s %-12s %s\n", t.name, number(t.value).c_str(), t.rule);
@@ -170,7 +222,8 @@ std::string json(const cudrop::impl::GpuDescription &gpu, const std::vector<cudr
     const Reading &r = settings[i];
     out += std::string(i ? ",\n" : "\n") + "    {\"name\": " + json_string(r.name) + ", \"value\": " +
            (r.set ? json_string(r.raw) : std::string("null")) + ", \"effective\": " + json_string(r.effective) +
-           ", \"source\": " + json_string(cudrop::env::source_name(r.source));
+           ", \"source\": " + json_string(cudrop::env::source_name(r.source)) +
+           ", \"audience\": " + json_string(cudrop::env::audience_name(r.audience)) + ", \"doc\": " + json_string(r.doc);
     if (!r.warning.empty()) out += ", \"warning\": " + json_string(r.warning);
     out += "}";
   }
@@ -183,8 +236,10 @@ std::string json(const cudrop::impl::GpuDescription &gpu, const std::vector<cudr
 
 }  // namespace
 
-// Everything cudrop-info prints; the text is built whole, then copied as snprintf would.
-CUDROP_EXPORT size_t cudrop_info(char *buffer, size_t size, int as_json) {
+// Everything cudrop-info prints (form: include/cudrop.h's CUDROP_INFO_*); the text is built
+// whole, then copied as snprintf would.
+CUDROP_EXPORT size_t cudrop_info(char *buffer, size_t size, int form) {
+  const bool as_json = form == CUDROP_INFO_JSON;
   std::string text;
   const char *failed = nullptr;
   try {
@@ -192,7 +247,7 @@ CUDROP_EXPORT size_t cudrop_info(char *buffer, size_t size, int as_json) {
     const cudrop::impl::GpuDescription gpu = cudrop::impl::describe_gpu();
     const std::vector<cudrop::cpu::Origin> cpu = cudrop::cpu::origins();
     const std::vector<Reading> settings = cudrop::env::readings();
-    text = as_json ? json(gpu, cpu, settings) : plain(gpu, cpu, settings);
+    text = as_json ? json(gpu, cpu, settings) : plain(gpu, cpu, settings, form == CUDROP_INFO_ALL);
   } catch (...) {
     failed = as_json ? "{\"error\": \"out of memory\"}\n" : "cudrop: out of memory\n";
   }

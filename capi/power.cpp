@@ -41,9 +41,8 @@ bool checked_and_done(const RoutineNames &names, int n, int info, T *lambda, int
 // Auto mode: the GPU pays once one upload plus the iterations at GPU bandwidth beat the
 // iterations at CPU bandwidth. The CPU path streams the matrix at a few GB/s per iteration,
 // the upload runs at PCIe rate and an iteration on the GPU at device memory bandwidth, so
-// even a single iteration wins from a few MB (docs/perf/README.md, auto-mode crossovers); 4 MiB
-// keeps a margin.
-// CUDROP_POWER_MIN_BYTES overrides it.
+// even a single iteration wins from a few MB (docs/perf/README.md, auto-mode crossovers):
+// CUDROP_POWER_MIN_BYTES, by default tuning::kPowerMinBytes (4 MiB, a margin above that).
 bool power_worth_gpu(double matrix_bytes, int maxit) {
   return maxit > 0 && matrix_bytes >= env::environment().power_min_bytes;
 }

@@ -55,15 +55,24 @@ std::vector<Reading> &reading_log() {
   return *log;
 }
 
+// A row of core/settings.def, as its reader needs it.
+struct Row {
+  const char *name;
+  Audience audience;
+  const char *doc;
+};
+
 // The value of a set, non-empty variable, else null; always null in a secure-execution process,
 // whose environment was set by a less privileged user. (Called while the environment is read
 // once, under environment()'s static initialization.)
-const char *value_of(const char *name) {
-  names_read().push_back(name);
-  const char *value = secure_execution() ? nullptr : secure_getenv(name);
+const char *value_of(const Row &row) {
+  names_read().push_back(row.name);
+  const char *value = secure_execution() ? nullptr : secure_getenv(row.name);
   if (value != nullptr && *value == '\0') value = nullptr;
   Reading reading;
-  reading.name = name;
+  reading.name = row.name;
+  reading.audience = row.audience;
+  reading.doc = row.doc;
   reading.set = value != nullptr;
   if (value != nullptr) reading.raw = value;
   std::lock_guard<std::mutex> lock(warned_mutex());
@@ -194,116 +203,179 @@ const char *source_name(Source source) {
   }
 }
 
-namespace {
-
-// Each reader: the variable's value when set and understood; else the fallback, with a
-// warning when it was set. default_text describes the fallback where a number would not.
-double number(const char *name, double fallback, double low, double high, const char *default_text = nullptr) {
-  const char *text = value_of(name);
-  double value = 0;
-  if (text != nullptr && parse_number(text, &value) && value >= low && value <= high) {
-    settled(number_text(value));
-    return value;
+const char *audience_name(Audience audience) {
+  switch (audience) {
+    case Audience::tuning: return "tuning";
+    case Audience::hook: return "hook";
+    default: return "user";
   }
-  const std::string fallback_text = default_text != nullptr ? default_text : number_text(fallback);
-  if (text != nullptr) warn_invalid(name, text, range_text("a number", low, high, false).c_str(), fallback_text.c_str());
-  settled(fallback_text);
-  return fallback;
 }
 
-long whole_number(const char *name, long fallback, long low, long high, const char *default_text = nullptr,
-                  long multiple_of = 1) {
-  const char *text = value_of(name);
+namespace {
+
+// The arguments of each kind of reader, as core/settings.def's rows give them.
+namespace reader {
+struct Number {
+  double low, high;
+};
+struct Whole {
+  long low, high;
+  std::string unset;  // what the default means, where its number does not say it
+  long multiple_of;
+};
+struct Mebibytes {
+  long low, high;
+};
+struct Bytes {
+  const char *unset;
+};
+struct Flag {};
+template <class T>
+struct Words {
+  std::initializer_list<const char *> words;
+  std::initializer_list<T> values;  // each word's
+  const char *unset;  // what the default means, where it is none of the words
+};
+struct LibraryName {};
+struct DeviceIndices {};
+struct FaultSpec {};
+
+Number number(double low, double high) { return {low, high}; }
+Whole whole(long low, long high, std::string unset = {}, long multiple_of = 1) {
+  return {low, high, std::move(unset), multiple_of};
+}
+Mebibytes mebibytes(long low, long high) { return {low, high}; }
+Bytes bytes(const char *unset = nullptr) { return {unset}; }
+Flag flag() { return {}; }
+template <class T>
+Words<T> words(std::initializer_list<const char *> words, std::initializer_list<T> values,
+               const char *unset = nullptr) {
+  return {words, values, unset};
+}
+LibraryName library_name() { return {}; }
+DeviceIndices device_list() { return {}; }
+FaultSpec fault_injection() { return {}; }
+}  // namespace reader
+
+// "64 MiB" for a whole number of MiB, else "N bytes".
+std::string byte_text(size_t bytes) {
+  if (bytes > 0 && bytes % (size_t(1) << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+// Each reader: the variable's value when set and understood, in `field`; else `field` keeps
+// its default, with a warning when the variable was set.
+void read_setting(const Row &row, double &field, const reader::Number &r) {
+  const char *text = value_of(row);
   double value = 0;
-  if (text != nullptr && parse_number(text, &value) && value == std::floor(value) && value >= double(low) &&
-      value <= double(high) && static_cast<long>(value) % multiple_of == 0) {
+  if (text != nullptr && parse_number(text, &value) && value >= r.low && value <= r.high) {
+    settled(number_text(value));
+    field = value;
+    return;
+  }
+  const std::string fallback_text = number_text(field);
+  if (text != nullptr)
+    warn_invalid(row.name, text, range_text("a number", r.low, r.high, false).c_str(), fallback_text.c_str());
+  settled(fallback_text);
+}
+
+// A whole number as a long, else `fallback`.
+long whole_number(const Row &row, long fallback, const reader::Whole &r) {
+  const char *text = value_of(row);
+  double value = 0;
+  if (text != nullptr && parse_number(text, &value) && value == std::floor(value) && value >= double(r.low) &&
+      value <= double(r.high) && static_cast<long>(value) % r.multiple_of == 0) {
     settled(number_text(value));
     return static_cast<long>(value);
   }
-  const std::string fallback_text = default_text != nullptr ? default_text : number_text(double(fallback));
+  const std::string fallback_text = !r.unset.empty() ? r.unset : number_text(double(fallback));
   if (text != nullptr) {
-    const std::string kind = multiple_of > 1 ? "a multiple of " + std::to_string(multiple_of) : "a whole number";
-    const std::string expected = range_text(kind.c_str(), double(low), double(high), true);
-    warn_invalid(name, text, expected.c_str(), fallback_text.c_str());
+    const std::string kind = r.multiple_of > 1 ? "a multiple of " + std::to_string(r.multiple_of) : "a whole number";
+    const std::string expected = range_text(kind.c_str(), double(r.low), double(r.high), true);
+    warn_invalid(row.name, text, expected.c_str(), fallback_text.c_str());
   }
   settled(fallback_text);
   return fallback;
 }
 
-// The index of the word given (case-insensitive), else `fallback` (an index, or -1 for none of
-// them, which default_text then describes).
-int word(const char *name, std::initializer_list<const char *> words, int fallback,
-         const char *default_text = nullptr) {
-  const char *text = value_of(name);
-  const char *instead = default_text != nullptr ? default_text : fallback >= 0 ? words.begin()[fallback] : "none";
+void read_setting(const Row &row, int &field, const reader::Whole &r) {
+  field = static_cast<int>(whole_number(row, field, r));
+}
+
+void read_setting(const Row &row, size_t &field, const reader::Mebibytes &r) {
+  field = size_t(whole_number(row, long(field >> 20), {r.low, r.high, {}, 1})) << 20;
+}
+
+// The index of the word given (case-insensitive) in `field`, as its value.
+template <class T>
+void read_setting(const Row &row, T &field, const reader::Words<T> &r) {
+  const char *text = value_of(row);
+  const char *instead = r.unset != nullptr ? r.unset : "none";
+  for (size_t i = 0; r.unset == nullptr && i < r.values.size(); ++i)
+    if (r.values.begin()[i] == field) instead = r.words.begin()[i];
   if (text == nullptr) {
     settled(instead);
-    return fallback;
+    return;
   }
-  int index = 0;
-  for (const char *w : words) {
-    if (strcasecmp(text, w) == 0) {
-      settled(w);
-      return index;
+  for (size_t i = 0; i < r.words.size(); ++i) {
+    if (strcasecmp(text, r.words.begin()[i]) == 0) {
+      settled(r.words.begin()[i]);
+      field = r.values.begin()[i];
+      return;
     }
-    ++index;
   }
   std::string expected;  // "a, b or c"
-  index = 0;
-  for (const char *w : words) {
-    if (index > 0) expected += index + 1 == static_cast<int>(words.size()) ? " or " : ", ";
-    expected += w;
-    ++index;
+  for (size_t i = 0; i < r.words.size(); ++i) {
+    if (i > 0) expected += i + 1 == r.words.size() ? " or " : ", ";
+    expected += r.words.begin()[i];
   }
-  warn_invalid(name, text, expected.c_str(), instead);
-  return fallback;
+  warn_invalid(row.name, text, expected.c_str(), instead);
 }
 
-bool flag(const char *name, bool fallback) {
-  const char *text = value_of(name);
-  bool value = fallback;
-  if (text != nullptr && std::strcmp(text, "0") == 0) value = false;
-  else if (text != nullptr && std::strcmp(text, "1") == 0) value = true;
-  else if (text != nullptr) warn_invalid(name, text, "0 or 1", fallback ? "1" : "0");
-  settled(value ? "1" : "0");
-  return value;
+void read_setting(const Row &row, bool &field, reader::Flag) {
+  const char *text = value_of(row);
+  if (text != nullptr && std::strcmp(text, "0") == 0) field = false;
+  else if (text != nullptr && std::strcmp(text, "1") == 0) field = true;
+  else if (text != nullptr) warn_invalid(row.name, text, "0 or 1", field ? "1" : "0");
+  settled(field ? "1" : "0");
 }
 
-size_t byte_size(const char *name, size_t fallback, const char *default_text) {
-  const char *text = value_of(name);
+template <class T>
+void read_setting(const Row &row, T &field, const reader::Bytes &r) {
+  const char *text = value_of(row);
   size_t bytes = 0;
   if (text != nullptr && parse_byte_size(text, &bytes)) {
     settled(std::to_string(bytes) + " bytes");
-    return bytes;
+    field = static_cast<T>(bytes);
+    return;
   }
-  if (text != nullptr) warn_invalid(name, text, "a byte count (e.g. 65536, 300M, 2G)", default_text);
+  const std::string default_text = r.unset != nullptr ? r.unset : byte_text(size_t(field));
+  if (text != nullptr) warn_invalid(row.name, text, "a byte count (e.g. 65536, 300M, 2G)", default_text.c_str());
   settled(default_text);
-  return fallback;
 }
 
 // CUDROP_CPU_BLAS / CUDROP_CPU_LAPACK: a library cudrop will dlopen, so never one found through
 // a relative path (the current directory, whoever chose it): an absolute path, or a bare file
 // name ("libopenblas.so.0") that the dynamic loader looks up in the process's library path.
-const char *library_name(const char *name) {
+void read_setting(const Row &row, const char *&field, reader::LibraryName) {
   const char *instead = "the library loaded in the process, else the search list";
-  const char *text = value_of(name);
+  const char *text = value_of(row);
   if (text == nullptr) {
     settled(std::string("none: ") + instead);
-    return nullptr;
+    return;
   }
   if (!is_library_name(text)) {
-    warn_invalid(name, text, "an absolute path or a library's file name (e.g. libopenblas.so.0)", instead);
-    return nullptr;
+    warn_invalid(row.name, text, "an absolute path or a library's file name (e.g. libopenblas.so.0)", instead);
+    return;
   }
   settled(text);
-  return text;
+  field = text;
 }
 
 // CUDROP_TEST_FAULT_INJECT=alloc|launch[:N], potrf-step:N, solve-stage:N or getrf-writeback:N,
 // each with an optional @D (only on CUDA device D: one device of several failing).
-void read_fault(Environment &e) {
-  const char *name = "CUDROP_TEST_FAULT_INJECT";
-  const char *text = value_of(name);
+void read_setting(const Row &row, FaultInjection &field, reader::FaultSpec) {
+  const char *text = value_of(row);
   if (text == nullptr) {
     settled("none");
     return;
@@ -325,30 +397,29 @@ void read_fault(Environment &e) {
   else if (kind == "solve-stage" && colon != std::string::npos) fault = Fault::solve_stage;
   else if (kind == "getrf-writeback" && colon != std::string::npos) fault = Fault::getrf_writeback;
   if (fault == Fault::none || !from_ok || !device_ok) {
-    warn_invalid(name, text,
+    warn_invalid(row.name, text,
                  "alloc, launch, alloc:N, launch:N, potrf-step:N, solve-stage:N or getrf-writeback:N (N >= 1), "
                  "each with an optional @D",
                  "none");
     return;
   }
-  e.fault = fault;
-  e.fault_from = static_cast<long>(from);
-  e.fault_device = static_cast<int>(device);
+  field.kind = fault;
+  field.from = static_cast<long>(from);
+  field.device = static_cast<int>(device);
   settled(text);
 }
 
 // CUDROP_DEVICES=all or a list of distinct device indices ("0,1", "2, 3"). Indices beyond the
 // devices there are are found only when CUDA starts (impl/gpu_context.cu warns then).
-void read_devices(Environment &e) {
-  const char *name = "CUDROP_DEVICES";
-  const char *text = value_of(name);
+void read_setting(const Row &row, DeviceList &field, reader::DeviceIndices) {
+  const char *text = value_of(row);
   const char *fallback = "one device (CUDROP_DEVICE, else the MPI launcher's local rank, else 0)";
   if (text == nullptr) {
     settled(fallback);
     return;
   }
   if (strcasecmp(text, "all") == 0) {
-    e.devices_all = true;
+    field.all = true;
     settled("all");
     return;
   }
@@ -372,57 +443,22 @@ void read_devices(Environment &e) {
     ++p;
   }
   if (!ok) {
-    warn_invalid(name, text, "all or a list of distinct device indices such as 0,1", fallback);
+    warn_invalid(row.name, text, "all or a list of distinct device indices such as 0,1", fallback);
     return;
   }
-  std::copy(listed, listed + count, e.devices);
-  e.devices_listed = count;
+  std::copy(listed, listed + count, field.index);
+  field.listed = count;
   settled(effective);
 }
 
+// Every row of core/settings.def read into its field, in the table's order.
 Environment read_environment() {
   Environment e;
-  constexpr Mode kModes[] = {Mode::Auto, Mode::Gpu, Mode::Cpu};
-  e.mode = kModes[word("CUDROP_MODE", {"auto", "gpu", "cpu"}, 0)];
-  e.verbose = static_cast<int>(whole_number("CUDROP_VERBOSE", 0, 0, INT_MAX));
-  e.gemm_min_flops = number("CUDROP_GEMM_MIN_FLOPS", e.gemm_min_flops, 0, HUGE_VAL);
-  e.gemm_min_intensity = number("CUDROP_GEMM_MIN_INTENSITY", e.gemm_min_intensity, 0, HUGE_VAL);
-  e.gemm_device_min_flops = number("CUDROP_GEMM_DEVICE_MIN_FLOPS", e.gemm_device_min_flops, 0, HUGE_VAL);
-  e.getrf_min_n = static_cast<int>(whole_number("CUDROP_GETRF_MIN_N", e.getrf_min_n, 0, INT_MAX));
-  e.potrf_min_n = static_cast<int>(whole_number("CUDROP_POTRF_MIN_N", e.potrf_min_n, 0, INT_MAX));
-  e.symm_min_flops = number("CUDROP_SYMM_MIN_FLOPS", e.symm_min_flops, 0, HUGE_VAL);
-  e.syrk_min_flops = number("CUDROP_SYRK_MIN_FLOPS", e.syrk_min_flops, 0, HUGE_VAL);
-  e.syr2k_min_flops = number("CUDROP_SYR2K_MIN_FLOPS", e.syr2k_min_flops, 0, HUGE_VAL);
-  e.trmm_min_flops = number("CUDROP_TRMM_MIN_FLOPS", e.trmm_min_flops, 0, HUGE_VAL);
-  e.trsm_min_flops = number("CUDROP_TRSM_MIN_FLOPS", e.trsm_min_flops, 0, HUGE_VAL);
-  e.solve_min_flops = number("CUDROP_SOLVE_MIN_FLOPS", e.solve_min_flops, 0, HUGE_VAL);
-  e.power_min_bytes = double(byte_size("CUDROP_POWER_MIN_BYTES", size_t(e.power_min_bytes), "4 MiB"));
-  e.gpu_mem_limit = byte_size("CUDROP_GPU_MEM_LIMIT", 0, "no limit");
-  e.cpu_blas = library_name("CUDROP_CPU_BLAS");
-  e.cpu_lapack = library_name("CUDROP_CPU_LAPACK");
-  e.no_cpu_search = flag("CUDROP_NO_CPU_SEARCH", false);
-  e.device = static_cast<int>(whole_number("CUDROP_DEVICE", -1, 0, INT_MAX, "the MPI launcher's local rank, else 0"));
-  read_devices(e);
-  e.staging_bytes = size_t(whole_number("CUDROP_STAGING_MB", tuning::kStagingMiB, 1, 1 << 16)) << 20;
-  e.copy_threads = static_cast<int>(whole_number("CUDROP_COPY_THREADS", 0, 1, 1024, "one per core, at most 16 per device"));
-  e.potrf_outer = static_cast<int>(whole_number("CUDROP_POTRF_OUTER", 0, 64, 4096, "512", 64));
-  e.potrf_left_cols = static_cast<int>(whole_number("CUDROP_POTRF_LEFT_COLS", -1, 0, INT_MAX, "columns by size"));
-  e.potrf_strip = static_cast<int>(whole_number("CUDROP_POTRF_STRIP", 0, 1, 1 << 20, "2048"));
-  e.potrf_lookahead = flag("CUDROP_POTRF_LOOKAHEAD", true);
-  e.potrf_trace = static_cast<int>(whole_number("CUDROP_POTRF_TRACE", 0, 0, 3));
-  e.gemm_trace = flag("CUDROP_GEMM_TRACE", false);
-  e.getrf_trace = flag("CUDROP_GETRF_TRACE", false);
-  e.getrf_writeback_bytes = byte_size("CUDROP_GETRF_WRITEBACK", e.getrf_writeback_bytes, "64 MiB");
-  e.dmma_tile = word("CUDROP_DMMA_TILE", {"128x128", "128x64", "64x64"}, -1, "the tile chosen per shape");
-  e.sgemm_3xtf32 = word("CUDROP_SGEMM", {"fp32", "3xtf32"}, 0) == 1;
-  e.split_tf32_pass_k = static_cast<int>(whole_number("CUDROP_TEST_SPLIT_TF32_PASS_K", 0, 1, INT_MAX, "by workspace"));
-  e.power_csr_elementwise = flag("CUDROP_TEST_POWER_CSR_ELEMENTWISE", false);
-  e.power_pdl = flag("CUDROP_TEST_POWER_PDL", true);
-  e.power_l2 = flag("CUDROP_TEST_POWER_L2", true);
-  constexpr CsrFormat kFormats[] = {CsrFormat::stream, CsrFormat::wide};
-  const int format = word("CUDROP_TEST_POWER_CSR_FORMAT", {"stream", "wide"}, -1, "the format chosen per matrix");
-  if (format >= 0) e.power_csr_format = kFormats[format];
-  read_fault(e);
+  using namespace reader;
+#define CUDROP_SETTING(name, audience, type, field, default_value, reader, doc) \
+  read_setting(Row{#name, Audience::audience, doc}, e.field, reader);
+#include "core/settings.def"
+#undef CUDROP_SETTING
   if (!secure_execution()) warn_unknown_names();
   return e;
 }

@@ -12,8 +12,17 @@ enum class Source {
   invalid,        // set, not understood: the default used, with a warning
 };
 
+// Whom a setting is for (core/settings.def's audience column).
+enum class Audience {
+  user,    // the README's settings
+  tuning,  // tuning knobs and traces (docs/tuning.md)
+  hook,    // test hooks (docs/tuning.md)
+};
+
 struct Reading {
   std::string name;       // CUDROP_MODE
+  Audience audience = Audience::user;
+  const char *doc = "";   // one line: what it does (core/settings.def)
   bool set = false;       // present and non-empty in the environment
   std::string raw;        // its text when set
   std::string effective;  // the value in effect, as text ("auto", "2147483648 bytes", "no limit")
@@ -26,5 +35,6 @@ struct Reading {
 std::vector<Reading> readings();
 
 const char *source_name(Source source);
+const char *audience_name(Audience audience);  // "user", "tuning", "hook"
 
 }  // namespace cudrop::env

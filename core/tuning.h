@@ -114,6 +114,13 @@ constexpr int kSplitTf32GroupM = 8;
 constexpr double kGemmMinFlops = 2.0 * 512 * 512 * 512;
 constexpr double kGemmMinIntensity = 16;
 constexpr int kGetrfMinN = 2048;
+// Auto mode's Cholesky crossover (CUDROP_POTRF_MIN_N, also ?posv_'s): ?potrf_ on the GPU from
+// this order on.
+constexpr int kPotrfMinN = 512;
+// Auto mode's power-method crossover (CUDROP_POWER_MIN_BYTES): a matrix of at least this many
+// bytes goes to the GPU. One iteration there wins from a few MB already (capi/power.cpp,
+// docs/perf/2026-11-21-h100-session2.md); this keeps a margin.
+constexpr size_t kPowerMinBytes = size_t(4) << 20;
 // A host->host LU writes finished rows of the factor back while the GPU works on, in pieces of
 // at least this many bytes (CUDROP_GETRF_WRITEBACK): a 2D copy of a few rows per column moves
 // slowly, and each piece's first DMA has nothing to hide behind.

@@ -219,6 +219,12 @@ std::vector<std::string> loaded_files() {
 void *find_suffixed64(const char *symbol, bool lapack);
 constexpr const char *kIlp64Rule = "an ILP64 library";
 
+// A routine with 64-bit integers: OpenBLAS's suffix (dgemm_64_, cblas_dgemm64_, scipy_dgemm_64_).
+bool is_ilp64_name(const char *symbol) {
+  const size_t length = std::strlen(symbol);
+  return length > 3 && std::strcmp(symbol + length - 3, "64_") == 0;
+}
+
 void *resolve(const Entry &entry, How *how) {
   // A PyPI wheel's name: only in the wheel's own library, which the caller has loaded.
   if (entry.wheel) {
@@ -227,8 +233,7 @@ void *resolve(const Entry &entry, How *how) {
     return find_loaded(entry.symbol);
   }
   // A routine with 64-bit integers (dgemm_64_, cblas_dgemm64_): only an ILP64 library's will do.
-  const size_t length = std::strlen(entry.symbol);
-  if (length > 3 && std::strcmp(entry.symbol + length - 3, "64_") == 0) {
+  if (is_ilp64_name(entry.symbol)) {
     how->rule = kIlp64Rule;
     return find_suffixed64(entry.symbol, entry.kind == Kind::Lapack);
   }
@@ -275,14 +280,33 @@ void *resolve(const Entry &entry, How *how) {
   return nullptr;
 }
 
-// resolve(), and the verbose line naming the file it found.
+// What CUDROP_VERBOSE says of a CPU routine found: at 1 the library, once per file and kind
+// ("cudrop: CPU BLAS: FILE (RULE)"); at 2 every routine as well ("cudrop: CPU dgemm_ from
+// FILE"), of which a stand-in resolves dozens, LAPACK's lsame_ and ilaenv_ among them.
+void tell_found(const char *symbol, const void *fn, Kind kind, bool ilp64, const char *rule) {
+  if (settings().verbose < 1) return;
+  Dl_info info{};
+  const char *file = dladdr(fn, &info) != 0 && info.dli_fname != nullptr ? info.dli_fname : "?";
+  const std::string library = std::string(kind == Kind::Lapack ? "LAPACK" : "BLAS") + (ilp64 ? " (64-bit integers)" : "");
+  {
+    static auto *told_mutex = new std::mutex;  // never destroyed: forwarders resolve during exit too
+    static auto *told = new std::vector<std::string>;
+    const std::string key = library + ": " + file;
+    std::lock_guard<std::mutex> lock(*told_mutex);
+    if (std::find(told->begin(), told->end(), key) == told->end()) {
+      told->push_back(key);
+      log(1, "CPU %s (%s)", key.c_str(), rule);
+    }
+  }
+  if (ilp64) log(2, "CPU %s (64-bit integers) from %s", symbol, file);
+  else log(2, "CPU %s from %s", symbol, file);
+}
+
+// resolve(), and the verbose lines naming the file it found.
 void *resolve_and_log(const Entry &entry, How *how) {
   void *fn = resolve(entry, how);
-  if (fn != nullptr && how->rule != kIlp64Rule) {  // find_by_name64 said it
-    Dl_info info{};
-    dladdr(fn, &info);
-    log(1, "CPU %s from %s", entry.symbol, info.dli_fname ? info.dli_fname : "?");
-  }
+  if (fn != nullptr && how->rule != kIlp64Rule)  // find_by_name64 said it
+    tell_found(entry.symbol, fn, entry.kind, false, how->rule);
   return fn;
 }
 
@@ -326,8 +350,11 @@ std::vector<Origin> origins() {
       if (origin.library.empty()) origin.library = "?";
     }
     const How &how = table().how[index];
+    origin.rule = how.rule;
     origin.how = how.rule;
     if (how.candidate != nullptr) origin.how = origin.how + " (" + how.candidate + ")";
+    origin.lapack = kRoutines[index].kind == Kind::Lapack;
+    origin.ilp64 = is_ilp64_name(kRoutines[index].symbol);
     list.push_back(std::move(origin));
   }
   return list;
@@ -433,11 +460,9 @@ void *find_by_name64(const char *suffixed, const char *plain, bool lapack, bool 
       fn = lapack ? from_candidates(kLapack64Candidates, plain, &how, deep_bind)
                   : from_candidates(kBlas64Candidates, plain, &how, deep_bind);
   }
-  if (fn != nullptr) {
-    Dl_info info{};
-    dladdr(fn, &info);
-    log(1, "CPU %s (64-bit integers) from %s", suffixed, info.dli_fname ? info.dli_fname : "?");
-  }
+  if (fn != nullptr)
+    tell_found(suffixed, fn, lapack ? Kind::Lapack : Kind::Blas, true,
+               how.candidate != nullptr ? how.rule : "loaded in the process");
   return fn;
 }
 
@@ -452,35 +477,52 @@ void *find_suffixed64(const char *symbol, bool lapack) {
 }
 }  // namespace
 
+// CUDROP_NO_CPU_SEARCH=1 keeps cudrop from the search list: a library that is installed may be
+// what the call lacks, so the fatal message names the setting, and the library where there is one.
+constexpr const char *kNoSearchHint = " and unset CUDROP_NO_CPU_SEARCH (it keeps cudrop from searching the usual libraries)";
+
 void missing64(const char *symbol, bool lapack) {
   std::fprintf(stderr,
                "cudrop: fatal: this call needs the CPU %s routine %s with 64-bit integers, and no "
                "ILP64 %s library provides it.\n"
-               "cudrop: install one (e.g. `apt install %s`)\n",
+               "cudrop: install one (e.g. `apt install %s`)%s\n",
                lapack ? "LAPACK" : "BLAS", symbol, lapack ? "LAPACK" : "BLAS",
-               lapack ? "liblapack64-3" : "libopenblas64-0 (or libblas64-3)");
+               lapack ? "liblapack64-3" : "libopenblas64-0 (or libblas64-3)",
+               env::environment().no_cpu_search ? kNoSearchHint : "");
   std::abort();
 }
 
 void missing(const char *symbol, bool lapack) {
+  const char *setting = lapack ? "CUDROP_CPU_LAPACK" : "CUDROP_CPU_BLAS";
+  const char *file = lapack ? "lapack" : "blas";
   std::fprintf(stderr,
                "cudrop: fatal: this call needs the CPU %s routine %s (CUDROP_MODE=cpu, no usable "
                "GPU, a call too small for it, or a routine cudrop forwards), and no CPU %s library "
-               "provides it.\n"
-               "cudrop: install one (e.g. `apt install %s`) or name it with %s=/path/to/lib%s.so\n",
-               lapack ? "LAPACK" : "BLAS", symbol, lapack ? "LAPACK" : "BLAS",
-               lapack ? "liblapack3" : "libopenblas0 (or libblas3)", lapack ? "CUDROP_CPU_LAPACK" : "CUDROP_CPU_BLAS",
-               lapack ? "lapack" : "blas");
+               "provides it.\n",
+               lapack ? "LAPACK" : "BLAS", symbol, lapack ? "LAPACK" : "BLAS");
+  const char *package = lapack ? "liblapack3" : "libopenblas0 (or libblas3)";
+  How searched;
+  if (!env::environment().no_cpu_search)
+    std::fprintf(stderr, "cudrop: install one (e.g. `apt install %s`) or name it with %s=/path/to/lib%s.so\n",
+                 package, setting, file);
+  else if (lapack ? from_candidates(kLapackCandidates, symbol, &searched)
+                  : from_candidates(kBlasCandidates, symbol, &searched))
+    std::fprintf(stderr,
+                 "cudrop: %s provides it, but CUDROP_NO_CPU_SEARCH=1 keeps cudrop from searching the usual "
+                 "libraries: unset it, or name one with %s=/path/to/lib%s.so\n",
+                 searched.candidate, setting, file);
+  else
+    std::fprintf(stderr, "cudrop: install one (e.g. `apt install %s`)%s, or name it with %s=/path/to/lib%s.so\n",
+                 package, kNoSearchHint, setting, file);
   std::abort();
 }
 
 void *require(Routine routine) {
   if (void *fn = find(routine)) return fn;
   const Entry &entry = kRoutines[static_cast<size_t>(routine)];
-  const size_t length = std::strlen(entry.symbol);
-  if (length > 3 && std::strcmp(entry.symbol + length - 3, "64_") == 0) {
+  if (is_ilp64_name(entry.symbol)) {
     // The name the program called: libcudrop64's is the unsuffixed one.
-    const std::string plain = std::string(entry.symbol, length - 3);
+    const std::string plain = std::string(entry.symbol, std::strlen(entry.symbol) - 3);
     missing64(ilp64_names_are_global ? plain.c_str() : entry.symbol, entry.kind == Kind::Lapack);
   }
   missing(entry.symbol, entry.kind == Kind::Lapack);

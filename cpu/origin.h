@@ -10,6 +10,9 @@ struct Origin {
   std::string symbol;   // sgemm_
   std::string library;  // the file it lives in; empty when no CPU library provides it
   std::string how;      // "loaded in the process", "CUDROP_CPU_BLAS", "the search list (libblas.so.3)"
+  std::string rule;     // how, without the search list's candidate: "the search list"
+  bool lapack = false;  // a LAPACK routine, else a BLAS (or CBLAS) one
+  bool ilp64 = false;   // with 64-bit integers (dgemm_64_, cblas_dgemm64_)
 };
 
 // Every routine found underneath, in routines.def's order, each resolved now if not yet.

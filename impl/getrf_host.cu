@@ -132,7 +132,7 @@ class RowEvents {
 // several finished pieces into one write-back).
 bool inject_writeback_fault(int pieces_before, int pieces_after) {
   const env::Environment &e = env::environment();
-  return e.fault == env::Fault::getrf_writeback && pieces_before < e.fault_from && e.fault_from <= pieces_after;
+  return e.fault.kind == env::Fault::getrf_writeback && pieces_before < e.fault.from && e.fault.from <= pieces_after;
 }
 
 }  // namespace

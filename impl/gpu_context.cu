@@ -186,10 +186,10 @@ void start(Gpu &g) {
   }
   GpuContext &ctx = g.context;
   const env::DeviceChoice choice = env::choose_device(e.device, count, env::local_rank());
-  const env::DeviceSet set = env::choose_devices(e.devices_all, e.devices, e.devices_listed, count, choice);
+  const env::DeviceSet set = env::choose_devices(e.devices.all, e.devices.index, e.devices.listed, count, choice);
   if (!set.expected.empty()) {
     std::string value;
-    for (int i = 0; i < e.devices_listed; ++i) value += (i > 0 ? "," : "") + std::to_string(e.devices[i]);
+    for (int i = 0; i < e.devices.listed; ++i) value += (i > 0 ? "," : "") + std::to_string(e.devices.index[i]);
     env::warn_invalid("CUDROP_DEVICES", value.c_str(), set.expected.c_str(), set.instead.c_str());
   }
   ctx.device = set.devices[0];
@@ -337,15 +337,15 @@ Status check(cudaError_t error, const char *what) {
 
 bool inject_fault(const char *kind) {
   const env::Environment &e = env::environment();
-  const bool this_kind = (e.fault == env::Fault::alloc && std::strcmp(kind, "alloc") == 0) ||
-                         (e.fault == env::Fault::launch && std::strcmp(kind, "launch") == 0);
+  const bool this_kind = (e.fault.kind == env::Fault::alloc && std::strcmp(kind, "alloc") == 0) ||
+                         (e.fault.kind == env::Fault::launch && std::strcmp(kind, "launch") == 0);
   if (!this_kind) return false;
   int device = -1;
-  if (e.fault_device >= 0 && (cudaGetDevice(&device) != cudaSuccess || device != e.fault_device)) return false;
-  if (e.fault_from == 0) return true;
+  if (e.fault.device >= 0 && (cudaGetDevice(&device) != cudaSuccess || device != e.fault.device)) return false;
+  if (e.fault.from == 0) return true;
   // kind:N: the N-th attempt of this kind in the process fails, and every later one.
   static std::atomic<long> attempts{0};
-  return attempts.fetch_add(1) + 1 >= e.fault_from;
+  return attempts.fetch_add(1) + 1 >= e.fault.from;
 }
 
 Status upload_matrix(GpuContext &ctx, const void *host, size_t ld_bytes, size_t row_bytes,

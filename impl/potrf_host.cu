@@ -170,7 +170,7 @@ Status potrf_poll(GpuContext &ctx) {
 // Cholesky fail, after earlier panels may have gone back: the CPU must finish the call.
 bool inject_step_fault(size_t index) {
   const env::Environment &e = env::environment();
-  return e.fault == env::Fault::potrf_step && long(index) + 1 == e.fault_from;
+  return e.fault.kind == env::Fault::potrf_step && long(index) + 1 == e.fault.from;
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ enum class SolveStage {
 };
 bool stop_at(SolveStage stage) {
   const env::Environment &e = env::environment();
-  return e.fault == env::Fault::solve_stage && e.fault_from == long(stage);
+  return e.fault.kind == env::Fault::solve_stage && e.fault.from == long(stage);
 }
 
 // On a failure, what is queued on the GPU drains before the lease is given up: the next call

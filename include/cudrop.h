@@ -265,11 +265,19 @@ int cudrop_gpu_available(void);
 /* Calls so far: done on the GPU, done on the CPU, and GPU attempts that fell back
  * to the CPU after a GPU error. Any pointer may be NULL. */
 void cudrop_counters(long *gpu_calls, long *cpu_calls, long *gpu_fallbacks);
-/* What cudrop-info prints: version, build, the GPU used or why none is, the CPU BLAS/LAPACK
- * underneath and how it was found, each CUDROP_* setting and its source, the auto-mode
- * thresholds; as text, or one JSON object when JSON is nonzero. snprintf's contract: at most
- * SIZE bytes written, always terminated (SIZE > 0); returns the length of the whole text. */
-size_t cudrop_info(char *buffer, size_t size, int json);
+/* What cudrop-info prints, in one of three FORMs:
+ *   CUDROP_INFO_SHORT  version, build, the GPU used or why none is, the CPU BLAS/LAPACK
+ *                      libraries underneath and how they were found, the users' CUDROP_*
+ *                      settings (and any other one set) with their sources;
+ *   CUDROP_INFO_ALL    also each CPU routine and where it was found, every setting (tuning
+ *                      knobs and test hooks too) and the auto-mode thresholds;
+ *   CUDROP_INFO_JSON   all of it as one JSON object.
+ * snprintf's contract: at most SIZE bytes written, always terminated (SIZE > 0); returns the
+ * length of the whole text. */
+#define CUDROP_INFO_SHORT 0
+#define CUDROP_INFO_JSON 1
+#define CUDROP_INFO_ALL 2
+size_t cudrop_info(char *buffer, size_t size, int form);
 
 /* ---- Power method (cudrop extension, Fortran ABI: every argument by pointer) ----
  * Dominant eigenvalue LAMBDA and eigenvector X of an N x N matrix A (docs/power.md):

@@ -7,12 +7,14 @@
 #   (c) a program relinked against cudrop only, CUDROP_CPU_BLAS=<reference libblas>: uses it
 #       (also with a copy under another name, so the usual search cannot be what found it).
 #   (d) relinked, CUDROP_CPU_BLAS=/nonexistent and CUDROP_NO_CPU_SEARCH=1: SIGABRT with a
-#       message that names CUDROP_CPU_BLAS (never a wrong answer).
+#       message that names CUDROP_CPU_BLAS, and CUDROP_NO_CPU_SEARCH with the BLAS it kept
+#       cudrop from (never a wrong answer).
 #   (e) relinked, no BLAS preloaded or linked, nothing set: finds one by itself.
 #   (f) another file copy of libcudrop where a CPU BLAS is expected (named by CUDROP_CPU_BLAS, or
 #       installed as libblas.so.3 under a preloaded cudrop): skipped with a notice, the search
 #       goes on to a real BLAS (the two copies must never call each other).
-# Every run is CUDROP_MODE=cpu, CUDROP_VERBOSE=1, under `timeout`, and checks the result.
+# Every run is CUDROP_MODE=cpu, CUDROP_VERBOSE=2 (a line per CPU routine found), under
+# `timeout`, and checks the result; at CUDROP_VERBOSE=1 the library is named once instead.
 # usage: cpu_resolver.sh BUILD_DIR TESTS_SOURCE_DIR C_COMPILER INCLUDE_DIR
 set -u
 build=$(cd "$1" && pwd) src=$2 cc=$3 include=$4
@@ -55,7 +57,7 @@ fi
 run() {
   local name=$1; shift
   # (In a subshell whose stderr is dropped: only the shell's own "Aborted" notice goes there.)
-  (timeout 30 env CUDROP_MODE=cpu CUDROP_VERBOSE=1 "$@" >"$work/$name.log" 2>&1; exit $?) 2>/dev/null
+  (timeout 30 env CUDROP_MODE=cpu CUDROP_VERBOSE=2 "$@" >"$work/$name.log" 2>&1; exit $?) 2>/dev/null
   rc=$?
   sed "s/^/    [$name] /" "$work/$name.log"
 }
@@ -126,6 +128,12 @@ run c2 env CUDROP_CPU_BLAS="$work/libmyblas-copy.so" "$work/probe_cudrop"
 check_result c2
 check_real_blas c2 sgemm_ "$work/libmyblas-copy.so"
 check_real_blas c2 dgemm_ "$work/libmyblas-copy.so"
+# CUDROP_VERBOSE=1: the library once, with the rule that found it; no line per routine.
+run c3 env CUDROP_VERBOSE=1 CUDROP_CPU_BLAS="$refblas" "$work/probe_cudrop"
+check_result c3
+[ "$(grep -c '^cudrop: CPU ' "$work/c3.log")" -eq 1 ] && grep -qx "cudrop: CPU BLAS: $refblas (CUDROP_CPU_BLAS)" "$work/c3.log" &&
+  pass "c3: verbose 1 names the CPU BLAS once: $refblas (CUDROP_CPU_BLAS)" ||
+  fail "c3: want exactly one line 'cudrop: CPU BLAS: $refblas (CUDROP_CPU_BLAS)' and no other 'cudrop: CPU' line"
 
 echo "== (d) relinked program, CUDROP_CPU_BLAS=/nonexistent, CUDROP_NO_CPU_SEARCH=1: must abort"
 # CUDROP_VERBOSE=0: the message must come from the fatal path, not from a verbose notice.
@@ -134,6 +142,10 @@ if [ "$rc" -eq 134 ]; then pass "d: killed by SIGABRT (status 134)"
 else fail "d: exit status $rc, want 134 (SIGABRT)"; fi
 grep -q 'CUDROP_CPU_BLAS' "$work/d.log" && pass "d: the message names CUDROP_CPU_BLAS" ||
   fail "d: no message naming CUDROP_CPU_BLAS"
+# This machine has a BLAS ($refblas): the setting that hid it is named, with the file it hid.
+grep -q "^cudrop: /.* provides it, but CUDROP_NO_CPU_SEARCH=1 keeps cudrop from searching" "$work/d.log" &&
+  pass "d: the message names CUDROP_NO_CPU_SEARCH and the library it hid" ||
+  fail "d: no line 'cudrop: FILE provides it, but CUDROP_NO_CPU_SEARCH=1 keeps cudrop from searching ...'"
 grep -q '^probe:' "$work/d.log" && fail "d: the program went on and printed a result"
 
 echo "== (e) relinked program, nothing preloaded, linked or named: finds a CPU BLAS itself"

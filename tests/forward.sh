@@ -8,12 +8,13 @@
 #   (b) cudrop standing in as the system's libraries: a directory of its own holding
 #       libblas.so.3 and liblapack.so.3 -> libcudrop_full.so.0 first in LD_LIBRARY_PATH, a
 #       program linked with -llapack -lblas (and one with -lblas -llapack), nothing set: the
-#       loader takes cudrop, the forwarders find the real CPU libraries (each verbose line names
-#       a file that defines the routine and is neither cudrop nor in the directory), the results
-#       check, cudrop counted the accelerated calls, and the illegal call is reported as without
-#       cudrop.
+#       loader takes cudrop, the forwarders find the real CPU libraries (each CUDROP_VERBOSE=2
+#       line names a file that defines the routine and is neither cudrop nor in the directory;
+#       CUDROP_VERBOSE=1 names each library once), the results check, cudrop counted the
+#       accelerated calls, and the illegal call is reported as without cudrop.
 #   (c) no CPU library at all (CUDROP_CPU_BLAS=/nonexistent, CUDROP_NO_CPU_SEARCH=1): a forwarded
-#       call aborts with a message naming the routine and CUDROP_CPU_BLAS.
+#       call aborts with a message naming the routine, CUDROP_CPU_BLAS, and CUDROP_NO_CPU_SEARCH
+#       with the installed library it kept cudrop from.
 # usage: forward.sh BUILD_DIR TESTS_SOURCE_DIR C_COMPILER
 set -u
 build=$(cd "$1" && pwd) src=$2 cc=$3
@@ -69,7 +70,7 @@ same "values, bit for bit" ref-values full-values "out status"
 same "cblas_xerbla (variadic)" ref-xerbla full-xerbla
 grep -q '^value 42 2.50 end$' "$work/full-xerbla.err" || fail "cblas_xerbla's variadic arguments lost"
 same "dtrsv_ UPLO='X'" ref-illegal full-illegal
-run full-verbose values "$work/full" "${reference_env[@]}" CUDROP_MODE=cpu CUDROP_VERBOSE=1 CUDROP_CPU_BLAS="$refblas" CUDROP_CPU_LAPACK="$reflapack"
+run full-verbose values "$work/full" "${reference_env[@]}" CUDROP_MODE=cpu CUDROP_VERBOSE=2 CUDROP_CPU_BLAS="$refblas" CUDROP_CPU_LAPACK="$reflapack"
 for pair in "ddot_ $refblas" "cblas_ddot $refblas" "dgeqrf_ $reflapack" "dgesv_ $reflapack"; do
   set -- $pair
   grep -qx "cudrop: CPU $1 from $2" "$work/full-verbose.err" && pass "$1 forwarded to $2" ||
@@ -93,8 +94,8 @@ echo "$ldd_out" | grep -q "liblapack.so.3 => $standin/liblapack.so.3" ||
 if echo "$ldd_out" | grep -E 'lib(blas|lapack)\.so\.3 => ' | grep -v "=> $standin/"; then
   fail "a BLAS/LAPACK loaded from outside $standin"
 fi
-run standin values "$work/sys" LD_LIBRARY_PATH="$standin" CUDROP_MODE=cpu CUDROP_VERBOSE=1
-sed 's/^/    [standin] /' "$work/standin.err" | grep -v 'CPU [a-z0-9_]* from' | head -20
+run standin values "$work/sys" LD_LIBRARY_PATH="$standin" CUDROP_MODE=cpu CUDROP_VERBOSE=2
+sed 's/^/    [standin] /' "$work/standin.err" | grep -v 'CPU [a-z0-9_]* from\|) on CPU, ' | head -20
 grep -qx 'forward_probe: OK' "$work/standin.out" && grep -qx 'exit status 0' "$work/standin.status" &&
   pass "standin: results check" || fail "standin: $(cat "$work/standin.status"): $(cat "$work/standin.out")"
 grep -q '^cudrop: summary: gpu_calls=0 cpu_calls=[1-9]' "$work/standin.err" && pass "standin: cudrop counted its calls" ||
@@ -107,6 +108,17 @@ for routine in ddot_ dgemm_ dgesv_ dgetrf_ cblas_ddot; do
   nm -D --defined-only "$file" 2>/dev/null | grep -qw "$routine" || { fail "standin: $file does not define $routine"; continue; }
   pass "standin: CPU $routine from $file"
 done
+# CUDROP_VERBOSE=1: each CPU library once, with the rule that found it; no line per routine.
+run standin-v1 values "$work/sys" LD_LIBRARY_PATH="$standin" CUDROP_MODE=cpu CUDROP_VERBOSE=1
+sed 's/^/    [standin-v1] /' "$work/standin-v1.err"
+if grep -q '^cudrop: CPU [a-z0-9_]* from ' "$work/standin-v1.err"; then fail "standin-v1: a line per CPU routine at verbose 1"
+elif [ "$(grep -c '^cudrop: CPU BLAS: /.* (the search list)$' "$work/standin-v1.err")" -ge 1 ] &&
+     [ "$(grep -c '^cudrop: CPU LAPACK: /.* (the search list)$' "$work/standin-v1.err")" -ge 1 ] &&
+     [ "$(grep -c '^cudrop: CPU ' "$work/standin-v1.err")" -le 4 ]; then
+  pass "standin-v1: the CPU BLAS and LAPACK named once each (per file)"
+else
+  fail "standin-v1: want 'cudrop: CPU BLAS: FILE (the search list)' and 'cudrop: CPU LAPACK: ...', a few lines in all"
+fi
 for pair in "sys illegal" "sys_bl illegal" "sys xerbla"; do
   set -- $pair
   run base-$1-$2 $2 "$work/$1"
@@ -119,6 +131,9 @@ run none values "$work/full" CUDROP_CPU_BLAS=/nonexistent CUDROP_NO_CPU_SEARCH=1
 grep -qx 'exit status 134' "$work/none.status" && pass "none: SIGABRT" || fail "none: $(cat "$work/none.status"), want 134"
 grep -q 'ddot_' "$work/none.err" && grep -q 'CUDROP_CPU_BLAS' "$work/none.err" && pass "none: the message names ddot_ and CUDROP_CPU_BLAS" ||
   fail "none: message: $(cat "$work/none.err")"
+# The reference BLAS is installed: the message says the setting kept cudrop from it.
+grep -q '^cudrop: /.* provides it, but CUDROP_NO_CPU_SEARCH=1 keeps cudrop from searching' "$work/none.err" &&
+  pass "none: the message names CUDROP_NO_CPU_SEARCH and the library it hid" || fail "none: CUDROP_NO_CPU_SEARCH not named: $(cat "$work/none.err")"
 [ -s "$work/none.out" ] && fail "none: the program went on: $(cat "$work/none.out")"
 
 if [ "$failures" -ne 0 ]; then echo "forward: $failures failure(s)"; exit 1; fi

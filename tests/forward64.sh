@@ -3,7 +3,7 @@
 #   (a) linked against libcudrop_full under the suffixed names (dgemm_64_, cblas_ddot64_, dgesv_64_);
 #   (b) linked against libcudrop64 under the unsuffixed ones (Debian's libblas64.so.3 ABI);
 # each with Debian's LP64 reference libblas.so.3/liblapack.so.3 loaded into the global scope
-# first: the results check, and every CPU routine cudrop resolved (CUDROP_VERBOSE=1) came from
+# first: the results check, and every CPU routine cudrop resolved (CUDROP_VERBOSE=2) came from
 # an ILP64 file (blas64/, lapack64/), none from the LP64 ones, and no LP64 routine was resolved
 # at all (the ILP64 library's own inner calls, dgesv_ -> dgetrf_, stay inside it).
 # The accelerated routines' ILP64 names are cudrop's own entries (capi/exports64.cpp), the rest
@@ -31,7 +31,7 @@ run_case() {  # name, library (-l), SFX
   local name=$1 lib=$2 sfx=$3
   "$cc" -O1 -DSFX="$sfx" -o "$work/$name" "$src/forward64_probe.c" -L"$build" -l"$lib" \
     -Wl,-rpath,"$build" -ldl -lm || { fail "$name: does not build"; return; }
-  CUDROP_VERBOSE=1 CUDROP_MODE=cpu "$work/$name" $multi/blas/libblas.so.3 $multi/lapack/liblapack.so.3 \
+  CUDROP_VERBOSE=2 CUDROP_MODE=cpu "$work/$name" $multi/blas/libblas.so.3 $multi/lapack/liblapack.so.3 \
     >"$work/$name.out" 2>"$work/$name.err"
   local rc=$?
   sed "s/^/$name: /" "$work/$name.out"
@@ -82,7 +82,7 @@ done
 # bits as Debian's ILP64 libraries give linked directly, each routine resolved in an ILP64
 # library, no LP64 one.
 for name in full lib64; do
-  CUDROP_VERBOSE=1 CUDROP_MODE=cpu "$work/$name" --dump $multi/blas/libblas.so.3 $multi/lapack/liblapack.so.3 \
+  CUDROP_VERBOSE=2 CUDROP_MODE=cpu "$work/$name" --dump $multi/blas/libblas.so.3 $multi/lapack/liblapack.so.3 \
     >"$work/$name.dump" 2>"$work/$name.dump.err" || fail "$name: --dump: exit $?: $(head -c 300 "$work/$name.dump.err")"
   "$work/direct-$name" --dump >"$work/direct-$name.dump" 2>&1 || fail "direct-$name: --dump: exit $?"
   lp64=$(grep '^cudrop: CPU .* from ' "$work/$name.dump.err" | grep -v '(64-bit integers)')

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The man pages: cudrop(7), cudrop-info(1) and cudrop-run(1) format without a single warning
-# (groff -ww, and mandoc -T lint where installed); cudrop(7) names every user setting of the
-# README's Environment table, and cudrop-info(1) and cudrop-run(1) every option of their
-# program's usage text.
+# (groff -ww, and mandoc -T lint where installed); cudrop(7) names every user setting of
+# core/settings.def, and cudrop-info(1) and cudrop-run(1) every option of their program's usage
+# text.
 #
 #   man_pages.sh SOURCE_DIR CUDROP_INFO CUDROP_RUN
 # Exit 0 pass, 1 fail, 77 skipped (neither groff nor mandoc installed).
@@ -31,11 +31,11 @@ fi
 # A page as text (its source where groff is missing).
 text() { LC_ALL=C.UTF-8 MANWIDTH=200 groff -man -Tascii -P-c -P-b -P-u "$1" 2>/dev/null || cat "$1"; }
 
-# Each CUDROP_* name in the first column of the README's Environment table, in cudrop(7).
+# Each user setting of the table (core/settings.def; tests/settings_docs.sh holds the README to
+# the same list), in cudrop(7).
 text7=$(text "${pages[0]}")
-settings=$(awk '/^### Environment/ {on=1} on && /^\| `CUDROP_/ {print} on && /^## / && !/Environment/ {exit}' "$src/README.md" \
-  | cut -d'|' -f2 | grep -o 'CUDROP_[A-Z0-9_]*' | sort -u)
-[[ -n $settings ]] || bad "no CUDROP_ setting found in README.md's Environment table"
+settings=$(sed -nE 's/^CUDROP_SETTING\((CUDROP_[A-Z0-9_]+), *user,.*/\1/p' "$src/core/settings.def")
+[[ -n $settings ]] || bad "no user setting found in core/settings.def"
 for s in $settings; do
   grep -q -- "$s" <<<"$text7" || bad "cudrop(7) does not describe $s"
 done

@@ -1,7 +1,8 @@
-/* cudrop-info: what cudrop finds on this machine (cudrop_info), and with --check a small GEMM,
- * LU and Cholesky run through cudrop's public entries once with CUDROP_MODE=gpu and once with
- * CUDROP_MODE=cpu, compared. The mode is read once per process, so each run is a child process
- * of this program (the hidden --check-child FILE MODE), which writes its results to FILE. */
+/* cudrop-info: what cudrop finds on this machine (cudrop_info: in short, or everything with
+ * --all or --json), and with --check a small GEMM, LU and Cholesky run through cudrop's public
+ * entries once with CUDROP_MODE=gpu and once with CUDROP_MODE=cpu, compared. The mode is read
+ * once per process, so each run is a child process of this program (the hidden --check-child
+ * FILE MODE), which writes its results to FILE. */
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -212,17 +213,19 @@ static int check(void) {
 }
 
 static void usage(FILE *to) {
-  fprintf(to, "usage: cudrop-info [--json] [--check]\n"
-              "  (no option)  version, build, GPU, CPU BLAS/LAPACK, settings and their sources\n"
-              "  --json       the same as one JSON object\n"
+  fprintf(to, "usage: cudrop-info [--all | --json] [--check]\n"
+              "  (no option)  version, build, GPU, the CPU BLAS/LAPACK libraries, the users' settings\n"
+              "  --all        also each CPU routine, the tuning knobs and test hooks, the auto-mode thresholds\n"
+              "  --json       all of it as one JSON object\n"
               "  --check      run GEMM, LU and Cholesky with CUDROP_MODE=gpu and =cpu and compare\n");
 }
 
 int main(int argc, char **argv) {
-  int json = 0, do_check = 0;
+  int all = 0, json = 0, do_check = 0;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--check-child") == 0 && i + 1 < argc) return check_child(argv[i + 1]);
     if (strcmp(argv[i], "--json") == 0) json = 1;
+    else if (strcmp(argv[i], "--all") == 0) all = 1;
     else if (strcmp(argv[i], "--check") == 0) do_check = 1;
     else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       usage(stdout);
@@ -233,10 +236,11 @@ int main(int argc, char **argv) {
     }
   }
   if (do_check) return check();
-  const size_t length = cudrop_info(NULL, 0, json);
+  const int form = json ? CUDROP_INFO_JSON : all ? CUDROP_INFO_ALL : CUDROP_INFO_SHORT;
+  const size_t length = cudrop_info(NULL, 0, form);
   char *text = malloc(length + 1);
   if (text == NULL) return 1;
-  cudrop_info(text, length + 1, json);
+  cudrop_info(text, length + 1, form);
   fputs(text, stdout);
   free(text);
   return 0;
