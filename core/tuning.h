@@ -118,8 +118,8 @@ constexpr int kGetrfMinN = 2048;
 // this order on.
 constexpr int kPotrfMinN = 512;
 // Auto mode's power-method crossover (CUDROP_POWER_MIN_BYTES): a matrix of at least this many
-// bytes goes to the GPU. One iteration there wins from a few MB already (capi/power.cpp,
-// docs/perf/2026-11-21-h100-session2.md); this keeps a margin.
+// bytes goes to the GPU. One iteration there wins from a few MB already (capi/power.cpp;
+// docs/perf/README.md, auto-mode crossovers); this keeps a margin.
 constexpr size_t kPowerMinBytes = size_t(4) << 20;
 // A host->host LU writes finished rows of the factor back while the GPU works on, in pieces of
 // at least this many bytes (CUDROP_GETRF_WRITEBACK): a 2D copy of a few rows per column moves
