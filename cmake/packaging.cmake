@@ -46,6 +46,9 @@ endif()
 
 install(FILES docs/man/cudrop.7 DESTINATION ${CMAKE_INSTALL_MANDIR}/man7)
 install(FILES docs/man/cudrop-info.1 docs/man/cudrop-run.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+# The documents cudrop(7) points to: tuning knobs and test hooks, semantics, security, 3xTF32.
+install(FILES docs/tuning.md docs/semantics.md docs/security.md docs/sgemm-3xtf32.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # Debian's providers of libblas.so.3/liblapack.so.3 register at: OpenBLAS 100 (pthread; 95
 # openmp, 90 serial), BLIS below it, the reference libraries 10. 110 puts cudrop first in auto
@@ -67,8 +70,8 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "cudrop maintainers <cudrop@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "drop-in BLAS/LAPACK for NVIDIA GPUs")
 set(CPACK_PACKAGE_DESCRIPTION
-"cudrop runs BLAS and LAPACK calls (GEMM, LU, Cholesky, the power method) on an NVIDIA GPU with
-its own CUDA kernels, from unmodified programs; small calls, and every call on a machine without
+"cudrop runs BLAS and LAPACK calls (the Level 3 BLAS, LU, Cholesky, the linear solves, the power
+method) on an NVIDIA GPU with its own CUDA kernels, from unmodified programs; small calls, and every call on a machine without
 a usable GPU, go to the CPU BLAS/LAPACK underneath. This package registers cudrop in the
 libblas.so.3 and liblapack.so.3 alternatives, above OpenBLAS, and libcudrop64 (64-bit integers)
 in the libblas64.so.3 and liblapack64.so.3 ones: programs linked with the system BLAS/LAPACK use
