@@ -43,5 +43,6 @@ void gemm_case(Rng &rng, Names names);
 void level3_case(Rng &rng, Names names);
 void factor_case(Rng &rng, Names names);  // getrf, potrf
 void solve_case(Rng &rng, Names names);   // getrs, potrs, gesv, posv
+void power_case(Rng &rng);
 
 }  // namespace fuzz

@@ -50,6 +50,7 @@ void load_libraries() {
     std::exit(harness::kSkipped);
   }
   g_reference.handles = {blas, lapack};
+  register_power_model(g_reference);
 
   // libcudrop's own definitions (this program's Fortran names come first in the global scope).
   Dl_info info{};
@@ -63,7 +64,7 @@ void load_libraries() {
     std::exit(2);
   }
   g_cudrop.handles = {cudrop};
-  for (const char *name : {"sgemm_", "zposv_", "cblas_ztrsm"}) {
+  for (const char *name : {"sgemm_", "zposv_", "cblas_ztrsm", "cudrop_dcsrpower_"}) {
     Dl_info where{};
     if (dladdr(g_cudrop.find(name), &where) == 0 || where.dli_fbase != info.dli_fbase) {
       std::fprintf(stderr, "fuzz: cudrop's %s does not come from %s\n", name, info.dli_fname);

@@ -53,6 +53,7 @@ extern Library *g_running;  // the library whose entry is running (library.cpp's
 // library `file` ("blas/libblas.so.3") under the root CUDROP_NETLIB_DIR names, or under /.
 void load_libraries();
 std::string reference_path(const char *file);
+void register_power_model(Library &reference);  // power.cpp
 
 // `works`: a legal call that computes (no quick return): counted, and where cudrop ran it
 // checked against --mode-expect.

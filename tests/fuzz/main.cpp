@@ -1,10 +1,11 @@
 // Differential fuzzer: every entry point cudrop accelerates against Debian's reference BLAS,
-// CBLAS and LAPACK, with random legal and illegal arguments, special values, odd sizes, padded
+// CBLAS and LAPACK (the power method against its documented definition), with random legal and illegal arguments, special values, odd sizes, padded
 // leading dimensions and unaligned arrays:
 //   gemm     ?gemm_, cblas_?gemm                                    (s, d, c, z)
 //   level3   ?symm, ?hemm, ?syrk, ?herk, ?syr2k, ?her2k, ?trmm, ?trsm, Fortran and CBLAS
 //   factor   ?getrf_, ?potrf_                                       (s, d, c, z)
 //   solve    ?getrs_, ?potrs_, ?gesv_, ?posv_                        (s, d, c, z)
+//   power    cudrop_spower_, cudrop_dpower_, cudrop_scsrpower_, cudrop_dcsrpower_
 //
 // Each case runs the same call twice on identical copies of its arguments, once in the
 // reference library (dlopen'ed RTLD_LOCAL, functions from dlsym on its handle) and once in
@@ -76,6 +77,7 @@ Family g_families[] = {
     {"level3", 32, [](Rng &rng) { level3_case(rng, Names::lp64); }},
     {"factor", 12, [](Rng &rng) { factor_case(rng, Names::lp64); }},
     {"solve", 16, [](Rng &rng) { solve_case(rng, Names::lp64); }},
+    {"power", 10, power_case},
 };
 
 void one_case(long index) {
@@ -112,7 +114,7 @@ int main(int argc, char **argv) {
   using namespace fuzz;
   const bool understood =
       harness::CommandLine("usage: fuzz [--seed S] [--cases N] [--mode-expect cpu|gpu] [--gpu] [--only CASE] "
-                           "[--show N] [--family gemm|level3|factor|solve]")
+                           "[--show N] [--family gemm|level3|factor|solve|power]")
           .number("--seed", &g_options.seed)
           .number("--cases", &g_options.cases)
           .number("--only", &g_options.only)
