@@ -37,12 +37,14 @@ enum class Names { lp64, ilp64, wheel, wheel64 };
 inline bool wide(Names names) { return names == Names::ilp64 || names == Names::wheel64; }
 const char *describe(Names names);
 
-// The case generators, one per routine family (precision, routine and interface drawn inside),
-// calling cudrop's entry by `names`.
+// The case generators, one per routine family (precision, routine and interface drawn inside).
+// `names` is Names::lp64 except in the entries family (entries.cpp), which runs the same
+// generators through cudrop's other names.
 void gemm_case(Rng &rng, Names names);
 void level3_case(Rng &rng, Names names);
 void factor_case(Rng &rng, Names names);  // getrf, potrf
 void solve_case(Rng &rng, Names names);   // getrs, potrs, gesv, posv
 void power_case(Rng &rng);
+void entries_case(Rng &rng);
 
 }  // namespace fuzz

@@ -14,6 +14,7 @@ namespace fuzz {
 Library g_reference{"reference", {}, {}};
 Library g_cudrop{"cudrop", {}, {}};
 Library *g_running = &g_reference;
+int64_t g_wide_int_min = INT_MIN;
 
 std::string symbol(Kind kind, char p, const char *stem, Names names) {
   const std::string core = std::string(1, p) + stem;
@@ -41,6 +42,29 @@ std::string reference_path(const char *file) {
   return std::string(root != nullptr ? root : "") + "/usr/lib/x86_64-linux-gnu/" + file;
 }
 
+namespace {
+// For shim.cpp's stand-in routines: the reference's LP64 routine `name`.
+void *reference_routine(const char *name) { return g_reference.find(name); }
+
+// The wheels' libraries and the ILP64 library, as cudrop finds them underneath (cpu/backend.cpp:
+// in an object the process has loaded, before the system's files): shim.cpp's stand-in, each
+// routine the reference's LP64 one. FUZZ_SHIM: its file (tests/fuzz/CMakeLists.txt).
+void load_shim() {
+#ifdef FUZZ_SHIM
+  const char *path = FUZZ_SHIM;
+#else
+  const char *path = "libcudrop_fuzz_shim.so";
+#endif
+  void *shim = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (shim == nullptr) {
+    std::fprintf(stderr, "fuzz: cannot load the stand-in library %s: %s\n", path, dlerror());
+    std::exit(2);
+  }
+  using Bind = void (*)(void *(*)(const char *));
+  reinterpret_cast<Bind>(dlsym(shim, "fuzz_shim_bind"))(&reference_routine);
+}
+}  // namespace
+
 void load_libraries() {
   const std::string blas_file = reference_path("blas/libblas.so.3"), lapack_file = reference_path("lapack/liblapack.so.3");
   void *blas = dlopen(blas_file.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -64,13 +88,14 @@ void load_libraries() {
     std::exit(2);
   }
   g_cudrop.handles = {cudrop};
-  for (const char *name : {"sgemm_", "zposv_", "cblas_ztrsm", "cudrop_dcsrpower_"}) {
+  for (const char *name : {"sgemm_", "zposv_", "cblas_ztrsm", "dgemm_64_", "scipy_cblas_zher2k64_", "cudrop_dcsrpower_"}) {
     Dl_info where{};
     if (dladdr(g_cudrop.find(name), &where) == 0 || where.dli_fbase != info.dli_fbase) {
       std::fprintf(stderr, "fuzz: cudrop's %s does not come from %s\n", name, info.dli_fname);
       std::exit(2);
     }
   }
+  load_shim();
 }
 
 void check_handlers(const std::vector<HandlerCall> &ref, const std::vector<HandlerCall> &got) {

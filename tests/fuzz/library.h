@@ -49,7 +49,8 @@ struct Library {
 extern Library g_reference, g_cudrop;
 extern Library *g_running;  // the library whose entry is running (library.cpp's forwarders)
 
-// Loads both libraries; exits with harness::kSkipped without the reference libraries. reference_path: the reference
+// Loads both libraries and the stand-in for the wheels' and ILP64 libraries (shim.cpp); exits
+// with harness::kSkipped without the reference libraries. reference_path: the reference
 // library `file` ("blas/libblas.so.3") under the root CUDROP_NETLIB_DIR names, or under /.
 void load_libraries();
 std::string reference_path(const char *file);
@@ -79,6 +80,12 @@ void run_both(bool works, Names names, Run &ref, Run &got, Call &&call) {
   check_handlers(ref.handlers, got.handlers);
 }
 
+// What an ILP64 name gets for a size or leading dimension that is INT_MIN for the LP64
+// reference (entries.cpp sets it): INT_MIN, or a negative value past an int, which cudrop
+// hands whole to the ILP64 routine underneath, and which shim.cpp's stand-in for that routine
+// narrows back to INT_MIN (always illegal: the same parameter reported).
+extern int64_t g_wide_int_min;
+
 // The scalar arguments of a call (Fortran passes them by address) in index type I.
 template <class T, class I> struct Scalars {
   using Index = I;
@@ -101,7 +108,8 @@ template <class T, class I, class F> void with_scalars_as(const Args<T> &args, c
   Scalars<T, I> s;
   std::memset(static_cast<void *>(&s), 0, sizeof s);  // padding included: compared below
   std::memcpy(s.ch, args.ch, sizeof s.ch);
-  for (int k = 0; k < 8; ++k) s.in[k] = I(args.in[k]);
+  for (int k = 0; k < 8; ++k)
+    s.in[k] = std::is_same_v<I, int> || args.in[k] != INT_MIN ? I(args.in[k]) : I(g_wide_int_min);
   std::memcpy(s.t, args.t, sizeof s.t);
   std::memcpy(s.r, args.r, sizeof s.r);
   Scalars<T, I> original;

@@ -1,11 +1,13 @@
 // Differential fuzzer: every entry point cudrop accelerates against Debian's reference BLAS,
-// CBLAS and LAPACK (the power method against its documented definition), with random legal and illegal arguments, special values, odd sizes, padded
-// leading dimensions and unaligned arrays:
+// CBLAS and LAPACK (the power method against its documented definition), with random legal and
+// illegal arguments, special values, odd sizes, padded leading dimensions and unaligned arrays:
 //   gemm     ?gemm_, cblas_?gemm                                    (s, d, c, z)
 //   level3   ?symm, ?hemm, ?syrk, ?herk, ?syr2k, ?her2k, ?trmm, ?trsm, Fortran and CBLAS
 //   factor   ?getrf_, ?potrf_                                       (s, d, c, z)
 //   solve    ?getrs_, ?potrs_, ?gesv_, ?posv_                        (s, d, c, z)
 //   power    cudrop_spower_, cudrop_dpower_, cudrop_scsrpower_, cudrop_dcsrpower_
+//   entries  the same routines under their ILP64 names (dgemm_64_, cblas_dgemm64_) and the
+//            PyPI wheels' (scipy_dgemm_, scipy_cblas_dgemm, scipy_dgemm_64_, ...)
 //
 // Each case runs the same call twice on identical copies of its arguments, once in the
 // reference library (dlopen'ed RTLD_LOCAL, functions from dlsym on its handle) and once in
@@ -25,6 +27,7 @@
 // Case i draws from its own generator (seed, i): `--only i` replays one case (with the same
 // --family, if one was given).
 #include <cinttypes>
+#include <climits>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -49,8 +52,12 @@ void difference(const char *format, ...) {
   va_start(args, format);
   std::vsnprintf(what, sizeof what, format, args);
   va_end(args);
-  std::printf("DIFFERENCE case %ld (--seed %" PRIu64 " --only %ld%s%s): %s\n  %s\n", g_case, g_options.seed, g_case,
-              g_options.family.empty() ? "" : " --family ", g_options.family.c_str(), g_call.c_str(), what);
+  char wide_int_min[64] = "";
+  if (g_wide_int_min != INT_MIN)
+    std::snprintf(wide_int_min, sizeof wide_int_min, " (INT_MIN passed as %lld)", (long long)g_wide_int_min);
+  std::printf("DIFFERENCE case %ld (--seed %" PRIu64 " --only %ld%s%s): %s%s\n  %s\n", g_case, g_options.seed, g_case,
+              g_options.family.empty() ? "" : " --family ", g_options.family.c_str(), g_call.c_str(), wide_int_min,
+              what);
 }
 
 const char *describe(Names names) {
@@ -65,7 +72,8 @@ const char *describe(Names names) {
 namespace {
 
 // The case mix: each family's share of the cases. Within a family every routine, precision
-// and interface has an equal chance.
+// and interface has an equal chance; the entries family shares its cases among three sets of
+// names for all the others' routines (power has no other names).
 struct Family {
   const char *name;
   int weight;
@@ -78,6 +86,7 @@ Family g_families[] = {
     {"factor", 12, [](Rng &rng) { factor_case(rng, Names::lp64); }},
     {"solve", 16, [](Rng &rng) { solve_case(rng, Names::lp64); }},
     {"power", 10, power_case},
+    {"entries", 18, entries_case},
 };
 
 void one_case(long index) {
@@ -114,7 +123,7 @@ int main(int argc, char **argv) {
   using namespace fuzz;
   const bool understood =
       harness::CommandLine("usage: fuzz [--seed S] [--cases N] [--mode-expect cpu|gpu] [--gpu] [--only CASE] "
-                           "[--show N] [--family gemm|level3|factor|solve|power]")
+                           "[--show N] [--family gemm|level3|factor|solve|power|entries]")
           .number("--seed", &g_options.seed)
           .number("--cases", &g_options.cases)
           .number("--only", &g_options.only)
