@@ -38,7 +38,9 @@ struct Rank {
 int rank_illegal_argument(bool two, char uplo, char trans, char other_trans, int n, int k, int lda, int ldb, int ldc) {
   const int nrowa = trans == 'N' ? n : k;
   if (uplo != 'U' && uplo != 'L') return 1;
-  if (trans != 'N' && trans != other_trans && !(other_trans == '\0' && (trans == 'T' || trans == 'C'))) return 2;
+  // (A NUL TRANS is illegal for all of them: other_trans '\0' stands for 'T' and 'C'.)
+  const bool accepted = trans == 'N' || (other_trans == '\0' ? trans == 'T' || trans == 'C' : trans == other_trans);
+  if (!accepted) return 2;
   if (n < 0) return 3;
   if (k < 0) return 4;
   if (lda < std::max(1, nrowa)) return 7;
