@@ -165,6 +165,10 @@ void cblas_rank(int layout, int uplo, int trans, int n, int k, typename Rank<F, 
       taken = cpu_takes_illegal_call<cpu::Fn<R::cblas, T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, uplo,
                                                          trans, n, k, alpha_arg, a, lda, beta_arg, c, ldc);
     if (taken) return;
+    // Reference CBLAS's row-major SYRK, HERK and SYR2K report an illegal Uplo as parameter 3
+    // (HER2K as 2, like every column-major call).
+    if (row_major && ul == '\0' && F != Family::her2k)
+      return report_illegal_cblas_argument(names, 3, true, "Uplo", uplo, caller);
     report_illegal_cblas_call(names, routine_names<F, T>, layout,
                               {{"Uplo", uplo, ul != '\0'}, {"Trans", trans, tr != '\0'}}, fortran_info, caller);
     return;
