@@ -28,6 +28,15 @@ template <class T> constexpr char letter() {
   else if constexpr (std::is_same_v<T, std::complex<float>>) return 'c';
   else return 'z';
 }
+// f(T()) for precision `which` of s, d, c, z (0 to 3).
+template <class F> void for_precision(uint64_t which, F &&f) {
+  switch (which) {
+    case 0: return f(float());
+    case 1: return f(double());
+    case 2: return f(std::complex<float>());
+    default: return f(std::complex<double>());
+  }
+}
 template <class T> double epsilon() { return std::numeric_limits<real_t<T>>::epsilon() / 2; }  // LAPACK's EPS
 
 // The parts of a value (a real one's imaginary part is 0), and one made of parts.

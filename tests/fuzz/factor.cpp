@@ -42,17 +42,15 @@ template <class T> void getrf_as(Rng &rng, Names names) {
   args.in[1] = n;
   args.in[2] = lda;
   FactorRun<T> ref, got;
-  run_both(works, names, ref, got, [&](Library &lib, FactorRun<T> &out, Names as) {
+  run_both(works, names, args, ref, got, [&](Library &lib, FactorRun<T> &out, auto &s, Names as) {
+    using I = index_of<decltype(s)>;
     out.a = a0;
-    with_scalars(args, lib, as, [&](auto &s) {
-      using I = typename std::decay_t<decltype(s)>::Index;
-      Pivots<I> ipiv = make_pivots<I>(mn);
-      I info = I(kIntGuard);
-      lib.get<sig::getrf_lapack<T, I>>(symbol<T>(Kind::lapack, "getrf", as))(&s.in[0], &s.in[1], out.a.p(), &s.in[2],
-                                                                            ipiv.p(), &info);
-      out.ipiv = widened(ipiv);
-      out.info = info;
-    });
+    Pivots<I> ipiv = make_pivots<I>(mn);
+    I info = I(kIntGuard);
+    lib.get<sig::getrf_lapack<T, I>>(symbol<T>(Kind::lapack, "getrf", as))(&s.in[0], &s.in[1], out.a.p(), &s.in[2],
+                                                                          ipiv.p(), &info);
+    out.ipiv = widened(ipiv);
+    out.info = info;
   });
   check_untouched_outside("A", a0, got.a);
   check_pivots_outside(make_pivots<int64_t>(mn), got.ipiv, mn);
@@ -82,15 +80,13 @@ template <class T> void potrf_as(Rng &rng, Names names) {
   args.in[0] = n;
   args.in[1] = lda;
   FactorRun<T> ref, got;
-  run_both(works, names, ref, got, [&](Library &lib, FactorRun<T> &out, Names as) {
+  run_both(works, names, args, ref, got, [&](Library &lib, FactorRun<T> &out, auto &s, Names as) {
+    using I = index_of<decltype(s)>;
     out.a = a0;
-    with_scalars(args, lib, as, [&](auto &s) {
-      using I = typename std::decay_t<decltype(s)>::Index;
-      I info = I(kIntGuard);
-      lib.get<sig::potrf_lapack<T, I>>(symbol<T>(Kind::lapack, "potrf", as))(&s.ch[0], &s.in[0], out.a.p(), &s.in[1],
-                                                                            &info, 1);
-      out.info = info;
-    });
+    I info = I(kIntGuard);
+    lib.get<sig::potrf_lapack<T, I>>(symbol<T>(Kind::lapack, "potrf", as))(&s.ch[0], &s.in[0], out.a.p(), &s.in[1],
+                                                                          &info, 1);
+    out.info = info;
   });
   check_untouched_outside("A", a0, got.a);
   if (!(works && g_options.gpu_bounds)) {
@@ -103,16 +99,11 @@ template <class T> void potrf_as(Rng &rng, Names names) {
 }  // namespace
 
 void factor_case(Rng &rng, Names names) {
-  switch (rng.below(8)) {
-    case 0: return getrf_as<float>(rng, names);
-    case 1: return getrf_as<double>(rng, names);
-    case 2: return getrf_as<std::complex<float>>(rng, names);
-    case 3: return getrf_as<std::complex<double>>(rng, names);
-    case 4: return potrf_as<float>(rng, names);
-    case 5: return potrf_as<double>(rng, names);
-    case 6: return potrf_as<std::complex<float>>(rng, names);
-    default: return potrf_as<std::complex<double>>(rng, names);
-  }
+  const bool lu = rng.below(2) == 0;
+  for_precision(rng.below(4), [&](auto zero) {
+    if (lu) getrf_as<decltype(zero)>(rng, names);
+    else potrf_as<decltype(zero)>(rng, names);
+  });
 }
 
 }  // namespace fuzz

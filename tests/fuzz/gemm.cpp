@@ -62,20 +62,18 @@ template <class T> void gemm_as(Rng &rng, bool cblas, Names names) {
   args.t[0] = alpha;
   args.t[1] = beta;
   Run ref, got;
-  run_both(works, names, ref, got, [&](Library &lib, Run &r, Names as) {
+  run_both(works, names, args, ref, got, [&](Library &lib, Run &r, auto &s, Names as) {
+    using I = index_of<decltype(s)>;
     r.a = a0;
     r.b = b0;
     r.c = c0;
-    with_scalars(args, lib, as, [&](auto &s) {
-      using I = typename std::decay_t<decltype(s)>::Index;
-      const std::string fn = symbol<T>(cblas ? Kind::cblas : Kind::blas, "gemm", as);
-      if (cblas)
-        lib.get<sig::gemm_cblas<T, I>>(fn)(layout, cta, ctb, s.in[0], s.in[1], s.in[2], cblas_scalar(s.t[0]), r.a.p(),
-                                           s.in[3], r.b.p(), s.in[4], cblas_scalar(s.t[1]), r.c.p(), s.in[5]);
-      else
-        lib.get<sig::gemm_blas<T, I>>(fn)(&s.ch[0], &s.ch[1], &s.in[0], &s.in[1], &s.in[2], &s.t[0], r.a.p(),
-                                          &s.in[3], r.b.p(), &s.in[4], &s.t[1], r.c.p(), &s.in[5], 1, 1);
-    });
+    const std::string fn = symbol<T>(cblas ? Kind::cblas : Kind::blas, "gemm", as);
+    if (cblas)
+      lib.get<sig::gemm_cblas<T, I>>(fn)(layout, cta, ctb, s.in[0], s.in[1], s.in[2], cblas_scalar(s.t[0]), r.a.p(),
+                                         s.in[3], r.b.p(), s.in[4], cblas_scalar(s.t[1]), r.c.p(), s.in[5]);
+    else
+      lib.get<sig::gemm_blas<T, I>>(fn)(&s.ch[0], &s.ch[1], &s.in[0], &s.in[1], &s.in[2], &s.t[0], r.a.p(), &s.in[3],
+                                        r.b.p(), &s.in[4], &s.t[1], r.c.p(), &s.in[5], 1, 1);
   });
   check_unchanged("A", a0, got.a);
   check_unchanged("B", b0, got.b);
@@ -100,12 +98,7 @@ template <class T> void gemm_as(Rng &rng, bool cblas, Names names) {
 
 void gemm_case(Rng &rng, Names names) {
   const bool cblas = rng.below(2) == 1;
-  switch (rng.below(4)) {
-    case 0: return gemm_as<float>(rng, cblas, names);
-    case 1: return gemm_as<double>(rng, cblas, names);
-    case 2: return gemm_as<std::complex<float>>(rng, cblas, names);
-    default: return gemm_as<std::complex<double>>(rng, cblas, names);
-  }
+  for_precision(rng.below(4), [&](auto zero) { gemm_as<decltype(zero)>(rng, cblas, names); });
 }
 
 }  // namespace fuzz

@@ -169,52 +169,50 @@ template <class T> void level3_as(Rng &rng, Op op, bool cblas, Names names) {
     std::vector<HandlerCall> handlers;
   };
   Run ref, got;
-  run_both(works, names, ref, got, [&](Library &lib, Run &r, Names as) {
+  run_both(works, names, args, ref, got, [&](Library &lib, Run &r, auto &s, Names as) {
+    using I = index_of<decltype(s)>;
     r.a = a0;
     r.b = b0;
     r.c = c0;
-    with_scalars(args, lib, as, [&](auto &s) {
-      using I = typename std::decay_t<decltype(s)>::Index;
-      const std::string fn_name = symbol<T>(cblas ? Kind::cblas : Kind::blas, o.stem, as);
-      T *a = r.a.p(), *b = r.b.p(), *c = r.c.p();
-      I *in = s.in;
-      const int *cd = code;
-      if (o.shape == Shape::side && cblas)
-        lib.get<sig::symm_cblas<T, I>>(fn_name)(cd[0], cd[1], cd[2], in[0], in[1], cblas_scalar(s.t[0]), a, in[2], b,
-                                                in[3], cblas_scalar(s.t[1]), c, in[4]);
-      else if (o.shape == Shape::side)
-        lib.get<sig::symm_blas<T, I>>(fn_name)(&s.ch[0], &s.ch[1], &in[0], &in[1], &s.t[0], a, &in[2], b, &in[3],
-                                               &s.t[1], c, &in[4], 1, 1);
-      else if (o.shape == Shape::tri && cblas)
-        lib.get<sig::trmm_cblas<T, I>>(fn_name)(cd[0], cd[1], cd[2], cd[3], cd[4], in[0], in[1], cblas_scalar(s.t[0]),
-                                                a, in[2], b, in[3]);
-      else if (o.shape == Shape::tri)
-        lib.get<sig::trmm_blas<T, I>>(fn_name)(&s.ch[0], &s.ch[1], &s.ch[2], &s.ch[3], &in[0], &in[1], &s.t[0], a,
-                                               &in[2], b, &in[3], 1, 1, 1, 1);
-      else if (op == Op::syrk && cblas)
-        lib.get<sig::syrk_cblas<T, I>>(fn_name)(cd[0], cd[2], cd[3], in[0], in[1], cblas_scalar(s.t[0]), a, in[2],
-                                                cblas_scalar(s.t[1]), c, in[3]);
-      else if (op == Op::syrk)
-        lib.get<sig::syrk_blas<T, I>>(fn_name)(&s.ch[1], &s.ch[2], &in[0], &in[1], &s.t[0], a, &in[2], &s.t[1], c,
-                                               &in[3], 1, 1);
-      else if (op == Op::herk && cblas)
-        lib.get<sig::herk_cblas<T, I>>(fn_name)(cd[0], cd[2], cd[3], in[0], in[1], s.r[0], a, in[2], s.r[1], c, in[3]);
-      else if (op == Op::herk)
-        lib.get<sig::herk_blas<T, I>>(fn_name)(&s.ch[1], &s.ch[2], &in[0], &in[1], &s.r[0], a, &in[2], &s.r[1], c,
-                                               &in[3], 1, 1);
-      else if (op == Op::syr2k && cblas)
-        lib.get<sig::syr2k_cblas<T, I>>(fn_name)(cd[0], cd[2], cd[3], in[0], in[1], cblas_scalar(s.t[0]), a, in[2], b,
-                                                 in[3], cblas_scalar(s.t[1]), c, in[4]);
-      else if (op == Op::syr2k)
-        lib.get<sig::syr2k_blas<T, I>>(fn_name)(&s.ch[1], &s.ch[2], &in[0], &in[1], &s.t[0], a, &in[2], b, &in[3],
-                                                &s.t[1], c, &in[4], 1, 1);
-      else if (cblas)
-        lib.get<sig::her2k_cblas<T, I>>(fn_name)(cd[0], cd[2], cd[3], in[0], in[1], cblas_scalar(s.t[0]), a, in[2], b,
-                                                 in[3], s.r[1], c, in[4]);
-      else
-        lib.get<sig::her2k_blas<T, I>>(fn_name)(&s.ch[1], &s.ch[2], &in[0], &in[1], &s.t[0], a, &in[2], b, &in[3],
-                                                &s.r[1], c, &in[4], 1, 1);
-    });
+    const std::string fn_name = symbol<T>(cblas ? Kind::cblas : Kind::blas, o.stem, as);
+    T *a = r.a.p(), *b = r.b.p(), *c = r.c.p();
+    I *in = s.in;
+    const int *cd = code;
+    if (o.shape == Shape::side && cblas)
+      lib.get<sig::symm_cblas<T, I>>(fn_name)(cd[0], cd[1], cd[2], in[0], in[1], cblas_scalar(s.t[0]), a, in[2], b,
+                                              in[3], cblas_scalar(s.t[1]), c, in[4]);
+    else if (o.shape == Shape::side)
+      lib.get<sig::symm_blas<T, I>>(fn_name)(&s.ch[0], &s.ch[1], &in[0], &in[1], &s.t[0], a, &in[2], b, &in[3],
+                                             &s.t[1], c, &in[4], 1, 1);
+    else if (o.shape == Shape::tri && cblas)
+      lib.get<sig::trmm_cblas<T, I>>(fn_name)(cd[0], cd[1], cd[2], cd[3], cd[4], in[0], in[1], cblas_scalar(s.t[0]),
+                                              a, in[2], b, in[3]);
+    else if (o.shape == Shape::tri)
+      lib.get<sig::trmm_blas<T, I>>(fn_name)(&s.ch[0], &s.ch[1], &s.ch[2], &s.ch[3], &in[0], &in[1], &s.t[0], a,
+                                             &in[2], b, &in[3], 1, 1, 1, 1);
+    else if (op == Op::syrk && cblas)
+      lib.get<sig::syrk_cblas<T, I>>(fn_name)(cd[0], cd[2], cd[3], in[0], in[1], cblas_scalar(s.t[0]), a, in[2],
+                                              cblas_scalar(s.t[1]), c, in[3]);
+    else if (op == Op::syrk)
+      lib.get<sig::syrk_blas<T, I>>(fn_name)(&s.ch[1], &s.ch[2], &in[0], &in[1], &s.t[0], a, &in[2], &s.t[1], c,
+                                             &in[3], 1, 1);
+    else if (op == Op::herk && cblas)
+      lib.get<sig::herk_cblas<T, I>>(fn_name)(cd[0], cd[2], cd[3], in[0], in[1], s.r[0], a, in[2], s.r[1], c, in[3]);
+    else if (op == Op::herk)
+      lib.get<sig::herk_blas<T, I>>(fn_name)(&s.ch[1], &s.ch[2], &in[0], &in[1], &s.r[0], a, &in[2], &s.r[1], c,
+                                             &in[3], 1, 1);
+    else if (op == Op::syr2k && cblas)
+      lib.get<sig::syr2k_cblas<T, I>>(fn_name)(cd[0], cd[2], cd[3], in[0], in[1], cblas_scalar(s.t[0]), a, in[2], b,
+                                               in[3], cblas_scalar(s.t[1]), c, in[4]);
+    else if (op == Op::syr2k)
+      lib.get<sig::syr2k_blas<T, I>>(fn_name)(&s.ch[1], &s.ch[2], &in[0], &in[1], &s.t[0], a, &in[2], b, &in[3],
+                                              &s.t[1], c, &in[4], 1, 1);
+    else if (cblas)
+      lib.get<sig::her2k_cblas<T, I>>(fn_name)(cd[0], cd[2], cd[3], in[0], in[1], cblas_scalar(s.t[0]), a, in[2], b,
+                                               in[3], s.r[1], c, in[4]);
+    else
+      lib.get<sig::her2k_blas<T, I>>(fn_name)(&s.ch[1], &s.ch[2], &in[0], &in[1], &s.t[0], a, &in[2], b, &in[3],
+                                              &s.r[1], c, &in[4], 1, 1);
   });
   check_unchanged("A", a0, got.a);
   Array<T> &out = has_c ? got.c : got.b;
@@ -262,10 +260,8 @@ template <class T> void level3_precision(Rng &rng, Names names) {
 // Every routine and precision an equal share: 5 real and 8 complex routines.
 void level3_case(Rng &rng, Names names) {
   const uint64_t r = rng.below(26);
-  if (r < 5) return level3_precision<float>(rng, names);
-  if (r < 10) return level3_precision<double>(rng, names);
-  if (r < 18) return level3_precision<std::complex<float>>(rng, names);
-  return level3_precision<std::complex<double>>(rng, names);
+  for_precision(r < 5 ? 0 : r < 10 ? 1 : r < 18 ? 2 : 3,
+                [&](auto zero) { level3_precision<decltype(zero)>(rng, names); });
 }
 
 }  // namespace fuzz

@@ -122,5 +122,16 @@ template <class T, class F> void with_scalars(const Args<T> &args, const Library
   if (wide(names)) with_scalars_as<T, int64_t>(args, lib, f);
   else with_scalars_as<T, int>(args, lib, f);
 }
+// The index type of the scalars `s` a call gets (int, or int64_t for the ILP64 names).
+template <class S> using index_of = typename std::decay_t<S>::Index;
+
+// run_both, each library's call made on its own copy of `args` (with_scalars):
+// call(library, out, s, names).
+template <class T, class Run, class Call>
+void run_both(bool works, Names names, const Args<T> &args, Run &ref, Run &got, Call &&call) {
+  run_both(works, names, ref, got, [&](Library &lib, Run &out, Names as) {
+    with_scalars(args, lib, as, [&](auto &s) { call(lib, out, s, as); });
+  });
+}
 
 }  // namespace fuzz

@@ -101,33 +101,31 @@ template <class T> void solve_as(Rng &rng, Routine routine, Names names) {
   std::copy(std::begin(ints), std::end(ints), args.in);
   const int pivots = lu ? order : 0;
   SolveRun<T> ref, got;
-  run_both(works, names, ref, got, [&](Library &lib, SolveRun<T> &out, Names as) {
+  run_both(works, names, args, ref, got, [&](Library &lib, SolveRun<T> &out, auto &s, Names as) {
+    using I = index_of<decltype(s)>;
     out.f.a = a0;
     out.b = b0;
-    with_scalars(args, lib, as, [&](auto &s) {
-      using I = typename std::decay_t<decltype(s)>::Index;
-      const std::string fn = symbol<T>(Kind::lapack, stem, as);
-      Pivots<I> ipiv = make_pivots<I>(pivots, driver ? std::vector<int>() : ipiv_values);
-      I info = I(kIntGuard);
-      T *a = out.f.a.p(), *b = out.b.p();
-      I *in = s.in;
-      switch (routine) {
-        case Routine::getrs:
-          lib.get<sig::getrs_lapack<T, I>>(fn)(&s.ch[0], &in[0], &in[1], a, &in[2], ipiv.p(), b, &in[3], &info, 1);
-          break;
-        case Routine::potrs:
-          lib.get<sig::potrs_lapack<T, I>>(fn)(&s.ch[0], &in[0], &in[1], a, &in[2], b, &in[3], &info, 1);
-          break;
-        case Routine::gesv:
-          lib.get<sig::gesv_lapack<T, I>>(fn)(&in[0], &in[1], a, &in[2], ipiv.p(), b, &in[3], &info);
-          break;
-        case Routine::posv:
-          lib.get<sig::posv_lapack<T, I>>(fn)(&s.ch[0], &in[0], &in[1], a, &in[2], b, &in[3], &info, 1);
-          break;
-      }
-      out.f.ipiv = widened(ipiv);
-      out.f.info = info;
-    });
+    const std::string fn = symbol<T>(Kind::lapack, stem, as);
+    Pivots<I> ipiv = make_pivots<I>(pivots, driver ? std::vector<int>() : ipiv_values);
+    I info = I(kIntGuard);
+    T *a = out.f.a.p(), *b = out.b.p();
+    I *in = s.in;
+    switch (routine) {
+      case Routine::getrs:
+        lib.get<sig::getrs_lapack<T, I>>(fn)(&s.ch[0], &in[0], &in[1], a, &in[2], ipiv.p(), b, &in[3], &info, 1);
+        break;
+      case Routine::potrs:
+        lib.get<sig::potrs_lapack<T, I>>(fn)(&s.ch[0], &in[0], &in[1], a, &in[2], b, &in[3], &info, 1);
+        break;
+      case Routine::gesv:
+        lib.get<sig::gesv_lapack<T, I>>(fn)(&in[0], &in[1], a, &in[2], ipiv.p(), b, &in[3], &info);
+        break;
+      case Routine::posv:
+        lib.get<sig::posv_lapack<T, I>>(fn)(&s.ch[0], &in[0], &in[1], a, &in[2], b, &in[3], &info, 1);
+        break;
+    }
+    out.f.ipiv = widened(ipiv);
+    out.f.info = info;
   });
   check_untouched_outside("B", b0, got.b);
   const Pivots<int64_t> ipiv0 = make_pivots<int64_t>(pivots, driver ? std::vector<int>() : ipiv_values);
@@ -162,20 +160,12 @@ template <class T> void solve_as(Rng &rng, Routine routine, Names names) {
     difference("||op(A) X - B|| / (||A|| ||X|| n eps) = %s >= 30", text(resid).c_str());
 }
 
-template <class T> void solve_precision(Rng &rng, Names names) {
-  const Routine routines[] = {Routine::getrs, Routine::potrs, Routine::gesv, Routine::posv};
-  solve_as<T>(rng, routines[rng.below(4)], names);
-}
-
 }  // namespace
 
 void solve_case(Rng &rng, Names names) {
-  switch (rng.below(4)) {
-    case 0: return solve_precision<float>(rng, names);
-    case 1: return solve_precision<double>(rng, names);
-    case 2: return solve_precision<std::complex<float>>(rng, names);
-    default: return solve_precision<std::complex<double>>(rng, names);
-  }
+  const Routine routines[] = {Routine::getrs, Routine::potrs, Routine::gesv, Routine::posv};
+  const Routine routine = routines[rng.below(4)];
+  for_precision(rng.below(4), [&](auto zero) { solve_as<decltype(zero)>(rng, routine, names); });
 }
 
 }  // namespace fuzz
