@@ -35,7 +35,7 @@ void check_within(const char *what, const Array<T> &orig, const Array<T> &ref, c
       const T r = ref.at(i, j), g = got.at(i, j);
       if (!written(i, j)) {
         if (!same_bits(orig.at(i, j), g)) {
-          difference("%s(%d,%d) is not the routine's to write: was %s, GPU %s", what, i + 1, j + 1,
+          difference("%s(%d,%d) is not the routine's to write: was %s, cudrop %s", what, i + 1, j + 1,
                      show(orig.at(i, j)).c_str(), show(g).c_str());
           return;
         }
@@ -43,14 +43,14 @@ void check_within(const char *what, const Array<T> &orig, const Array<T> &ref, c
       }
       if (!finite(r)) {
         if (infinities ? finite(g) : !same(r, g)) {
-          difference("%s(%d,%d): reference %s, GPU %s", what, i + 1, j + 1, show(r).c_str(), show(g).c_str());
+          difference("%s(%d,%d): reference %s, cudrop %s", what, i + 1, j + 1, show(r).c_str(), show(g).c_str());
           return;
         }
         continue;
       }
       const double b = bound(i, j);
       if (!finite(g) || mag(T(g - r)) > b) {
-        difference("%s(%d,%d): reference %s, GPU %s, |difference| > %s", what, i + 1, j + 1, show(r).c_str(),
+        difference("%s(%d,%d): reference %s, cudrop %s, |difference| > %s", what, i + 1, j + 1, show(r).c_str(),
                    show(g).c_str(), text(b).c_str());
         return;
       }

@@ -91,12 +91,12 @@ bool check_lu_bounds(const Array<T> &a0, const FactorRun<T> &ref, const FactorRu
   if (got.info < 0 || got.info > mn) difference("INFO %lld outside [0, %d]", (long long)got.info, mn);
   if (special) {
     if (any_nonfinite(ref.a, m, n) != any_nonfinite(got.a, m, n))
-      difference("non-finite entries: reference %s, GPU %s", any_nonfinite(ref.a, m, n) ? "some" : "none",
+      difference("non-finite entries: reference %s, cudrop %s", any_nonfinite(ref.a, m, n) ? "some" : "none",
                  any_nonfinite(got.a, m, n) ? "some" : "none");
     return false;
   }
   if (info_exact && ref.info != got.info) {
-    difference("INFO: reference %lld, GPU %lld", (long long)ref.info, (long long)got.info);
+    difference("INFO: reference %lld, cudrop %lld", (long long)ref.info, (long long)got.info);
     return false;
   }
   // Small integer matrices are often singular in exact arithmetic: whether a pivot comes out
@@ -130,7 +130,7 @@ bool check_cholesky_bounds(const Array<T> &a0, const FactorRun<T> &ref, const Fa
   if (got.info < 0 || got.info > order) difference("INFO %lld outside [0, %d]", (long long)got.info, order);
   if (kind == HermitianKind::Special || kind == HermitianKind::Random) return false;
   if (ref.info != got.info) {
-    difference("INFO: reference %lld, GPU %lld", (long long)ref.info, (long long)got.info);
+    difference("INFO: reference %lld, cudrop %lld", (long long)ref.info, (long long)got.info);
     return false;
   }
   const int factored = got.info == 0 ? order : int(got.info) - 1;

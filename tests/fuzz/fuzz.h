@@ -14,7 +14,7 @@ struct Options {
   long cases = 50000;
   long only = -1;
   bool expect_gpu = false;  // --mode-expect: where calls that do work must run
-  bool gpu_bounds = false;  // --gpu: compare GPU outputs within error bounds
+  bool gpu_bounds = false;  // --gpu, --bounds: compare outputs within error bounds
   int show = 5;
   std::string family;  // --family: only this family's cases (empty: the whole mix)
 };

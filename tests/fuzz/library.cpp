@@ -3,6 +3,7 @@
 #include "tests/fuzz/library.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -48,16 +49,23 @@ void *reference_routine(const char *name) { return g_reference.find(name); }
 
 // The wheels' libraries and the ILP64 library, as cudrop finds them underneath (cpu/backend.cpp:
 // in an object the process has loaded, before the system's files): shim.cpp's stand-in, each
-// routine the reference's LP64 one. FUZZ_SHIM: its file (tests/fuzz/CMakeLists.txt).
+// routine the reference's LP64 one. FUZZ_SHIM: its file (tests/fuzz/CMakeLists.txt); else, or
+// where the build tree has moved, the one beside this program.
 void load_shim() {
+  std::string path;
 #ifdef FUZZ_SHIM
-  const char *path = FUZZ_SHIM;
-#else
-  const char *path = "libcudrop_fuzz_shim.so";
+  path = FUZZ_SHIM;
 #endif
-  void *shim = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  void *shim = path.empty() ? nullptr : dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (shim == nullptr) {
-    std::fprintf(stderr, "fuzz: cannot load the stand-in library %s: %s\n", path, dlerror());
+    char self[4096];
+    const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+    const std::string program = length > 0 ? std::string(self, size_t(length)) : std::string();
+    path = program.substr(0, program.rfind('/') + 1) + "libcudrop_fuzz_shim.so";
+    shim = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  }
+  if (shim == nullptr) {
+    std::fprintf(stderr, "fuzz: cannot load the stand-in library %s: %s\n", path.c_str(), dlerror());
     std::exit(2);
   }
   using Bind = void (*)(void *(*)(const char *));

@@ -295,15 +295,15 @@ template <class T> void power_as(Rng &rng, bool csr) {
   if (kind == Matrix::Separated) {
     const bool edge = got.info != ref.info && std::max(got.maxit, ref.maxit) == maxit;
     if ((got.info != ref.info && !edge) || std::abs(got.maxit - ref.maxit) > 1)
-      return difference("INFO %d, MAXIT %d; GPU INFO %d, MAXIT %d", ref.info, ref.maxit, got.info, got.maxit);
+      return difference("INFO %d, MAXIT %d; cudrop INFO %d, MAXIT %d", ref.info, ref.maxit, got.info, got.maxit);
     if (std::fabs(double(got.lambda) - double(ref.lambda)) > norm * (2 * t + rounding))
-      return difference("LAMBDA %s, GPU %s", show(ref.lambda).c_str(), show(got.lambda).c_str());
+      return difference("LAMBDA %s, cudrop %s", show(ref.lambda).c_str(), show(got.lambda).c_str());
     check_within("X", ref.x, ref.x, got.x, false, [&](int, int) { return 2 * t + rounding; }, [](int, int) { return true; });
   } else if (kind == Matrix::Nilpotent || ref.info == 3) {  // A x = 0, or Inf or NaN, at the same step
     if (got.info != ref.info || got.maxit != ref.maxit)
-      difference("INFO %d, MAXIT %d; GPU INFO %d, MAXIT %d", ref.info, ref.maxit, got.info, got.maxit);
+      difference("INFO %d, MAXIT %d; cudrop INFO %d, MAXIT %d", ref.info, ref.maxit, got.info, got.maxit);
   } else if (got.info < 0 || got.info > 3 || got.maxit < 0 || got.maxit > maxit) {
-    difference("GPU INFO %d, MAXIT %d (limit %d)", got.info, got.maxit, maxit);
+    difference("cudrop INFO %d, MAXIT %d (limit %d)", got.info, got.maxit, maxit);
   }
 }
 

@@ -149,7 +149,7 @@ template <class T> void solve_as(Rng &rng, Routine routine, Names names) {
     if (got.f.info > 0) return check_same_entries("B", b0, got.b);
     if (!passed) return;
   } else if (got.f.info != ref.f.info) {
-    difference("INFO: reference %lld, GPU %lld", (long long)ref.f.info, (long long)got.f.info);
+    difference("INFO: reference %lld, cudrop %lld", (long long)ref.f.info, (long long)got.f.info);
     return;
   }
   if (!has_matrix || special || nrhs == 0) return;
