@@ -35,7 +35,6 @@ void difference(const char *format, ...) __attribute__((format(printf, 1, 2)));
 //   wheel64  scipy_dgemm_64_, scipy_cblas_dgemm64_    (int64_t: numpy 2.x's wheel)
 enum class Names { lp64, ilp64, wheel, wheel64 };
 inline bool wide(Names names) { return names == Names::ilp64 || names == Names::wheel64; }
-const char *describe(Names names);
 
 // The case generators, one per routine family (precision, routine and interface drawn inside).
 // `names` is Names::lp64 except in the entries family (entries.cpp), which runs the same

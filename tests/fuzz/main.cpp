@@ -62,15 +62,6 @@ void difference(const char *format, ...) {
               what);
 }
 
-const char *describe(Names names) {
-  switch (names) {
-    case Names::lp64: return "LP64 names";
-    case Names::ilp64: return "ILP64 names";
-    case Names::wheel: return "scipy wheel names";
-    default: return "numpy wheel ILP64 names";
-  }
-}
-
 namespace {
 
 // The case mix: each family's share of the cases. Within a family every routine, precision
