@@ -38,7 +38,9 @@ struct Rank {
 int rank_illegal_argument(bool two, char uplo, char trans, char other_trans, int n, int k, int lda, int ldb, int ldc) {
   const int nrowa = trans == 'N' ? n : k;
   if (uplo != 'U' && uplo != 'L') return 1;
-  if (trans != 'N' && trans != other_trans && !(other_trans == '\0' && (trans == 'T' || trans == 'C'))) return 2;
+  // (A NUL TRANS is illegal for all of them: other_trans '\0' stands for 'T' and 'C'.)
+  const bool accepted = trans == 'N' || (other_trans == '\0' ? trans == 'T' || trans == 'C' : trans == other_trans);
+  if (!accepted) return 2;
   if (n < 0) return 3;
   if (k < 0) return 4;
   if (lda < std::max(1, nrowa)) return 7;
@@ -55,7 +57,10 @@ constexpr char accepted_trans = Rank<F, T>::hermitian ? 'C' : is_complex_v<T> ? 
 // TRANS = 'T'/'C' and alpha != 0 each element is the empty products' term zero_term (alpha*0,
 // alpha*0 + alpha*0 for SYR2K, alpha*0 + conj(alpha)*0 for HER2K) + beta*C, so alpha = +-Inf
 // or NaN gives NaN and the sign of a zero follows the reference's sums. hermitian: beta real,
-// and on the diagonal only real parts, the imaginary part zero.
+// and on the diagonal only real parts, the imaginary part zero; off it, the reference's REAL
+// BETA times a COMPLEX C is Fortran's complex product (beta, 0) * C, whose parts an infinite
+// part of C makes NaN, and HERK's REAL ALPHA times its empty COMPLEX sum likewise
+// ((-1, 0) * (0, 0) = (-0, +0)).
 template <class T>
 void update_without_product(bool hermitian, char uplo, char trans, int n, bool alpha_zero, T zero_term, real_t<T> beta_re,
                             T beta, T *c, int ldc) {
@@ -64,13 +69,13 @@ void update_without_product(bool hermitian, char uplo, char trans, int n, bool a
     T *column = c + size_t(j) * size_t(ldc);
     const int i0 = uplo == 'U' ? 0 : j, i1 = uplo == 'U' ? j + 1 : n;
     for (int i = i0; i < i1; ++i) {
-      if (hermitian && i == j) {
-        const real_t<T> base = empty_dot_products ? real_part(zero_term) : real_t<T>(0);
-        column[i] = T(beta == T(0) ? base : base + beta_re * real_part(column[i]));
+      if (hermitian && i == j) {  // no term for the empty sums where the reference adds none
+        const real_t<T> scaled = beta == T(0) ? real_t<T>(0) : beta_re * real_part(column[i]);
+        if (!empty_dot_products) column[i] = T(scaled);
+        else column[i] = T(beta == T(0) ? real_part(zero_term) : real_part(zero_term) + scaled);
         continue;
       }
-      // A real beta scales both parts of a complex C on its own, as the reference's REAL BETA does.
-      const T scaled = beta == T(0) ? T(0) : hermitian ? T(beta_re * column[i]) : beta * column[i];
+      const T scaled = beta == T(0) ? T(0) : hermitian ? T(beta_re) * column[i] : beta * column[i];
       if (empty_dot_products) column[i] = beta == T(0) ? zero_term : zero_term + scaled;
       else column[i] = scaled;
     }
@@ -101,7 +106,6 @@ void checked_rank(const char *uplo, const char *trans, const int *n, const int *
   if (*n == 0 || ((alpha_value == T(0) || *k == 0) && beta_value == T(1))) return;
   if (alpha_value == T(0) || *k == 0) {
     T zero_term = alpha_value * T(0);
-    if constexpr (F == Family::herk) zero_term = T(*alpha * real_t<T>(0), *alpha * real_t<T>(0));
     if constexpr (F == Family::syr2k) zero_term = alpha_value * T(0) + alpha_value * T(0);
     if constexpr (F == Family::her2k) zero_term = alpha_value * T(0) + conj(alpha_value) * T(0);
     update_without_product<T>(R::hermitian, ul, tr, *n, alpha_value == T(0), zero_term, real_part(beta_value),
@@ -161,6 +165,10 @@ void cblas_rank(int layout, int uplo, int trans, int n, int k, typename Rank<F, 
       taken = cpu_takes_illegal_call<cpu::Fn<R::cblas, T>>(names, caller, {"xerbla_", "cblas_xerbla"}, layout, uplo,
                                                          trans, n, k, alpha_arg, a, lda, beta_arg, c, ldc);
     if (taken) return;
+    // Reference CBLAS's row-major SYRK, HERK and SYR2K report an illegal Uplo as parameter 3
+    // (HER2K as 2, like every column-major call).
+    if (row_major && ul == '\0' && F != Family::her2k)
+      return report_illegal_cblas_argument(names, 3, true, "Uplo", uplo, caller);
     report_illegal_cblas_call(names, routine_names<F, T>, layout,
                               {{"Uplo", uplo, ul != '\0'}, {"Trans", trans, tr != '\0'}}, fortran_info, caller);
     return;
