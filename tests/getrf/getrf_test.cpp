@@ -44,61 +44,16 @@
 //   --expect-cpu      at the end: no GPU call
 //   --expect-fallback at the end: at least one GPU attempt fell back to the CPU
 //   -v                one line per call
-#include <algorithm>
-#include <cfloat>
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <limits>
-#include <string>
-#include <type_traits>
-#include <vector>
+#include "tests/getrf/getrf_test.h"
 
-#include "cudrop.h"
-#include "tests/harness/check.h"
-#include "tests/harness/clock.h"
-#include "tests/harness/gpu.h"
-#include "tests/harness/options.h"
-#include "tests/harness/reference.h"
-#include "tests/harness/rng.h"
-#include "tests/harness/xerbla_capture.h"
+namespace getrf_test {
+
+Options opt;
 
 namespace {
 
-constexpr double kThreshold = 30.0;
-
-struct Options {
-  long max_n = 300;
-  bool big = false;
-  double ref_max_work = 1.2e9;
-  std::string prec = "sd";
-  uint64_t seed = 1;
-  harness::Placement placement;
-  bool verbose = false;
-};
-Options opt;
-
 long factorizations = 0;
 using harness::seconds_now;
-
-template <class T>
-using getrf_fn = void (*)(const int *, const int *, T *, const int *, int *, int *);
-
-template <class T> struct Prec;
-template <> struct Prec<float> {
-  static constexpr const char *name = "S", *xname = "SGETRF";
-  using Acc = double;
-  static getrf_fn<float> cudrop() { return sgetrf_; }
-};
-template <> struct Prec<double> {
-  static constexpr const char *name = "D", *xname = "DGETRF";
-  using Acc = long double;
-  static getrf_fn<double> cudrop() { return dgetrf_; }
-};
-// LAPACK's relative machine precision (xLAMCH('E')): half the spacing of 1.
-template <class T> double lapack_eps() { return std::numeric_limits<T>::epsilon() / 2; }
 
 // ---- the reference ----
 struct Reference {
@@ -150,105 +105,6 @@ void simple_getrf(int m, int n, T *a, int lda, int *ipiv, int *info) {
     }
   }
 }
-
-// ---- test matrices ----
-enum class Kind { random, scaled, lowrank, zero_first, zero_mid, zero_last, zero, ties, ties_square, planted };
-const char *kind_name(Kind k) {
-  switch (k) {
-    case Kind::random: return "random";
-    case Kind::scaled: return "scaled";
-    case Kind::lowrank: return "lowrank";
-    case Kind::zero_first: return "zerocol-first";
-    case Kind::zero_mid: return "zerocol-mid";
-    case Kind::zero_last: return "zerocol-last";
-    case Kind::zero: return "zero";
-    case Kind::ties: return "ties";
-    case Kind::ties_square: return "ties-square";
-    case Kind::planted: return "planted-ties";
-  }
-  return "?";
-}
-
-struct Built {
-  int expected_info = 0;  // what the construction implies (INFO is exact for these matrices)
-  int exact_prefix = 0;   // leading pivots whose choice is exact arithmetic: must equal the reference's
-};
-
-// Fills the m x n block of a (column stride lda); the padding rows are left alone.
-template <class T>
-Built build(Kind kind, int m, int n, int lda, uint64_t seed, T *a) {
-  Rng rng(seed);
-  auto A = [&](int i, int j) -> T & { return a[size_t(i) + size_t(j) * lda]; };
-  const int mn = std::min(m, n);
-  Built b;
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < m; ++i) A(i, j) = T(rng.symmetric());
-  switch (kind) {
-    case Kind::random: break;
-    case Kind::scaled: {
-      const double decades = std::is_same_v<T, float> ? 3.0 : 6.0;
-      std::vector<double> row(m), col(n);
-      for (double &r : row) r = std::pow(10.0, decades * rng.symmetric());
-      for (double &c : col) c = std::pow(10.0, decades * rng.symmetric());
-      for (int j = 0; j < n; ++j)
-        for (int i = 0; i < m; ++i) A(i, j) = T(double(A(i, j)) * row[i] * col[j]);
-      break;
-    }
-    case Kind::lowrank: {
-      const int r = std::max(1, mn / 2);
-      std::vector<double> x(size_t(m) * r), y(size_t(n) * r);
-      for (double &v : x) v = rng.symmetric();
-      for (double &v : y) v = rng.symmetric();
-      for (int j = 0; j < n; ++j)
-        for (int i = 0; i < m; ++i) {
-          double s = 1e-4 * double(A(i, j));
-          for (int l = 0; l < r; ++l) s += x[size_t(i) + size_t(l) * m] * y[size_t(j) + size_t(l) * n];
-          A(i, j) = T(s / r);
-        }
-      break;
-    }
-    case Kind::zero_first: case Kind::zero_mid: case Kind::zero_last: {
-      const int col = kind == Kind::zero_first ? 0 : kind == Kind::zero_mid ? n / 2 : n - 1;
-      for (int i = 0; i < m; ++i) A(i, col) = T(0);
-      if (col < mn) b.expected_info = col + 1;
-      break;
-    }
-    case Kind::zero:
-      for (int j = 0; j < n; ++j)
-        for (int i = 0; i < m; ++i) A(i, j) = T(0);
-      b.expected_info = 1;
-      b.exact_prefix = mn;
-      break;
-    case Kind::ties: case Kind::ties_square: {
-      // Column k < h holds +-1 at rows perm[k] and perm[h+k]; every other entry is zero.
-      const int h = std::min(n, m / 2);
-      std::vector<int> perm(m);
-      for (int i = 0; i < m; ++i) perm[i] = i;
-      for (int i = m - 1; i > 0; --i) std::swap(perm[i], perm[rng.below(size_t(i) + 1)]);
-      for (int j = 0; j < n; ++j)
-        for (int i = 0; i < m; ++i) A(i, j) = T(0);
-      for (int k = 0; k < h; ++k) {
-        A(perm[k], k) = T(rng.sign());
-        A(perm[h + k], k) = T(rng.sign());
-      }
-      b.expected_info = h < mn ? h + 1 : 0;
-      b.exact_prefix = mn;
-      break;
-    }
-    case Kind::planted: {
-      for (int j = 0; j < n; ++j)
-        for (int i = 0; i < m; ++i) A(i, j) *= T(0.5);
-      // Three entries of |1| in column 1 (rows in the last third, the middle, the first third,
-      // so they fall in different thread blocks of any split); the first one wins.
-      const int rows[3] = {m - 1 - m / 7, m / 2, m / 5};
-      for (int r : rows) A(r, 0) = T(rng.sign());
-      b.exact_prefix = 1;
-      break;
-    }
-  }
-  return b;
-}
-
 // Row order after applying IPIV's interchanges: position i holds original row perm[i].
 std::vector<int> permutation(int m, int mn, const int *ipiv) {
   std::vector<int> perm(m);
@@ -400,48 +256,6 @@ void run_case(const Reference &ref, Kind kind, int m, int n, int pad, uint64_t s
   if (opt.verbose || elapsed > 0.5)
     std::printf("%s: info=%d ratio=%.3g %s (%.1f ms)\n", what, info, ratio, pivots_note.c_str(), elapsed * 1e3);
 }
-
-template <class T>
-void argument_checks() {
-  const char *name = Prec<T>::xname;
-  T a[64];
-  int ipiv[8];
-  struct Bad { int m, n, lda, param; };
-  const Bad bad[] = {{-1, 0, 1, 1}, {-1, -1, 1, 1}, {-5, 3, 0, 1}, {0, -1, 1, 2}, {3, -2, 3, 2},
-                     {2, 2, 1, 4}, {0, 0, 0, 4}, {5, 1, 4, 4}, {0, 3, 0, 4}};
-  for (const Bad &c : bad) {
-    for (int e = 0; e < 64; ++e) a[e] = T(e + 0.5);
-    for (int &p : ipiv) p = -3;
-    harness::xerbla.clear();
-    int info = 12345;
-    Prec<T>::cudrop()(&c.m, &c.n, a, &c.lda, ipiv, &info);
-    CHECK(harness::xerbla.calls == 1, "%s(m=%d,n=%d,lda=%d): xerbla_ called %d times", name, c.m, c.n, c.lda, harness::xerbla.calls);
-    CHECK(harness::xerbla.info == c.param, "%s(m=%d,n=%d,lda=%d): xerbla_ parameter %d, expected %d", name, c.m, c.n,
-          c.lda, harness::xerbla.info, c.param);
-    CHECK(harness::xerbla.length == 6 && std::strncmp(harness::xerbla.name, name, 6) == 0, "%s: xerbla_ name '%s' length %zu", name,
-          harness::xerbla.name, harness::xerbla.length);
-    CHECK(info == -c.param, "%s(m=%d,n=%d,lda=%d): INFO %d, expected %d", name, c.m, c.n, c.lda, info, -c.param);
-    bool untouched = true;
-    for (int e = 0; e < 64; ++e) untouched = untouched && a[e] == T(e + 0.5);
-    for (int p : ipiv) untouched = untouched && p == -3;
-    CHECK(untouched, "%s(m=%d,n=%d,lda=%d): arrays changed after an illegal argument", name, c.m, c.n, c.lda);
-  }
-  // Quick returns: M = 0 or N = 0 (legal), INFO = 0, nothing touched, no xerbla.
-  const int quick[][3] = {{0, 5, 1}, {5, 0, 5}, {0, 0, 1}, {0, 0, 7}};
-  for (const auto &q : quick) {
-    for (int e = 0; e < 64; ++e) a[e] = T(e + 0.5);
-    for (int &p : ipiv) p = -3;
-    harness::xerbla.clear();
-    int info = 12345;
-    Prec<T>::cudrop()(&q[0], &q[1], a, &q[2], ipiv, &info);
-    bool untouched = true;
-    for (int e = 0; e < 64; ++e) untouched = untouched && a[e] == T(e + 0.5);
-    for (int p : ipiv) untouched = untouched && p == -3;
-    CHECK(harness::xerbla.calls == 0 && info == 0 && untouched, "%s(m=%d,n=%d,lda=%d): quick return: xerbla %d, INFO %d, %s",
-          name, q[0], q[1], q[2], harness::xerbla.calls, info, untouched ? "untouched" : "arrays changed");
-  }
-}
-
 struct Shape { int m, n; };
 
 template <class T>
@@ -503,6 +317,9 @@ bool parse(int argc, char **argv) {
 }
 
 }  // namespace
+}  // namespace getrf_test
+
+using namespace getrf_test;
 
 int main(int argc, char **argv) {
   if (!parse(argc, argv)) return 2;

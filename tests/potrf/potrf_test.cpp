@@ -27,38 +27,17 @@
 // Options: --max-size N (default 300), --full-n N (1100), --model-n N (600), --ref-n N (1100),
 //   --prec s|d|sd, --require-gpu (exit 77 without a GPU), --expect-gpu | --expect-cpu |
 //   --expect-fallback (counters at the end), --strict-state, -v.
-#include <algorithm>
-#include <cfloat>
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
-#include <type_traits>
-#include <vector>
-
-#include "cudrop.h"
-#include "tests/harness/check.h"
-#include "tests/harness/gpu.h"
-#include "tests/harness/lapack.h"
-#include "tests/harness/options.h"
-#include "tests/harness/reference.h"
-#include "tests/harness/rng.h"
 #include "tests/harness/xerbla_capture.h"
-#include "tests/potrf/model.h"
+#include "tests/potrf/potrf_test.h"
+
+namespace potrf_test {
+
+Options opt;
 
 namespace {
 
 constexpr double kThresh = 30.0;
 constexpr long kTail = 5;
-
-struct Options {
-  long max_size = 300, full_n = 1100, model_n = 600, ref_n = 1100;
-  std::string prec = "sd";
-  harness::Placement placement;
-  bool strict_state = false, verbose = false;
-} opt;
 
 int state_notes = 0;
 // A difference from the reference's intermediate state: fatal only with --strict-state.
@@ -103,71 +82,6 @@ template <class T> constexpr double eps() { return std::is_same_v<T, float> ? FL
 template <class T> const char *prec_name() { return std::is_same_v<T, float> ? "s" : "d"; }
 
 bool same_bytes(const void *x, const void *y, size_t bytes) { return std::memcmp(x, y, bytes) == 0; }
-
-// ---- test matrices: a symmetric A given by its lower part, A(i, j) for i >= j ----
-enum class Family { LowRank, LowRankBad, Dense, DenseBad };
-const char *family_name(Family f) {
-  static const char *const names[] = {"D+VV'", "D+VV'(bad)", "L0L0'", "L0L0'(bad)"};
-  return names[int(f)];
-}
-enum class Breakage { None, NegativePivot, ZeroRow, NanDiagonal };
-const char *breakage_name(Breakage b) {
-  static const char *const names[] = {"pd", "neg-pivot", "zero-row", "nan-diag"};
-  return names[int(b)];
-}
-
-struct Source {
-  int n = 0;
-  Family family = Family::LowRank;
-  std::vector<double> d, v, dense;  // LowRank: A = diag(d) + V V^T (V row-major n x r); Dense: full
-  int r = 16;
-  double value(int i, int j) const {  // i >= j
-    if (!dense.empty()) return dense[size_t(i) + size_t(j) * n];
-    double s = i == j ? d[i] : 0.0;
-    const double *vi = &v[size_t(i) * r], *vj = &v[size_t(j) * r];
-    for (int t = 0; t < r; ++t) s += vi[t] * vj[t];
-    return s;
-  }
-};
-
-// bad_decades: the badly conditioned families' spread (pivots down to 10^-bad_decades).
-Source make_source(int n, Family family, uint64_t seed, double bad_decades) {
-  Source s;
-  s.n = n;
-  s.family = family;
-  Rng rng(seed);
-  if (family == Family::LowRank || family == Family::LowRankBad) {
-    s.d.resize(n);
-    s.v.resize(size_t(n) * s.r);
-    // Pivots are >= d_i exactly (the V V^T part's Schur complements are semidefinite).
-    for (int i = 0; i < n; ++i)
-      s.d[i] = family == Family::LowRank ? 0.5 + 0.5 * rng.uniform() : std::pow(10.0, -bad_decades * rng.uniform());
-    for (double &x : s.v) x = rng.symmetric();
-    return s;
-  }
-  // A = L0 L0^T: L0 lower with diagonal in [1, 2] and off-diagonal entries in [-0.3, 0.3]
-  // (the pivots are L0(k,k)^2 >= 1), or (bad) L0 = L1 diag(d), L1 unit lower with entries in
-  // [-0.05, 0.05], d decaying over bad_decades/2 decades: cond(A) ~ 10^bad_decades.
-  std::vector<double> l0(size_t(n) * n, 0.0);
-  for (int j = 0; j < n; ++j) {
-    const double dj = family == Family::DenseBad
-                          ? (1.0 + 0.3 * rng.symmetric()) * std::pow(10.0, -0.5 * bad_decades * j / std::max(1, n - 1))
-                          : 1.0;
-    for (int i = j; i < n; ++i) {
-      double x = family == Family::DenseBad ? 0.05 * rng.symmetric() * dj : 0.3 * rng.symmetric();
-      if (i == j) x = family == Family::DenseBad ? dj : 1.5 + 0.5 * rng.symmetric();
-      l0[i + size_t(j) * n] = x;
-    }
-  }
-  s.dense.assign(size_t(n) * n, 0.0);
-  for (int j = 0; j < n; ++j)
-    for (int i = j; i < n; ++i) {
-      double sum = 0;
-      for (int k = 0; k <= j; ++k) sum += l0[i + size_t(k) * n] * l0[j + size_t(k) * n];
-      s.dense[i + size_t(j) * n] = sum;
-    }
-  return s;
-}
 
 // ---- one call ----
 template <class T>
@@ -504,6 +418,9 @@ int parse(int argc, char **argv) {
 }
 
 }  // namespace
+}  // namespace potrf_test
+
+using namespace potrf_test;
 
 int main(int argc, char **argv) {
   if (int rc = parse(argc, argv)) return rc;
