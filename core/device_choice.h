@@ -2,7 +2,7 @@
 // Which GPU a process uses: CUDROP_DEVICE when set, else the node-local rank an MPI launcher
 // gives it modulo the visible devices (ranks of a node spread over its GPUs without any
 // configuration), else device 0. Pure functions over a variable lookup, so that the rules are
-// tested with faked environments (tests/device_choice_test.cpp).
+// tested with faked environments (tests/settings/device_choice_test.cpp).
 #include <cstdlib>
 #include <string>
 #include <vector>

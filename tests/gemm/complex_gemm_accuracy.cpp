@@ -297,7 +297,7 @@ void run_precision(Rng &rng) {
   const C alphas[3] = {C(R(1.5), R(-0.5)), C(R(-1)), C(R(0.75), R(0))};
   const C betas[4] = {C(R(0)), C(R(1)), C(R(-0.5), R(0.25)), C(R(2), R(0))};
   // The ILP64 entries only where every call stays on the GPU: their CPU runs need an ILP64
-  // CPU library (tests/forward64.sh covers those).
+  // CPU library (tests/abi/forward64.sh covers those).
   const int apis = opt.placement.expect_gpu ? 5 : 3;
   int index = 0;
   for (char ta : ops)

@@ -1,4 +1,4 @@
-# Sourced by the shell tests (tests/settings.sh, tests/gemm/gemm_multi_gpu.sh).
+# Sourced by the shell tests (tests/settings/settings.sh, tests/gemm/gemm_multi_gpu.sh).
 # run NAME [VAR=VALUE...] -- COMMAND...: COMMAND under those settings, at most $run_timeout
 # seconds (default 60); stdout in $work/NAME.out, stderr in $work/NAME.err, status in $rc.
 run() {

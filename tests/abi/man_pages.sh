@@ -31,7 +31,7 @@ fi
 # A page as text (its source where groff is missing).
 text() { LC_ALL=C.UTF-8 MANWIDTH=200 groff -man -Tascii -P-c -P-b -P-u "$1" 2>/dev/null || cat "$1"; }
 
-# Each user setting of the table (core/settings.def; tests/settings_docs.sh holds the README to
+# Each user setting of the table (core/settings.def; tests/settings/settings_docs.sh holds the README to
 # the same list), in cudrop(7).
 text7=$(text "${pages[0]}")
 settings=$(sed -nE 's/^CUDROP_SETTING\((CUDROP_[A-Z0-9_]+), *user,.*/\1/p' "$src/core/settings.def")

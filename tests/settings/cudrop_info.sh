@@ -14,7 +14,7 @@ for v in $(env | sed -n 's/^\(CUDROP_[A-Z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 
 out=$("$tool" 2>&1) || fail "plain run exited $?"
 echo "$out"
-version=$(sed -n 's/^project(cudrop VERSION \([0-9.]*\).*/\1/p' "$(dirname "$0")/../CMakeLists.txt")
+version=$(sed -n 's/^project(cudrop VERSION \([0-9.]*\).*/\1/p' "$(dirname "$0")/../../CMakeLists.txt")
 grep -q "^cudrop $version\$" <<<"$out" || fail "no version line 'cudrop $version'"
 grep -q "CUDA architectures" <<<"$out" || fail "no build line"
 if ! command -v nvidia-smi >/dev/null 2>&1; then

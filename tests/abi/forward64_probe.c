@@ -1,4 +1,4 @@
-/* forward64: calls with 64-bit integers through cudrop's ILP64 names (tests/forward64.sh). Built
+/* forward64: calls with 64-bit integers through cudrop's ILP64 names (tests/abi/forward64.sh). Built
    twice: -DSFX=64_ against libcudrop_full (dgemm_64_, cblas_ddot64_, dgesv_64_), and with SFX
    empty against libcudrop64 (dgemm_, cblas_ddot, dgesv_). Before any call it loads an LP64
    libblas.so.3 and liblapack.so.3 into the global scope (argv[1], argv[2]): the forwarders must
@@ -7,7 +7,7 @@
    reference reads it (LDA = 2^32 + lda would be wrong) is caught by the checks. Prints one line
    per check; exit 0 when all pass.
    `--dump [libraries to load first...]`: every routine cudrop accelerates, in s and d, and the
-   LAPACK ones in c and z too (tests/ilp64_calls.h), one line each: its name and the hash of its outputs, to compare with the
+   LAPACK ones in c and z too (tests/abi/ilp64_calls.h), one line each: its name and the hash of its outputs, to compare with the
    same probe linked against Debian's ILP64 libraries directly. */
 #define _GNU_SOURCE
 #include <dlfcn.h>

@@ -5,7 +5,7 @@
 # exports.map's names; the handlers xerbla_ and cblas_xerbla (forwarders), and the reference
 # CBLAS's variables RowMajorStrg and CBLAS_CallFromC (abi/data.names) as data; unversioned, not
 # -Bsymbolic, and no CUDA/BLAS/LAPACK library NEEDED (the CPU one is
-# found at run time). The preload library's own list is tests/exports.sh's.
+# found at run time). The preload library's own list is tests/abi/exports.sh's.
 # libcudrop_full also exports every function name with OpenBLAS's ILP64 suffix (dgemm_64_,
 # cblas_dgemm64_). With `64` (the abi64 test), the library is libcudrop64: the same unsuffixed
 # names (Debian's blas64/libblas64.so.3 and lapack64/liblapack64.so.3 are compared), no suffixed

@@ -1,7 +1,7 @@
 /* settings_probe [CALLS]: makes CALLS (default 1) small sgemm_ calls through cudrop and checks
  * each result; with 0 it makes none (it is still linked to cudrop, as every process is that a
  * shell starts under LD_PRELOAD). settings_probe cblas: one row-major cblas_sgemm, M=3, N=2,
- * K=5, B transposed. Exit 0 when every result is right. tests/settings.sh runs it under
+ * K=5, B transposed. Exit 0 when every result is right. tests/settings/settings.sh runs it under
  * CUDROP_* settings and reads what cudrop prints on stderr. */
 #include <stdio.h>
 #include <stdlib.h>

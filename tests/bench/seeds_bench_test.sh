@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/cudrop-bench --seeds (docs/seeds.md):
-#  1. --parse-only on synthetic lines (tests/data/seeds_fixture.txt): the four tables' titles with
+#  1. --parse-only on synthetic lines (tests/bench/data/seeds_fixture.txt): the four tables' titles with
 #     device, date and CPU BLAS; GEMM rows for s and d with naive (extrapolated), CPU BLAS and both
 #     cudrop rows; power rows with both eigenvalues and "agree yes"; LU and Cholesky rows; exit 0;
 #     a failed residual check in the lines gives "RESIDUAL CHECK FAILED" and exit 1;
@@ -62,10 +62,10 @@ PYEOF
 }
 
 # ---- 1. the synthetic lines --------------------------------------------------------------
-"$PY" "$TOOL" --seeds --parse-only "$SRC/tests/data/seeds_fixture.txt" --out "$WORK/fixture" >/dev/null
+"$PY" "$TOOL" --seeds --parse-only "$SRC/tests/bench/data/seeds_fixture.txt" --out "$WORK/fixture" >/dev/null
 check "$WORK/fixture/seeds.txt" fixture
 sed 's/\(seeds_lu d n=1024 variant=unblocked.*\)resid=0.04 info=0 ok=1/\1resid=900 info=0 ok=0/' \
-  "$SRC/tests/data/seeds_fixture.txt" >"$WORK/bad.txt"
+  "$SRC/tests/bench/data/seeds_fixture.txt" >"$WORK/bad.txt"
 if "$PY" "$TOOL" --seeds --parse-only "$WORK/bad.txt" --out "$WORK/bad" >"$WORK/bad.stdout"; then
   echo "FAIL: a failed residual check must give exit 1"; exit 1
 fi

@@ -22,7 +22,7 @@ trap 'rm -rf "$work"' EXIT
 for name in $(compgen -e | grep '^CUDROP_'); do unset "$name"; done
 
 # run NAME [VAR=VALUE...] -- COMMAND...: stderr in $work/NAME.err, status in $rc.
-. "$(dirname "$0")/harness/run_case.sh"
+. "$(dirname "$0")/../harness/run_case.sh"
 show() { sed "s/^/    [$1] /" "$work/$1.err"; }
 lines() { grep -c '' "$work/$1.err"; }
 

@@ -1,8 +1,8 @@
 /* Every routine cudrop accelerates (routines.def's rows of kind blas, lapack, cblas), called once
    each through function pointers on inputs drawn from a seed, with index type I: the same calls
-   through an LP64 and an ILP64 entry must give the same bits. Shared by tests/forward64_probe.c
+   through an LP64 and an ILP64 entry must give the same bits. Shared by tests/abi/forward64_probe.c
    (--dump: cudrop's ILP64 entries against Debian's ILP64 libraries, CPU) and
-   tests/ilp64_gpu.c (LP64 against ILP64 entries, forced GPU).
+   tests/abi/ilp64_gpu.c (LP64 against ILP64 entries, forced GPU).
    ILP64_RUNNER(name, T, I) defines
      int name(const struct ilp64_api *api, char p, int size, uint64_t seed, struct ilp64_result *out)
    p: 's' or 'd' (T float or double); size: the largest dimension; returns the number of results

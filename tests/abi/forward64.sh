@@ -1,5 +1,5 @@
 #!/bin/bash
-# forward64: cudrop's ILP64 forwarders, CPU only. tests/forward64_probe.c with 64-bit integers
+# forward64: cudrop's ILP64 forwarders, CPU only. tests/abi/forward64_probe.c with 64-bit integers
 #   (a) linked against libcudrop_full under the suffixed names (dgemm_64_, cblas_ddot64_, dgesv_64_);
 #   (b) linked against libcudrop64 under the unsuffixed ones (Debian's libblas64.so.3 ABI);
 # each with Debian's LP64 reference libblas.so.3/liblapack.so.3 loaded into the global scope
@@ -77,7 +77,7 @@ for name in full lib64; do
   done
 done
 
-# (e) Every routine cudrop accelerates (tests/ilp64_calls.h: s and d, the LAPACK ones in c and z
+# (e) Every routine cudrop accelerates (tests/abi/ilp64_calls.h: s and d, the LAPACK ones in c and z
 # too), through cudrop's ILP64 entries in cpu mode with the LP64 libraries loaded first: the same
 # bits as Debian's ILP64 libraries give linked directly, each routine resolved in an ILP64
 # library, no LP64 one.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # forward: the complete library's forwarders (libcudrop_full), CPU only.
-#   (a) tests/forward_probe.c relinked against libcudrop_full alone, CUDROP_CPU_BLAS/LAPACK naming
+#   (a) tests/abi/forward_probe.c relinked against libcudrop_full alone, CUDROP_CPU_BLAS/LAPACK naming
 #       Debian's reference libraries, gives the same bits as the probe linked against those
 #       libraries directly (forwarded ddot_ dnrm2_ drotg_ idamax_ cblas_ddot dgeqrf_ dgesv_,
 #       accelerated dgemm_); the variadic cblas_xerbla (int, double, string) and an illegal

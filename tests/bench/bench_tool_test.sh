@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/cudrop-bench without a GPU:
-#  1. --parse-only on a recorded H100 run (tests/data/bench_fixture.txt, gpu-check's bench.txt):
+#  1. --parse-only on a recorded H100 run (tests/bench/data/bench_fixture.txt, gpu-check's bench.txt):
 #     the expected records, results.json / .csv / .txt, and a valid PNG (signature, IHDR, CRCs,
 #     IDAT inflating to height * (1 + 3 * width) bytes) from the built-in writer;
 #  2. lines of other shapes (power, getrf_panel, garbage) parse without error;
@@ -20,7 +20,7 @@ WORK=${2:-$(mktemp -d)}
 PY=$(command -v python3 || true)
 [ -n "$PY" ] || { echo "SKIP: no python3"; exit 77; }
 TOOL=$SRC/bench/cudrop-bench
-FIXTURE=$SRC/tests/data/bench_fixture.txt
+FIXTURE=$SRC/tests/bench/data/bench_fixture.txt
 rm -rf "$WORK"
 mkdir -p "$WORK"
 

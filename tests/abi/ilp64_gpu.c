@@ -1,4 +1,4 @@
-/* ilp64_gpu: every routine cudrop accelerates (tests/ilp64_calls.h: ?gemm ?symm ?syrk ?syr2k
+/* ilp64_gpu: every routine cudrop accelerates (tests/abi/ilp64_calls.h: ?gemm ?symm ?syrk ?syr2k
    ?trmm ?trsm, their CBLAS forms, ?getrf ?potrf ?getrs ?potrs ?gesv ?posv; s and d, and the last
    six in c and z) in forced-GPU mode (CUDROP_MODE=gpu), through three entries on the same random
    inputs:
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cudrop.h"
-#include "tests/ilp64_calls.h"
+#include "tests/abi/ilp64_calls.h"
 
 ILP64_RUNNER(run_lp64_s, float, int)
 ILP64_RUNNER(run_lp64_d, double, int)

@@ -1,4 +1,4 @@
-/* forward_probe: calls through the complete library's forwarders (tests/forward.sh builds it
+/* forward_probe: calls through the complete library's forwarders (tests/abi/forward.sh builds it
  * against libcudrop_full alone, against the reference BLAS/LAPACK, and against -lblas -llapack
  * for cudrop standing in as those libraries).
  *   values   forwarded ddot_, dnrm2_, drotg_, idamax_, cblas_ddot, dgeqrf_, dgesv_ (which calls
