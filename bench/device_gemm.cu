@@ -98,8 +98,8 @@ static void bench_device(const char *prec, int m, int n, int k, cudrop::Op ta, c
   if (work_bytes > 0) CHECK_CUDA(cudaMalloc(&work, work_bytes));
   const T alpha = accumulate ? T(-1) : T(1), beta = accumulate ? T(1) : T(0);
   auto run = [&](T *c, void *w, size_t bytes) {
-    if (cudrop::impl::gemm_device<T>(ta, tb, m, n, k, alpha, dA, rows_a, dB, rows_b, beta, c, m, stream, false, w,
-                                     bytes) != cudrop::impl::Status::ok) {
+    if (cudrop::impl::gemm_device<T>(ta, tb, m, n, k, alpha, dA, rows_a, dB, rows_b, beta, c, m, stream,
+                                     cudrop::GemmPart{}, w, bytes) != cudrop::impl::Status::ok) {
       std::fprintf(stderr, "cudrop gemm_device failed\n");
       std::exit(2);
     }

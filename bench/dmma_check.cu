@@ -101,7 +101,7 @@ static const size_t kA = 1100000, kB = 17000000, kC = 8500000;  // doubles per b
 // (CUDROP_DMMA_TILE honoured), then that tile's launch.
 static cudaError_t launch_gemm_dmma_chosen(bool ta, bool tb, int m, int n, int k, double alpha, const double *A,
                                            size_t lda, const double *B, size_t ldb, double beta, double *C,
-                                           size_t ldc, cudaStream_t stream, bool lower_only) {
+                                           size_t ldc, cudaStream_t stream, cudrop::GemmPart part) {
   static int sms = 0, optin = 0, major = 0, minor = 0;
   if (sms == 0) {
     int device = 0;
@@ -114,11 +114,11 @@ static cudaError_t launch_gemm_dmma_chosen(bool ta, bool tb, int m, int n, int k
   const cudrop::tuning::Table &tuned = cudrop::tuning::table(cudrop::tuning::generation_of(major, minor));
   const DmmaTile tile =
       cudrop::impl::choose_dmma_tile(m, n, k, sms, size_t(optin), cudrop::env::environment().dmma_tile, tuned);
-  return launch_gemm_dmma(tile, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
+  return launch_gemm_dmma(tile, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, part);
 }
 
 using Launcher = cudaError_t (*)(bool, bool, int, int, int, double, const double *, size_t, const double *, size_t,
-                                 double, double *, size_t, cudaStream_t, bool);
+                                 double, double *, size_t, cudaStream_t, cudrop::GemmPart);
 static Launcher g_launch = launch_gemm_dmma_chosen;  // the configuration under check
 
 // One case; returns true on pass.
@@ -140,7 +140,7 @@ static bool run_case(bool ta, bool tb, int m, int n, int k, size_t lda, size_t l
   CK(cudaMemcpy(dC, dC0, c_total * sizeof(double), cudaMemcpyDeviceToDevice));
   reference<<<kGrid, kBlock>>>(ta, tb, m, n, k, alpha, dA + off, lda, dB + off, ldb, beta, dC0 + off, ldc, dR, dBound);
   CK(cudaGetLastError());
-  CK(g_launch(ta, tb, m, n, k, alpha, dA + off, lda, dB + off, ldb, beta, dC + off, ldc, 0, false));
+  CK(g_launch(ta, tb, m, n, k, alpha, dA + off, lda, dB + off, ldb, beta, dC + off, ldc, 0, cudrop::GemmPart{}));
   CK(cudaMemset(dStats, 0, 2 * sizeof(unsigned long long)));
   compare<<<kGrid, kBlock>>>(dC, dC0, c_total, off, m, n, ldc, k, dR, dBound, dStats, dStats + 1);
   unsigned long long stats[2];
@@ -232,7 +232,7 @@ static void bench() {
     const int n = r.n;
     const bool ta = r.op & 2, tb = r.op & 1;
     const double flops = 2.0 * n * double(n) * n;
-    const double t_mine = time_ms([&] { CK(launch_gemm_dmma_chosen(ta, tb, n, n, n, alpha, A, n, B, n, beta, C, n, 0, false)); });
+    const double t_mine = time_ms([&] { CK(launch_gemm_dmma_chosen(ta, tb, n, n, n, alpha, A, n, B, n, beta, C, n, 0, cudrop::GemmPart{})); });
     const double t_cublas = time_ms([&] {
       CKB(cublasDgemm(handle, ta ? CUBLAS_OP_T : CUBLAS_OP_N, tb ? CUBLAS_OP_T : CUBLAS_OP_N, n, n, n, &alpha, A, n,
                       B, n, &beta, Cref, n));
@@ -255,7 +255,7 @@ static void bench() {
                           Shape{8192, 8192, 1024}, Shape{4096, 4096, 4096}, Shape{8192, 8192, 8192}}) {
     const double flops = 2.0 * sh.m * double(sh.n) * sh.k, one = 1.0;
     auto tflops = [&](auto launch) {
-      return flops / time_ms([&] { CK(launch(false, true, sh.m, sh.n, sh.k, -1.0, A, size_t(sh.m), B, size_t(sh.n), one, C, size_t(sh.m), cudaStream_t(0), false)); }) * 1e-9;
+      return flops / time_ms([&] { CK(launch(false, true, sh.m, sh.n, sh.k, -1.0, A, size_t(sh.m), B, size_t(sh.n), one, C, size_t(sh.m), cudaStream_t(0), cudrop::GemmPart{})); }) * 1e-9;
     };
     const double minus = -1.0;
     const double t_cublas = time_ms([&] {
@@ -271,7 +271,7 @@ static void bench() {
   for (int n : {4096, 8192}) {
     const double flops = 2.0 * n * double(n) * n;
     auto report = [&](const char *name, auto launch) {
-      const double t = time_ms([&] { CK(launch(n, n, n, alpha, A, size_t(n), B, size_t(n), beta, C, size_t(n), cudaStream_t(0), false)); });
+      const double t = time_ms([&] { CK(launch(n, n, n, alpha, A, size_t(n), B, size_t(n), beta, C, size_t(n), cudaStream_t(0), cudrop::GemmPart{})); });
       std::printf("variant n=%d %s tflops=%.2f\n", n, name, flops / t * 1e-9);
     };
     report("128x128 stages=4 (dispatched)", launch_gemm_dmma_t<false, false, DmmaConfig128x128>);

@@ -62,8 +62,8 @@ void split_call(bool ta, bool tb, int n, const float *A, const float *B, float *
     work_bytes = need;
   }
   bool ran = false;
-  if (cudrop::impl::split_tf32_gemm_device(ta, tb, n, n, n, 1.0f, A, n, B, n, 0.0f, C, n, stream, false, work,
-                                           work_bytes, &ran) !=
+  if (cudrop::impl::split_tf32_gemm_device(ta, tb, n, n, n, 1.0f, A, n, B, n, 0.0f, C, n, stream,
+                                           cudrop::GemmPart{}, work, work_bytes, &ran) !=
           cudrop::Status::ok ||
       !ran) {
     std::fprintf(stderr, "split_tf32_gemm_device did not run (no sm_90a code for this device?)\n");

@@ -215,7 +215,7 @@ namespace {
 template <class T>
 Status real_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha, const T *dA,
                         size_t ldda, const T *dB, size_t lddb, T beta, T *dC, size_t lddc,
-                        void *stream, bool lower_only, void *workspace, size_t workspace_bytes) {
+                        void *stream, GemmPart part, void *workspace, size_t workspace_bytes) {
   if (inject_fault("launch")) return Status::cuda_error;
   // The launch is judged by cudaGetLastError, which also returns an error some earlier runtime
   // call left behind: clear it first (and say so) so the launch is not blamed for it.
@@ -225,7 +225,7 @@ Status real_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha
     if (settings().sgemm_3xtf32) {
       bool ran = false;
       const Status s = split_tf32_gemm_device(trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc,
-                                              stream, lower_only, workspace, workspace_bytes, &ran);
+                                              stream, part, workspace, workspace_bytes, &ran);
       if (s != Status::ok || ran) return s;
     }
   }
@@ -253,10 +253,10 @@ Status real_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha
     if (error == cudaSuccess)
       error = kernels::launch_gemm_tiled(config, true, true, m, n, k, alpha, dA, ldda,
                                          static_cast<const T *>(packed), ld_packed, beta, dC, lddc, cuda_stream,
-                                         lower_only);
+                                         part);
   } else {
     error = kernels::launch_gemm_tiled(config, trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc,
-                                       cuda_stream, lower_only);
+                                       cuda_stream, part);
   }
   if (error == cudaSuccess) return Status::ok;
   char what[160];  // the shape goes into the (verbose) failure message
@@ -270,13 +270,13 @@ Status real_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha
 template <class T>
 Status gemm_device(Op trans_a, Op trans_b, int m, int n, int k, T alpha, const T *dA,
                    size_t ldda, const T *dB, size_t lddb, T beta, T *dC, size_t lddc,
-                   void *stream, bool lower_only, void *workspace, size_t workspace_bytes) {
+                   void *stream, GemmPart part, void *workspace, size_t workspace_bytes) {
   if constexpr (is_complex_v<T>)
     return complex_gemm_device<real_t<T>>(trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc,
-                                          stream, lower_only, workspace, workspace_bytes);
+                                          stream, part, workspace, workspace_bytes);
   else
     return real_gemm_device<T>(trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc, stream,
-                               lower_only, workspace, workspace_bytes);
+                               part, workspace, workspace_bytes);
 }
 
 namespace {
@@ -361,7 +361,7 @@ Status gemm_on(GpuContext &ctx, const GemmArgs<T> &g, GemmProgress *progress) {
     }
     s = gemm_device<T>(g.trans_a, g.trans_b, g.m, g.n, uses_ab ? g.k : 0, g.alpha,
                        static_cast<const T *>(dA), ldda, static_cast<const T *>(dB), lddb, g.beta,
-                       static_cast<T *>(dC), lddc, ctx.stream, false, dWork, work_bytes);
+                       static_cast<T *>(dC), lddc, ctx.stream, GemmPart{}, dWork, work_bytes);
     if (s != Status::ok) return s;
     // Everything must have succeeded before the first byte of the caller's C changes: a
     // failure after that point could not fall back to the CPU with C intact.
@@ -446,7 +446,7 @@ Status gemm_on(GpuContext &ctx, const GemmArgs<T> &g, GemmProgress *progress) {
       if ((s = check(error, "gemm pipeline")) != Status::ok) return s;
       s = gemm_device<T>(g.trans_a, g.trans_b, g.m, cols, kl, g.alpha, static_cast<const T *>(dA) + a_dev, ldda,
                          static_cast<const T *>(dB) + b_chunk, lddb, l0 == 0 ? g.beta : T(1),
-                         reinterpret_cast<T *>(c_dev + size_t(first) * lddc * es), lddc, ctx.compute, false,
+                         reinterpret_cast<T *>(c_dev + size_t(first) * lddc * es), lddc, ctx.compute, GemmPart{},
                          dWork, work_bytes);
       if (s != Status::ok) return s;
     }
@@ -517,7 +517,7 @@ Status gemm_host(const GemmArgs<T> &g, GemmProgress *progress) {
 #define CUDROP_GEMM_INSTANCES(T)                                                                             \
   template Status gemm_host<T>(const GemmArgs<T> &, GemmProgress *);                                        \
   template Status gemm_device<T>(Op, Op, int, int, int, T, const T *, size_t, const T *, size_t, T, T *, size_t, \
-                                 void *, bool, void *, size_t);                                              \
+                                 void *, GemmPart, void *, size_t);                                              \
   template size_t gemm_device_workspace<T>(Op, Op, int, int, int);
 CUDROP_IF_s(CUDROP_GEMM_INSTANCES(float))
 CUDROP_IF_d(CUDROP_GEMM_INSTANCES(double))

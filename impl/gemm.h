@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/complex.h"
+#include "core/gemm_part.h"
 #include "core/layout.h"
 #include "core/tuning.h"
 #include "impl/gpu.h"
@@ -63,8 +64,9 @@ template <class T>
 Status gemm_host(const GemmArgs<T> &args, GemmProgress *progress);
 
 // Device arrays (column-major, leading dimensions in elements), on the given stream
-// (a cudaStream_t; nullptr = the legacy default stream). Asynchronous. lower_only: only C's
-// part on and below its diagonal is needed (SYRK-like updates); tiles above may be skipped.
+// (a cudaStream_t; nullptr = the legacy default stream). Asynchronous. part: which part of C
+// is computed and written (core/gemm_part.h): all of it, the tiles reaching the lower triangle
+// (Cholesky's trailing updates), or exactly the lower or upper triangle (SYRK-like updates).
 // Every GEMM kernel launch of the library goes through here: the kernels' shared-memory
 // attributes are set once per process, for the kernels of this translation unit only.
 // workspace (optional, device memory of workspace_bytes, used in stream order): with at
@@ -76,7 +78,7 @@ Status gemm_host(const GemmArgs<T> &args, GemmProgress *progress);
 template <class T>
 Status gemm_device(Op trans_a, Op trans_b, int m, int n, int k, T alpha, const T *dA,
                    size_t ldda, const T *dB, size_t lddb, T beta, T *dC, size_t lddc,
-                   void *stream, bool lower_only = false, void *workspace = nullptr,
+                   void *stream, GemmPart part = {}, void *workspace = nullptr,
                    size_t workspace_bytes = 0);
 
 // Bytes of workspace that gemm_device can use to run this shape faster (0: none).

@@ -21,6 +21,7 @@
 #include "impl/gpu_context.cuh"
 #include "impl/stream_scratch.h"
 #include "kernels/complex_operand.cuh"
+#include "kernels/triangular.cuh"
 
 namespace cudrop::impl {
 namespace {
@@ -59,7 +60,7 @@ size_t complex_gemm_workspace(Op, Op trans_b, int m, int n, int k) {
 template <class R>
 Status complex_gemm_device(Op trans_a, Op trans_b, int m, int n, int k, Complex<R> alpha, const Complex<R> *dA,
                            size_t ldda, const Complex<R> *dB, size_t lddb, Complex<R> beta, Complex<R> *dC,
-                           size_t lddc, void *stream, bool lower_only, void *workspace, size_t workspace_bytes) {
+                           size_t lddc, void *stream, GemmPart part, void *workspace, size_t workspace_bytes) {
   using T = Complex<R>;
   if (m <= 0 || n <= 0) return Status::ok;
   // The real product is 2m x n x 2k: both must fit the kernels' int sizes.
@@ -75,9 +76,12 @@ Status complex_gemm_device(Op trans_a, Op trans_b, int m, int n, int k, Complex<
       // nothing to scale
     } else {
       if (inject_fault("launch")) return Status::cuda_error;
-      if (Status s = check(kernels::launch_scale_complex<R>(m, n, beta, dC, lddc, cuda_stream), "complex gemm scale");
-          s != Status::ok)
-        return s;
+      // A triangle of C is scaled alone: the other one is not the caller's to read or write.
+      const cudaError_t scaled =
+          part.masked() ? kernels::launch_axpby(part.store == GemmStore::lower ? kernels::Part::lower : kernels::Part::upper,
+                                                m, n, T(0), dC, lddc, beta, dC, lddc, cuda_stream, part.real_diagonal)
+                        : kernels::launch_scale_complex<R>(m, n, beta, dC, lddc, cuda_stream);
+      if (Status s = check(scaled, "complex gemm scale"); s != Status::ok) return s;
     }
     if (!product) return Status::ok;
   }
@@ -112,18 +116,21 @@ Status complex_gemm_device(Op trans_a, Op trans_b, int m, int n, int k, Complex<
                   m, n, k);
     return check(error, what);
   }
+  // C read as real has two rows per complex row: the part's diagonal moves with them.
+  GemmPart real_view = part;
+  real_view.row_scale = 2;
   return gemm_device<R>(false, false, 2 * m, n, 2 * k, kernel_alpha, reinterpret_cast<const R *>(widened), 2 * ldw,
                         reinterpret_cast<const R *>(b_complex), 2 * ldb_complex, real_beta_value, c_real, ldc_real,
-                        stream, lower_only);
+                        stream, real_view);
 }
 
 template size_t complex_gemm_workspace<float>(Op, Op, int, int, int);
 template size_t complex_gemm_workspace<double>(Op, Op, int, int, int);
 template Status complex_gemm_device<float>(Op, Op, int, int, int, Complex<float>, const Complex<float> *, size_t,
                                            const Complex<float> *, size_t, Complex<float>, Complex<float> *, size_t,
-                                           void *, bool, void *, size_t);
+                                           void *, GemmPart, void *, size_t);
 template Status complex_gemm_device<double>(Op, Op, int, int, int, Complex<double>, const Complex<double> *, size_t,
                                             const Complex<double> *, size_t, Complex<double>, Complex<double> *,
-                                            size_t, void *, bool, void *, size_t);
+                                            size_t, void *, GemmPart, void *, size_t);
 
 }  // namespace cudrop::impl

@@ -12,7 +12,7 @@ namespace cudrop::impl {
 template <class R>
 Status complex_gemm_device(Op trans_a, Op trans_b, int m, int n, int k, Complex<R> alpha, const Complex<R> *dA,
                            size_t ldda, const Complex<R> *dB, size_t lddb, Complex<R> beta, Complex<R> *dC,
-                           size_t lddc, void *stream, bool lower_only, void *workspace, size_t workspace_bytes);
+                           size_t lddc, void *stream, GemmPart part, void *workspace, size_t workspace_bytes);
 template <class R>
 size_t complex_gemm_workspace(Op trans_a, Op trans_b, int m, int n, int k);
 

@@ -100,7 +100,7 @@ SplitLayout split_layout(int m, int n, int k) {
 }
 
 Status run(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *dA, size_t ldda,
-           const float *dB, size_t lddb, float beta, float *dC, size_t lddc, cudaStream_t stream, bool lower_only,
+           const float *dB, size_t lddb, float beta, float *dC, size_t lddc, cudaStream_t stream, GemmPart part,
            void *workspace, size_t workspace_bytes, bool *ran) {
   using S = Shape;
   const SplitLayout layout = split_layout(m, n, k);
@@ -143,7 +143,7 @@ Status run(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const f
     args.beta = k0 == 0 ? beta : 1.0f;
     args.c = dC;
     args.ldc = lddc;
-    args.part.lower_only = lower_only;
+    args.part = part;
     args.nonfinite = nonfinite;
     kernels::split_tf32_gemm<S><<<unsigned(m_tiles * n_tiles), S::threads, S::smem_bytes, stream>>>(args);
     error = cudaGetLastError();
@@ -166,7 +166,7 @@ size_t split_tf32_workspace(int m, int n, int k) {
 
 Status split_tf32_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *dA,
                               size_t ldda, const float *dB, size_t lddb, float beta, float *dC, size_t lddc,
-                              void *stream, bool lower_only, void *workspace, size_t workspace_bytes, bool *ran) {
+                              void *stream, GemmPart part, void *workspace, size_t workspace_bytes, bool *ran) {
   *ran = false;
   if (m <= 0 || n <= 0 || k <= 0) return Status::ok;
   const auto cuda_stream = static_cast<cudaStream_t>(stream);
@@ -177,7 +177,7 @@ Status split_tf32_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, f
     if (!said.exchange(true)) log(1, "CUDROP_SGEMM=3xtf32: this device or build has no sm_90a code; FP32 kernels run");
     return Status::ok;
   }
-  return run(trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc, cuda_stream, lower_only, workspace,
+  return run(trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc, cuda_stream, part, workspace,
              workspace_bytes, ran);
 }
 

@@ -4,6 +4,7 @@
 // build holds (sm_90a, i.e. H100/H200). docs/sgemm-3xtf32.md says when it is FP32-equivalent.
 #include <cstddef>
 
+#include "core/gemm_part.h"
 #include "core/status.h"
 
 namespace cudrop::impl {
@@ -16,9 +17,9 @@ size_t split_tf32_workspace(int m, int n, int k);
 // The workspace (device memory used in stream order) when it has split_tf32_workspace bytes,
 // else its own taken in stream order. *ran = false with Status::ok when this device or build
 // has no such kernel, or when that memory cannot be had: the caller then runs its FP32 kernel.
-// lower_only: as gemm_device's.
+// part: as gemm_device's.
 Status split_tf32_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *dA,
                               size_t ldda, const float *dB, size_t lddb, float beta, float *dC, size_t lddc,
-                              void *stream, bool lower_only, void *workspace, size_t workspace_bytes, bool *ran);
+                              void *stream, GemmPart part, void *workspace, size_t workspace_bytes, bool *ran);
 
 }  // namespace cudrop::impl

@@ -52,7 +52,7 @@ Status run_step(const PotrfStep &step, T *dA, size_t ldd, int n, int *d_info, un
   // Only the target's part on and below its diagonal is needed (the rest is the scratch upper
   // triangle), so the kernel may skip the tiles above it.
   return gemm_device<T>(Op::none, Op::conj_trans, n - step.c0, step.c1 - step.c0, step.k1 - step.k0, T(-1), source, ldd,
-                        source, ldd, T(1), at<T>(dA, ldd, step.c0, step.c0), ldd, stream, /*lower_only=*/true);
+                        source, ldd, T(1), at<T>(dA, ldd, step.c0, step.c0), ldd, stream, GemmStore::lower_tiles);
 }
 
 #define CUDROP_POTRF_STEP_INSTANCES(T)                                                                  \

@@ -90,7 +90,7 @@ inline std::vector<PotrfStep> potrf_schedule(int n, const PotrfBlocking &b) {
       const int p1 = std::min(n, p0 + outer);
       factor_group(p0, p1);
       // The whole trailing matrix in one GEMM: the GPU skips the tiles above the diagonal
-      // (launch_gemm_tiled's lower_only), so strips of it would save no work and add launches.
+      // (GemmStore::lower_tiles), so strips of it would save no work and add launches.
       update(p1, n, p0, p1);
     }
     return steps;

@@ -231,7 +231,8 @@ gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A
     tile_n = int(r / group_rows);
   }
   const int row0 = tile_m * BM, col0 = tile_n * S::BN;
-  if (part.skips(row0, BM, col0)) return;
+  if (part.skips(row0, BM, col0, S::BN)) return;
+  const bool masked = part.crosses(row0, BM, col0, S::BN);
   const int wm0 = (warp % S::WARPS_M) * S::WM, wn0 = (warp / S::WARPS_M) * S::WN;
 
   Loader<!TRANS_A, S::BM, S::threads> a_load(A, lda, row0, m, k, tid);
@@ -255,12 +256,18 @@ gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A
 #pragma unroll
       for (int v = 0; v < 4; ++v) acc[a][b][v] = 0.0;
 
-  const int tiles = int((k + (BK - 1LL)) / BK);  // k + BK - 1 may pass INT_MAX
+  // The k slices this tile of C multiplies: all of them, or (a triangular operand, part.zeros)
+  // those where it can be nonzero. k + BK - 1 may pass INT_MAX.
+  long long k_begin = 0, k_end = k;
+  part.k_range(row0, BM, col0, S::BN, k, &k_begin, &k_end);
+  const int first_tile = int(k_begin / BK), tiles = int((k_end + (BK - 1LL)) / BK) - first_tile;
+  a_load.ptr += size_t(first_tile) * a_load.advance();
+  b_load.ptr += size_t(first_tile) * b_load.advance();
   constexpr unsigned stage_bytes = S::sub_doubles * 8u, b_bytes = BM * BK * 8u;
   auto issue_stage = [&](int stage, int tile) {
     const unsigned dst = smem_base + stage * stage_bytes;
-    a_load.issue(dst, unsigned(tile) * BK, A, tid);  // unsigned: see Loader::k_lim
-    b_load.issue(dst + b_bytes, unsigned(tile) * BK, B, tid);
+    a_load.issue(dst, unsigned(first_tile + tile) * BK, A, tid);  // unsigned: see Loader::k_lim
+    b_load.issue(dst + b_bytes, unsigned(first_tile + tile) * BK, B, tid);
     a_load.ptr += a_load.advance();
     b_load.ptr += b_load.advance();
   };
@@ -353,7 +360,8 @@ gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
             const int gi = row0 + wm0 + 16 * mi + 8 * h + g;
-            old_c[q][c][mi][h] = read_c && gj < n && gi < m ? C[size_t(gi) + size_t(gj) * ldc] : 0.0;
+            const bool stored = gj < n && gi < m && (!masked || part.holds(gi, gj));
+            old_c[q][c][mi][h] = read_c && stored ? C[size_t(gi) + size_t(gj) * ldc] : 0.0;
           }
       }
 #pragma unroll
@@ -368,9 +376,9 @@ gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
             const int gi = row0 + wm0 + 16 * mi + 8 * h + g;
-            if (gi >= m) continue;
+            if (gi >= m || (masked && !part.holds(gi, gj))) continue;
             const double value = alpha * acc[mi][n0 + q][2 * h + c];
-            column[gi] = read_c ? value + beta * old_c[q][c][mi][h] : value;
+            column[gi] = masked && part.zeroes(gi, gj) ? 0.0 : read_c ? value + beta * old_c[q][c][mi][h] : value;
           }
       }
   }
@@ -392,7 +400,7 @@ cudaError_t prepare_gemm_dmma() {
 template <bool TRANS_A, bool TRANS_B, class CFG>
 cudaError_t launch_gemm_dmma_t(int m, int n, int k, double alpha, const double *A, size_t lda,
                                const double *B, size_t ldb, double beta, double *C, size_t ldc,
-                               cudaStream_t stream, bool lower_only = false) {
+                               cudaStream_t stream, GemmPart part = {}) {
   using S = typename CFG::Shape;
   if (m <= 0 || n <= 0) return cudaSuccess;
   const cudaError_t prepared = prepare_gemm_dmma<TRANS_A, TRANS_B, CFG>();
@@ -402,7 +410,7 @@ cudaError_t launch_gemm_dmma_t(int m, int n, int k, double alpha, const double *
                                                                     double *C_slab) {
     const dim3 grid(grid_rows, (unsigned(cols) + S::BN - 1) / S::BN);
     gemm_dmma_kernel<TRANS_A, TRANS_B, CFG><<<grid, S::threads, CFG::smem_bytes, stream>>>(
-        m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, GemmPart{lower_only, col});
+        m, cols, k, alpha, A, lda, B_slab, ldb, beta, C_slab, ldc, part.from_column(col));
     return cudaGetLastError();
   });
 }
@@ -410,11 +418,11 @@ cudaError_t launch_gemm_dmma_t(int m, int n, int k, double alpha, const double *
 template <class CFG>
 cudaError_t launch_gemm_dmma_cfg(bool trans_a, bool trans_b, int m, int n, int k, double alpha, const double *A,
                                  size_t lda, const double *B, size_t ldb, double beta, double *C, size_t ldc,
-                                 cudaStream_t stream, bool lower_only = false) {
-  if (!trans_a && !trans_b) return launch_gemm_dmma_t<false, false, CFG>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
-  if (!trans_a && trans_b) return launch_gemm_dmma_t<false, true, CFG>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
-  if (trans_a && !trans_b) return launch_gemm_dmma_t<true, false, CFG>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
-  return launch_gemm_dmma_t<true, true, CFG>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
+                                 cudaStream_t stream, GemmPart part = {}) {
+  if (!trans_a && !trans_b) return launch_gemm_dmma_t<false, false, CFG>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, part);
+  if (!trans_a && trans_b) return launch_gemm_dmma_t<false, true, CFG>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, part);
+  if (trans_a && !trans_b) return launch_gemm_dmma_t<true, false, CFG>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, part);
+  return launch_gemm_dmma_t<true, true, CFG>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, part);
 }
 
 // C = alpha*op(A)*op(B) + beta*C on `stream` with block tile `tile`; the semantics of
@@ -422,13 +430,13 @@ cudaError_t launch_gemm_dmma_cfg(bool trans_a, bool trans_b, int m, int n, int k
 // memory per block (the caller chose it knowing the device).
 inline cudaError_t launch_gemm_dmma(DmmaTile tile, bool trans_a, bool trans_b, int m, int n, int k, double alpha,
                                     const double *A, size_t lda, const double *B, size_t ldb, double beta,
-                                    double *C, size_t ldc, cudaStream_t stream, bool lower_only = false) {
+                                    double *C, size_t ldc, cudaStream_t stream, GemmPart part = {}) {
   if (m <= 0 || n <= 0) return cudaSuccess;
   if (tile == DmmaTile::t64x64)
-    return launch_gemm_dmma_cfg<DmmaConfig64x64>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
+    return launch_gemm_dmma_cfg<DmmaConfig64x64>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, part);
   if (tile == DmmaTile::t128x128)
-    return launch_gemm_dmma_cfg<DmmaConfig128x128>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
-  return launch_gemm_dmma_cfg<DmmaConfig128x64>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, lower_only);
+    return launch_gemm_dmma_cfg<DmmaConfig128x128>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, part);
+  return launch_gemm_dmma_cfg<DmmaConfig128x64>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream, part);
 }
 
 }  // namespace cudrop::kernels

@@ -166,7 +166,8 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
     tile_row = group_first + in_group % group_rows;
     tile_col = in_group / group_rows;
   }
-  if (part.skips((long long)tile_row * S::BM, S::BM, (long long)tile_col * S::BN)) return;
+  if (part.skips((long long)tile_row * S::BM, S::BM, (long long)tile_col * S::BN, S::BN)) return;
+  const bool masked = part.crosses((long long)tile_row * S::BM, S::BM, (long long)tile_col * S::BN, S::BN);
   constexpr int BK = S::BK, STAGES = S::stages, TM = S::TM, TN = S::TN;
   extern __shared__ __align__(16) float smem[];
   auto a_stage = [&](int s) { return smem + s * S::stage_floats; };
@@ -189,14 +190,20 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
 #pragma unroll
     for (int c = 0; c < TN; ++c) acc[r][c] = 0.f;
 
-  const int tiles = int((k + (BK - 1LL)) / BK);  // k + BK - 1 may pass INT_MAX
+  // The k tiles this tile of C multiplies: all of them, or (a triangular operand, part.zeros)
+  // those where it can be nonzero. k + BK - 1 may pass INT_MAX.
+  long long k_begin = 0, k_end = k;
+  part.k_range(row0, S::BM, col0, S::BN, k, &k_begin, &k_end);
+  const int first_tile = int(k_begin / BK), tiles = int((k_end + (BK - 1LL)) / BK) - first_tile;
+  a_load.ptr += size_t(first_tile) * a_load.tile_advance;
+  b_load.ptr += size_t(first_tile) * b_load.tile_advance;
   // Prologue: the first STAGES-1 tiles in flight. A commit per stage even when there is no
   // tile keeps the group count uniform, so wait_group<STAGES-2> always means "tile t landed".
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
     if (s < tiles) {
-      a_load.issue(a_stage(s), s * BK, A);
-      b_load.issue(b_stage(s), s * BK, B);
+      a_load.issue(a_stage(s), (first_tile + s) * BK, A);
+      b_load.issue(b_stage(s), (first_tile + s) * BK, B);
       a_load.ptr += a_load.tile_advance;
       b_load.ptr += b_load.tile_advance;
     }
@@ -209,8 +216,8 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
     // The stage refilled now was read in iteration t-1, which every thread has finished.
     const int next = t + STAGES - 1;
     if (next < tiles) {
-      a_load.issue(a_stage(next % STAGES), next * BK, A);
-      b_load.issue(b_stage(next % STAGES), next * BK, B);
+      a_load.issue(a_stage(next % STAGES), (first_tile + next) * BK, A);
+      b_load.issue(b_stage(next % STAGES), (first_tile + next) * BK, B);
       a_load.ptr += a_load.tile_advance;
       b_load.ptr += b_load.tile_advance;
     }
@@ -254,7 +261,8 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
 #pragma unroll
       for (int r = 0; r < TM; ++r) {
         const int gi = row0 + thread_row + (r / 4) * 32 + r % 4;
-        old_c[q][r] = read_c && gj < n && gi < m ? C[size_t(gi) + size_t(gj) * ldc] : 0.f;
+        const bool stored = gj < n && gi < m && (!masked || part.holds(gi, gj));
+        old_c[q][r] = read_c && stored ? C[size_t(gi) + size_t(gj) * ldc] : 0.f;
       }
     }
 #pragma unroll
@@ -264,9 +272,10 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
 #pragma unroll
       for (int r = 0; r < TM; ++r) {
         const int gi = row0 + thread_row + (r / 4) * 32 + r % 4;
-        if (gi >= m) continue;
+        if (gi >= m || (masked && !part.holds(gi, gj))) continue;
         const float value = alpha * acc[r][c];
-        C[size_t(gi) + size_t(gj) * ldc] = read_c ? value + beta * old_c[q][r] : value;
+        C[size_t(gi) + size_t(gj) * ldc] = masked && part.zeroes(gi, gj) ? 0.f
+                                           : read_c ? value + beta * old_c[q][r] : value;
       }
     }
   }
@@ -302,13 +311,13 @@ inline bool vector_loadable(const float *X, size_t ld) {
 template <class S>
 cudaError_t launch_gemm_ffma_shape(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *A,
                                   size_t lda, const float *B, size_t ldb, float beta, float *C, size_t ldc,
-                                  cudaStream_t stream, bool lower_only) {
+                                  cudaStream_t stream, GemmPart whole_part) {
   const unsigned grid_rows = (unsigned(m) + S::BM - 1) / S::BM;
   const bool vec_a = !trans_a && vector_loadable(A, lda);
   return for_each_column_slab<S::BN>(n, trans_b, B, ldb, C, ldc, [&](long long col, int cols, const float *B_slab,
                                                                     float *C_slab) {
     const dim3 grid(grid_rows, (unsigned(cols) + S::BN - 1) / S::BN);
-    const GemmPart part{lower_only, col};
+    const GemmPart part = whole_part.from_column(col);
     const bool vec_b = trans_b && vector_loadable(B_slab, ldb);
     // Only an operand along i can take 16-byte copies: instantiate just those combinations.
     auto launch = [&](auto trans_a_c, auto trans_b_c, auto vec_a_c, auto vec_b_c) {
@@ -335,13 +344,13 @@ cudaError_t launch_gemm_ffma_shape(bool trans_a, bool trans_b, int m, int n, int
 // deep: FfmaShapeDeep (the device holds two blocks of it per SM: ffma_deep_fits), else FfmaShape.
 inline cudaError_t launch_gemm_ffma(bool deep, bool trans_a, bool trans_b, int m, int n, int k, float alpha,
                                     const float *A, size_t lda, const float *B, size_t ldb, float beta,
-                                    float *C, size_t ldc, cudaStream_t stream, bool lower_only = false) {
+                                    float *C, size_t ldc, cudaStream_t stream, GemmPart part = {}) {
   if (m <= 0 || n <= 0) return cudaSuccess;  // nothing to compute (and no empty grid to launch)
   if (deep)
     return launch_gemm_ffma_shape<FfmaShapeDeep>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
-                                                 stream, lower_only);
+                                                 stream, part);
   return launch_gemm_ffma_shape<FfmaShape>(trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream,
-                                           lower_only);
+                                           part);
 }
 
 }  // namespace cudrop::kernels

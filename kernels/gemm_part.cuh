@@ -1,22 +1,13 @@
 #pragma once
-// Pieces both GEMM kernels share. Which tiles of C a GEMM launch computes: all, or (lower_only, for SYRK-like updates whose
-// result is needed on and below the diagonal only, e.g. Cholesky's trailing matrix) those
-// that reach the diagonal or below it, the diagonal being row == column + diagonal_col in the
-// launch's coordinates. Tiles entirely above it are skipped: their part of C is neither read
-// nor written.
+// Pieces the GEMM kernels share: the part of C a launch writes (core/gemm_part.h) and the
+// column slabs of wide launches.
 #include <cuda_runtime.h>
 
 #include <cstddef>
 
-namespace cudrop::kernels {
+#include "core/gemm_part.h"
 
-struct GemmPart {
-  bool lower_only = false;
-  long long diagonal_col = 0;
-  __device__ bool skips(long long tile_row0, int tile_rows, long long tile_col0) const {
-    return lower_only && tile_row0 + tile_rows <= tile_col0 + diagonal_col;
-  }
-};
+namespace cudrop::kernels {
 
 // gridDim.y is limited to 65535: a launch with more column tiles of width BN is cut into
 // column slabs. Calls launch(first_col, cols, B_slab, C_slab) for each, in order, and stops

@@ -176,7 +176,8 @@ __global__ void __launch_bounds__(S::threads, 1) split_tf32_gemm(const SplitTf32
   const int group_rows = min(args.m_tiles - first_m, args.group_m);
   const int in_group = blockIdx.x % per_group;
   const int mt = first_m + in_group % group_rows, nt = in_group / group_rows;
-  if (args.part.skips((long long)mt * S::BM, S::BM, (long long)nt * S::BN)) return;
+  if (args.part.skips((long long)mt * S::BM, S::BM, (long long)nt * S::BN, S::BN)) return;
+  const bool masked = args.part.crosses((long long)mt * S::BM, S::BM, (long long)nt * S::BN, S::BN);
 
   extern __shared__ unsigned char smem_raw[];
   const uint32_t raw = static_cast<uint32_t>(__cvta_generic_to_shared(smem_raw));
@@ -263,10 +264,10 @@ __global__ void __launch_bounds__(S::threads, 1) split_tf32_gemm(const SplitTf32
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
         const long long row = row0 + 8 * h, col = col0 + 8 * j + e;
-        if (row >= args.m || col >= args.n) continue;
+        if (row >= args.m || col >= args.n || (masked && !args.part.holds(row, col))) continue;
         float *c = args.c + size_t(row) + size_t(col) * args.ldc;
         const float value = args.alpha * total[4 * j + 2 * h + e];
-        *c = args.beta == 0.0f ? value : value + args.beta * *c;
+        *c = masked && args.part.zeroes(row, col) ? 0.0f : args.beta == 0.0f ? value : value + args.beta * *c;
       }
     }
   }

@@ -24,19 +24,18 @@ struct GemmKernelConfig {
   bool ffma_deep = false;                  // float: FfmaShapeDeep (else FfmaShape)
 };
 
-// Launches on `stream`. lower_only: C is only needed on and below its diagonal, so tiles
-// entirely above it may be skipped (kernels/gemm_part.cuh).
+// Launches on `stream`, computing and writing `part` of C (kernels/gemm_part.cuh).
 template <class T>
 cudaError_t launch_gemm_tiled(const GemmKernelConfig &config, bool trans_a, bool trans_b, int m, int n, int k,
                               T alpha, const T *A, size_t lda, const T *B, size_t ldb, T beta, T *C, size_t ldc,
-                              cudaStream_t stream, bool lower_only = false) {
+                              cudaStream_t stream, GemmPart part = {}) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "float or double");
   if constexpr (std::is_same_v<T, float>)
     return launch_gemm_ffma(config.ffma_deep, trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream,
-                            lower_only);
+                            part);
   else
     return launch_gemm_dmma(config.dmma_tile, trans_a, trans_b, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream,
-                            lower_only);
+                            part);
 }
 
 }  // namespace cudrop::kernels

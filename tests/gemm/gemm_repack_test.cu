@@ -68,7 +68,7 @@ void run(const Case &c, unsigned seed) {
     CHECK_CUDA(cudaMalloc(&dC[v], c_count * sizeof(float)));
     CHECK_CUDA(cudaMemcpy(dC[v], c0.data(), c_count * sizeof(float), cudaMemcpyHostToDevice));
     const Status s = gemm_device<float>(true, false, m, n, k, 1.3f, dA + off, lda, dB + off, ldb, c.beta,
-                                        dC[v] + off, ldc, nullptr, false, v == 1 ? nullptr : work, given[v]);
+                                        dC[v] + off, ldc, nullptr, cudrop::GemmPart{}, v == 1 ? nullptr : work, given[v]);
     expect(s == Status::ok, "gemm_device returned ok");
     CHECK_CUDA(cudaDeviceSynchronize());
     out[v].resize(c_count);

@@ -15,8 +15,9 @@
 //  * C outside its m x n view (the rows between m and ldc, guards before and after) unchanged;
 //  * Inf and NaN in A or B: every entry of C is finite, +Inf, -Inf or NaN exactly where the FP32
 //    kernel's is, and the finite ones are accurate;
-//  * lower_only: every entry on and below the diagonal is right; above it, C holds either its
-//    old value or the right one.
+//  * GemmStore::lower_tiles: every entry on and below the diagonal is right; above it, C holds
+//    either its old value or the right one; lower/upper: that triangle right, the other one
+//    exactly as it was (NaN where beta = 0).
 // Run it with CUDROP_TEST_SPLIT_TF32_PASS_K=64 (k cut into passes) as well:
 // tests/gemm/CMakeLists.txt does.
 #include <cuda_runtime.h>
@@ -55,7 +56,7 @@ struct Case {
   bool ta, tb, misaligned;
   float alpha, beta;
   Data data;
-  bool lower_only;
+  cudrop::GemmStore store;  // lower_tiles: the part above C's diagonal may hold anything; lower/upper: untouched
 };
 
 int classify(float x) { return std::isnan(x) ? 3 : std::isinf(x) ? (x > 0 ? 1 : 2) : 0; }
@@ -82,7 +83,10 @@ void run(const Case &c, unsigned seed) {
   std::snprintf(label, sizeof label, "%c%c m=%d n=%d k=%d pad=%d%s alpha=%g beta=%g %s%s", c.ta ? 'T' : 'N',
                 c.tb ? 'T' : 'N', c.m, c.n, c.k, c.pad, c.misaligned ? " misaligned" : "", c.alpha, c.beta,
                 c.data == Data::uniform ? "uniform" : c.data == Data::wide ? "wide" : "inf/nan",
-                c.lower_only ? " lower_only" : "");
+                c.store == cudrop::GemmStore::lower_tiles ? " lower_tiles"
+                : c.store == cudrop::GemmStore::lower     ? " lower"
+                : c.store == cudrop::GemmStore::upper     ? " upper"
+                                                          : "");
   unsigned state = seed;
   auto value = [&]() {
     float u = uniform(state);
@@ -114,7 +118,7 @@ void run(const Case &c, unsigned seed) {
   bool ran = false;
   const cudrop::Status s = cudrop::impl::split_tf32_gemm_device(
       c.ta, c.tb, c.m, c.n, c.k, c.alpha, dA + A.off, A.ld, dB + B.off, B.ld, c.beta, dC + C.off, C.ld, stream,
-      c.lower_only, work, work_bytes, &ran);
+      cudrop::GemmPart(c.store), work, work_bytes, &ran);
   expect(s == cudrop::Status::ok, "status ok", label);
   const cudrop::Status s2 = cudrop::impl::gemm_device<float>(c.ta, c.tb, c.m, c.n, c.k, c.alpha, dA + A.off, A.ld,
                                                              dB + B.off, B.ld, c.beta, dC2 + C.off, C.ld, stream);
@@ -161,14 +165,15 @@ void run(const Case &c, unsigned seed) {
       const size_t at = C.off + size_t(i) + size_t(j) * C.ld;
       const double err = std::fabs(double(got[at]) - ref), err_fp32 = std::fabs(double(fp32[at]) - ref);
       const double entry_denominator = (std::fabs(c.alpha) * abs_sum + std::fabs(c.beta * c0)) * eps;
-      const bool needed = !c.lower_only || i >= j;
+      const bool needed = c.store == cudrop::GemmStore::all || (c.store == cudrop::GemmStore::upper ? i <= j : i >= j);
+      const bool untouched = c.store == cudrop::GemmStore::lower || c.store == cudrop::GemmStore::upper;
       if (c.data == Data::nonfinite) {
         if (needed) classes_match &= classify(got[at]) == classify(fp32[at]);
         if (classify(fp32[at]) != 0 || !std::isfinite(entry_denominator)) continue;
       }
       const bool right = entry_denominator > 0 ? err <= 64 * (c.k + 2) * entry_denominator : err == 0;
       if (!needed) {
-        upper_ok &= got[at] == C.buf[at] || (std::isnan(got[at]) && std::isnan(C.buf[at])) || right;
+        upper_ok &= got[at] == C.buf[at] || (std::isnan(got[at]) && std::isnan(C.buf[at])) || (!untouched && right);
         continue;
       }
       lower_right &= right;
@@ -193,7 +198,7 @@ void run(const Case &c, unsigned seed) {
   expect(entry_ratio <= 2 * entry_ratio_fp32 + 8, "entry-wise error within the FP32 kernel's", label);
   expect(classes_match, "Inf/NaN where the FP32 kernel has them", label);
   expect(lower_right, "every needed entry right", label);
-  expect(upper_ok, "entries above the diagonal old or right", label);
+  expect(upper_ok, "entries outside the part old (or right, lower_tiles)", label);
   if (std::getenv("SPLIT_TF32_TEST_VERBOSE") != nullptr || norm_ratio >= 3.0)
     std::printf("%-70s norm %.3f  entry %.2f (fp32 kernel %.2f)\n", label, norm_ratio, entry_ratio, entry_ratio_fp32);
 }
@@ -227,20 +232,25 @@ int main(int argc, char **argv) {
     for (int t = 0; t < 4; ++t) {
       for (int variant = 0; variant < 2; ++variant) {
         Case c{sh[0], sh[1], sh[2], variant ? 3 : 0, bool(t & 1), bool(t & 2), variant == 1,
-               variant ? -1.5f : 1.0f, variant ? 0.0f : 0.75f, variant ? Data::wide : Data::uniform, false};
+               variant ? -1.5f : 1.0f, variant ? 0.0f : 0.75f, variant ? Data::wide : Data::uniform, cudrop::GemmStore::all};
         run(c, seed++);
         ++cases;
       }
     }
   }
-  // Inf and NaN inputs, and lower_only.
+  // Inf and NaN inputs, and the parts of C.
   for (int t = 0; t < 4; ++t) {
     if (!finite)
-      run(Case{65, 300, 129, 1, bool(t & 1), bool(t & 2), true, 1.0f, 0.5f, Data::nonfinite, false}, seed++);
+      run(Case{65, 300, 129, 1, bool(t & 1), bool(t & 2), true, 1.0f, 0.5f, Data::nonfinite, cudrop::GemmStore::all}, seed++);
     if (quick) continue;
-    run(Case{600, 600, 200, 2, bool(t & 1), bool(t & 2), t == 3, 1.0f, t == 0 ? 0.0f : 1.0f, Data::uniform, true},
+    run(Case{600, 600, 200, 2, bool(t & 1), bool(t & 2), t == 3, 1.0f, t == 0 ? 0.0f : 1.0f, Data::uniform,
+             cudrop::GemmStore::lower_tiles},
         seed++);
-    cases += (finite ? 0 : 1) + (quick ? 0 : 1);
+    // SYRK's parts: exactly one triangle written, the other left as it was (NaN where beta = 0).
+    run(Case{333, 333, 150, 1, bool(t & 1), bool(t & 2), t == 1, -0.5f, t == 2 ? 0.0f : 1.5f, Data::uniform,
+             t % 2 ? cudrop::GemmStore::upper : cudrop::GemmStore::lower},
+        seed++);
+    cases += (finite ? 0 : 1) + (quick ? 0 : 2);
   }
   std::printf("%d cases, %d failures\n", cases, failures);
   return failures == 0 ? 0 : 1;
