@@ -164,8 +164,8 @@ template <class T> struct ComplexBlas {
     using namespace cudrop::impl;
     const T one(1), beta(R(0.5));
     if (r == "gemm")
-      return gemm_device<T>(cudrop::Op::none, cudrop::Op::none, n, n, n, one, a, n, b, n, beta, c, n, s, false, work,
-                            work_bytes);
+      return gemm_device<T>(cudrop::Op::none, cudrop::Op::none, n, n, n, one, a, n, b, n, beta, c, n, s,
+                            cudrop::GemmPart{}, work, work_bytes);
     if (r == "hemm") return hemm_device<T>('L', 'L', n, n, one, a, n, b, n, beta, c, n, s, work, work_bytes);
     if (r == "herk") return her2k_device<T>('L', 'N', n, n, one, a, n, nullptr, n, R(0.5), c, n, s, work, work_bytes);
     if (r == "her2k") return her2k_device<T>('L', 'N', n, n, one, a, n, b, n, R(0.5), c, n, s, work, work_bytes);
@@ -196,7 +196,7 @@ void run(const std::string &r, int n, int reps, cublasHandle_t handle, cudaStrea
   void *work;
   size_t work_bytes = std::max({cudrop::impl::trsm_device_workspace<T>('L', n, n),
                                 cudrop::impl::symm_device_workspace<T>('L', n, n),
-                                cudrop::impl::syr2k_device_workspace<T>(n)});
+                                cudrop::impl::syr2k_device_workspace<T>('N', n, n)});
   if (complex && r == "gemm") work_bytes = cudrop::impl::gemm_device_workspace<T>(cudrop::Op::none, cudrop::Op::none, n, n, n);
   CHECK_CUDA(cudaMalloc(&dA, bytes));
   CHECK_CUDA(cudaMalloc(&dB, bytes));

@@ -210,7 +210,7 @@ void run_chol(int n, const std::vector<int> &nbs, int reps) {
   CHECK_CUDA(cudaMalloc(&dPristine, count * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&dA, count * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&dWork, 256));
-  const size_t scratch_bytes = syr2k_device_workspace<T>(n);
+  const size_t scratch_bytes = syr2k_device_workspace<T>('N', n, n);
   void *dScratch = nullptr;
   CHECK_CUDA(cudaMalloc(&dScratch, std::max<size_t>(256, scratch_bytes)));
   fill_spd<<<2048, 256, 0, g_stream>>>(dPristine, n, 5u + unsigned(n));

@@ -134,6 +134,13 @@ constexpr size_t kGetrfSaveBytes = size_t(16) << 20;
 // GEMM's too (CUDROP_GEMM_MIN_INTENSITY).
 constexpr double kSymmMinFlops = kGemmMinFlops, kSyrkMinFlops = kGemmMinFlops, kSyr2kMinFlops = kGemmMinFlops;
 constexpr double kTrmmMinFlops = kGemmMinFlops, kTrsmMinFlops = kGemmMinFlops;
+// TRSM of order past kTrsmInverseNb solves its nb-wide diagonal blocks as products with their
+// inverses (GEMMs, built by doubling kernels::kTriNb-wide ones: a power-of-two multiple of it),
+// except a block whose 1-norm condition number passes kTrsmInverseMaxCondition, which is solved by
+// substitution: an inverse's product can leave a residual about that factor larger than
+// substitution's (docs/semantics.md, TRSM).
+constexpr int kTrsmInverseNb = 256;
+constexpr double kTrsmInverseMaxCondition = 1000;
 // Side 'L' SYMM/TRMM/TRSM go through the device in about this many chunks of columns of B
 // (the next chunk's upload overlapping the math), none narrower than kLevel3MinChunkCols.
 constexpr int kLevel3Chunks = 4;

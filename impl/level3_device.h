@@ -20,8 +20,9 @@
 namespace cudrop::impl {
 
 // op(A) X = alpha B (side 'L', A m x m) or X op(A) = alpha B (side 'R', A n x n); B (m x n)
-// is overwritten by X. alpha == 0 sets B to zero without reading A or B. Needs no workspace
-// (trsm_device_workspace is 0; the parameters stay for callers that pass one).
+// is overwritten by X. alpha == 0 sets B to zero without reading A or B. Past an order of
+// tuning::kTrsmInverseNb it inverts A's diagonal blocks first and needs workspace
+// (trsm_device_workspace, for any TRANS; 0 up to that order).
 template <class T>
 Status trsm_device(char side, char uplo, char trans, char diag, int64_t m, int64_t n, T alpha, const T *dA,
                    size_t ldda, T *dB, size_t lddb, void *stream, void *workspace = nullptr,
@@ -30,7 +31,8 @@ template <class T>
 size_t trsm_device_workspace(char side, int64_t m, int64_t n);
 
 // C = alpha op(A) B (side 'L') or C = alpha B op(A) (side 'R'), out of place: B (m x n) is
-// only read, C (m x n) must not overlap A or B. alpha == 0 sets C to zero reading neither.
+// only read, C (m x n) must not overlap A or B. alpha == 0 sets C to zero reading neither. Its
+// workspace holds A's triangle as a zero-filled square.
 template <class T>
 Status trmm_device(char side, char uplo, char trans, char diag, int64_t m, int64_t n, T alpha, const T *dA,
                    size_t ldda, const T *dB, size_t lddb, T *dC, size_t lddc, void *stream,
@@ -59,8 +61,10 @@ template <class T>
 Status syr2k_device(char uplo, char trans, int64_t n, int64_t k, T alpha, const T *dA, size_t ldda, const T *dB,
                     size_t lddb, T beta, T *dC, size_t lddc, void *stream, void *workspace = nullptr,
                     size_t workspace_bytes = 0);
+// Workspace that lets the products run without allocating (a complex product's widened operand,
+// a float A^T B's repacked operand; 0 when none is needed).
 template <class T>
-size_t syr2k_device_workspace(int64_t n);
+size_t syr2k_device_workspace(char trans, int64_t n, int64_t k);
 // The Hermitian updates (complex T, trans 'N' or 'C'): uplo's triangle of C = alpha op(A) op(A)^H
 // + beta C (HERK, B == nullptr, alpha real: its imaginary part zero) or alpha op(A) op(B)^H +
 // conj(alpha) op(B) op(A)^H + beta C (HER2K), beta real. On C's diagonal only real parts are

@@ -1,7 +1,8 @@
 #pragma once
 // Small kernels around the Level-3 BLAS built on GEMM (impl/level3_device.cu): the diagonal
-// blocks of a triangle (masked for TRMM, solved by substitution for TRSM), a triangle mirrored
-// into a full square (SYMM), a square block merged into a triangle (SYRK, SYR2K) and scalings.
+// blocks of a triangle solved by substitution (TRSM), a triangle mirrored into a full square
+// (SYMM) or copied into one with zeros (TRMM), scalings of a block or a triangle, and the scan
+// for Inf and NaN.
 // Each reads only the triangle its caller names, so the other one may hold anything (NaN).
 #include <cuda_runtime.h>
 
@@ -26,25 +27,27 @@ __device__ T triangle_element(bool lower, bool unit, long long n, const T *a, si
   return (lower ? i > j : i < j) ? a[size_t(i) + size_t(j) * lda] : T(0);
 }
 
-// out[b] (kTriNb x kTriNb, leading dimension kTriNb, blocks kTriNb^2 apart) = the diagonal block
-// b of the triangle, the other triangle zero (TRMM's diagonal products run on it as GEMMs).
+// x := the solution of tile x = x, the kTriNb x kTriNb system `tile` (shared memory) lower or
+// upper triangular, x in registers (indexed by constants only: the loops unroll).
 template <class T>
-__global__ void __launch_bounds__(kTriNb)
-triangle_blocks(bool lower, bool unit, long long n, const T *__restrict__ a, size_t lda, T *__restrict__ out) {
-  const long long b0 = (long long)blockIdx.x * kTriNb;
-  const int c = threadIdx.x;
-  T *block = out + size_t(blockIdx.x) * kTriNb * kTriNb;
-  for (int i = 0; i < kTriNb; ++i) block[i + size_t(c) * kTriNb] = triangle_element(lower, unit, n, a, lda, b0 + i, b0 + c);
-}
-
-template <class T>
-cudaError_t launch_triangle_blocks(bool lower, bool unit, long long n, const T *a, size_t lda, T *out,
-                                   cudaStream_t stream) {
-  if (n <= 0) return cudaSuccess;
-  const long long blocks = (n + kTriNb - 1) / kTriNb;
-  if (blocks > 0x7fffffffLL) return cudaErrorInvalidValue;
-  triangle_blocks<T><<<unsigned(blocks), kTriNb, 0, stream>>>(lower, unit, n, a, lda, out);
-  return cudaGetLastError();
+__device__ __forceinline__ void substitute(bool lower, const T (*tile)[kTriNb + 1], T (&x)[kTriNb]) {
+  if (lower) {
+#pragma unroll
+    for (int i = 0; i < kTriNb; ++i) {
+      T t = x[i];
+#pragma unroll
+      for (int k = 0; k < i; ++k) t -= tile[i][k] * x[k];
+      x[i] = divide(t, tile[i][i]);
+    }
+  } else {
+#pragma unroll
+    for (int i = kTriNb - 1; i >= 0; --i) {
+      T t = x[i];
+#pragma unroll
+      for (int k = i + 1; k < kTriNb; ++k) t -= tile[i][k] * x[k];
+      x[i] = divide(t, tile[i][i]);
+    }
+  }
 }
 
 // TRSM's diagonal blocks, solved in place by substitution as the reference solves them (so with
@@ -80,23 +83,7 @@ triangle_solve_block(bool left, bool lower, bool sys_trans, bool sys_conj, bool 
   T x[kTriNb];
 #pragma unroll
   for (int i = 0; i < kTriNb; ++i) x[i] = i < s ? rhs[size_t(i) * step] : T(0);
-  if (sys_lower) {
-#pragma unroll
-    for (int i = 0; i < kTriNb; ++i) {
-      T t = x[i];
-#pragma unroll
-      for (int k = 0; k < i; ++k) t -= tile[i][k] * x[k];
-      x[i] = divide(t, tile[i][i]);
-    }
-  } else {
-#pragma unroll
-    for (int i = kTriNb - 1; i >= 0; --i) {
-      T t = x[i];
-#pragma unroll
-      for (int k = i + 1; k < kTriNb; ++k) t -= tile[i][k] * x[k];
-      x[i] = divide(t, tile[i][i]);
-    }
-  }
+  substitute(sys_lower, tile, x);
 #pragma unroll
   for (int i = 0; i < kTriNb; ++i)
     if (i < s) rhs[size_t(i) * step] = x[i];
@@ -160,6 +147,54 @@ cudaError_t launch_axpby(Part part, long long m, long long n, T alpha, const T *
   const long long bx = (m + 255) / 256;
   const dim3 grid(unsigned(bx < 1024 ? bx : 1024), unsigned(n < 65535 ? n : 65535));
   axpby_matrix<T><<<grid, 256, 0, stream>>>(part, m, n, alpha, x, ldx, beta, y, ldy, real_diagonal);
+  return cudaGetLastError();
+}
+
+// out (n x n, full) = the triangle a holds (`lower`, else upper), zeros outside it, ones on the
+// diagonal for a unit one (whose diagonal is never read): TRMM's operand for one GEMM.
+template <class T>
+__global__ void triangle_square(bool lower, bool unit, long long n, const T *__restrict__ a, size_t lda,
+                                T *__restrict__ out, size_t ldo) {
+  for (long long j = blockIdx.y; j < n; j += gridDim.y)
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+      out[size_t(i) + size_t(j) * ldo] = triangle_element(lower, unit, n, a, lda, i, j);
+}
+
+template <class T>
+cudaError_t launch_triangle_square(bool lower, bool unit, long long n, const T *a, size_t lda, T *out, size_t ldo,
+                                   cudaStream_t stream) {
+  if (n <= 0) return cudaSuccess;
+  const long long bx = (n + 255) / 256;
+  const dim3 grid(unsigned(bx < 1024 ? bx : 1024), unsigned(n < 65535 ? n : 65535));
+  triangle_square<T><<<grid, 256, 0, stream>>>(lower, unit, n, a, lda, out, ldo);
+  return cudaGetLastError();
+}
+
+// *flag = 1 when an element of `part` of the m x n matrix x is Inf or NaN (the diagonal left out
+// with skip_diagonal: a unit triangle's is never read); *flag is zeroed by the caller. The
+// routines whose reference skips zero entries (impl/level3_host.cu) send such calls to the CPU.
+template <class T>
+__device__ bool finite_element(T v) {
+  if constexpr (is_complex_v<T>) return isfinite(v.re) && isfinite(v.im);
+  else return isfinite(v);
+}
+template <class T>
+__global__ void flag_nonfinite(Part part, bool skip_diagonal, long long m, long long n, const T *__restrict__ x,
+                               size_t ldx, int *flag) {
+  bool finite = true;
+  for (long long j = blockIdx.y; j < n; j += gridDim.y)
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x)
+      if (in_part(part, i, j) && !(skip_diagonal && i == j)) finite &= finite_element(x[size_t(i) + size_t(j) * ldx]);
+  if (!finite) *flag = 1;
+}
+
+template <class T>
+cudaError_t launch_flag_nonfinite(Part part, bool skip_diagonal, long long m, long long n, const T *x, size_t ldx,
+                                  int *flag, cudaStream_t stream) {
+  if (m <= 0 || n <= 0) return cudaSuccess;
+  const long long bx = (m + 255) / 256;
+  const dim3 grid(unsigned(bx < 1024 ? bx : 1024), unsigned(n < 65535 ? n : 65535));
+  flag_nonfinite<T><<<grid, 256, 0, stream>>>(part, skip_diagonal, m, n, x, ldx, flag);
   return cudaGetLastError();
 }
 

@@ -1,8 +1,9 @@
 // impl::trsm_device, the device interface blocked LAPACK solvers call (impl/level3_device.h):
-// every side/uplo/trans/diag at orders around the 64-wide diagonal blocks and past a few
-// levels of the recursion, device arrays with padded leading dimensions, with and without a
-// caller's workspace, alpha 1 / -0.5 / 0 (complex: with an imaginary part), against a
-// substitution computed here in long double; s, d, c, z ('C': the conjugate transpose).
+// every side/uplo/trans/diag at orders around the 64-wide diagonal blocks, past a few levels of
+// the recursion and past the 256-wide inverted blocks (with a tiny diagonal entry too), device
+// arrays with padded leading dimensions, with and without a caller's workspace, alpha 1 / -0.5 /
+// 0 (complex: with an imaginary part), against a substitution computed here in long double;
+// s, d, c, z ('C': the conjugate transpose).
 // The other triangle of A (and its diagonal with diag = 'U') is NaN and must not be read; the
 // padding rows of B must be unchanged.
 #include <cuda_runtime.h>
@@ -84,15 +85,18 @@ std::vector<Wide<T>> reference(char side, char uplo, char trans, char diag, int 
   return x;
 }
 
+// tiny >= 0: A(tiny, tiny) = 1e-4 (diag 'N'), so that its block's inverse is too ill-conditioned
+// to use (impl/level3_device.cu): that block is solved by substitution.
 template <class T>
-void run(char side, char uplo, char trans, char diag, int m, int n, T alpha, bool own_workspace, Rng &rng) {
+void run(char side, char uplo, char trans, char diag, int m, int n, T alpha, bool own_workspace, Rng &rng,
+         int tiny = -1) {
   const int order = side == 'L' ? m : n, lda = order + 3, ldb = m + 5;
   std::vector<T> a(size_t(lda) * order), b(size_t(ldb) * n);
   for (int j = 0; j < order; ++j)
     for (int i = 0; i < lda; ++i) {
       const bool stored = i < order && (uplo == 'U' ? i <= j : i >= j);
       T v = T(cudrop::real_t<T>(0.5 / order)) * random_value<T>(rng);
-      if (i == j) v = diag == 'U' ? T(NAN) : T(cudrop::real_t<T>(1 + rng.uniform()));
+      if (i == j) v = diag == 'U' ? T(NAN) : T(cudrop::real_t<T>(i == tiny ? 1e-4 : 1 + rng.uniform()));
       a[size_t(i) + size_t(j) * lda] = stored ? v : T(NAN);
     }
   for (T &v : b) v = random_value<T>(rng);
@@ -135,18 +139,22 @@ void run(char side, char uplo, char trans, char diag, int m, int n, T alpha, boo
 
 }  // namespace
 
-int main() {
+// --quick: orders up to 300 only (one inverted block and a partial one), for the sanitizers.
+int main(int argc, char **argv) {
+  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::printf("trsm_device_test: SKIP: no usable GPU\n");
     return 77;  // ctest's SKIP_RETURN_CODE
   }
   Rng rng(7);
-  const int orders[] = {1, 63, 64, 65, 130, 517};
+  // Past 256 the diagonal blocks are inverted (a partial last block at 300, 517 and 600).
+  const int orders[] = {1, 63, 64, 65, 130, 256, 257, 300, 517, 600};
   const double alphas[] = {1, -0.5, 0};
   int index = 0;
   for (int order : orders)
-    for (char side : {'L', 'R'})
+    for (char side : {'L', 'R'}) {
+      if (quick && order > 300) continue;
       for (char uplo : {'U', 'L'})
         for (char trans : {'N', 'T', 'C'})
           for (char diag : {'N', 'U'}) {
@@ -161,6 +169,20 @@ int main() {
             run<Complex<double>>(side, uplo, trans, diag, m, n, Complex<double>(a2, a2 == 0 ? 0.0 : -0.3),
                                  index % 2 == 0, rng);
           }
+    }
+  // A tiny diagonal entry in the second block of 256 (and in the last, partial one).
+  for (int tiny : {290, 590})
+    for (char side : {'L', 'R'})
+      for (char uplo : {'U', 'L'})
+        for (char trans : {'N', 'T', 'C'}) {
+          const int order = quick ? 300 : 600;
+          if (tiny >= order) continue;
+          const int m = side == 'L' ? order : 40, n = side == 'L' ? 40 : order;
+          run<float>(side, uplo, trans, 'N', m, n, 1.0f, true, rng, tiny);
+          run<double>(side, uplo, trans, 'N', m, n, -0.5, false, rng, tiny);
+          run<Complex<float>>(side, uplo, trans, 'N', m, n, Complex<float>(1, 0.3f), false, rng, tiny);
+          run<Complex<double>>(side, uplo, trans, 'N', m, n, Complex<double>(1, -0.3), true, rng, tiny);
+        }
   std::printf("%d checks, %d failures\n%s\n", checks, failures, failures == 0 ? "PASS" : "FAIL");
   return failures == 0 ? 0 : 1;
 }
