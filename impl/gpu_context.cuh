@@ -74,6 +74,9 @@ struct GpuContext {
     cudaEvent_t loop_start = nullptr, loop_end = nullptr;
     bool chained = false;  // step kernels launched programmatically (impl/power_loop.cuh)
   } power;
+  // A pinned word a device flag is read back through (impl/level3_host.cu: Inf or NaN among the
+  // inputs of a routine that skips zero entries); made on first use under the lease.
+  int *flag_word = nullptr;
   void *slot[static_cast<int>(Slot::count)] = {};
   size_t slot_bytes[static_cast<int>(Slot::count)] = {};
 };

@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "core/layout.h"
@@ -12,6 +13,7 @@
 #include "impl/gpu_context.cuh"
 #include "impl/level3.h"
 #include "impl/level3_device.h"
+#include "kernels/triangular.cuh"
 
 namespace cudrop::impl {
 namespace {
@@ -69,6 +71,47 @@ Status download_triangle(GpuContext &ctx, bool lower, int64_t order, const T *de
   return Status::ok;
 }
 
+// The reference TRMM, TRSM, SYRK, HERK, SYR2K and HER2K skip the products of zero entries (of
+// B, or of A's column), and multiply by no entry outside a triangle, which GEMM-based code
+// cannot promise: with an Inf or NaN among the factors (alpha, A's triangle, B) the two can
+// differ, so such a call is left to the CPU routine (Status::special_values). Scalars are judged
+// here; arrays on the device once uploaded, by a flag (kFlagBytes of device memory past the
+// routine's workspace) that comes back through ctx.flag_word before each write to the caller's
+// arrays (a side-L call whose later chunk holds one has its earlier columns written already:
+// the CPU routine finishes the rest, as after a failure).
+bool skips_zero_entries(Family op) { return op != Family::symm && op != Family::hemm; }
+constexpr size_t kFlagBytes = 256;
+
+template <class T>
+bool finite_scalar(T x) {
+  if constexpr (is_complex_v<T>) return std::isfinite(x.re) && std::isfinite(x.im);
+  else return std::isfinite(x);
+}
+
+struct NonfiniteFlag {
+  GpuContext &ctx;
+  int *device = nullptr;
+  Status start(void *at) {
+    device = static_cast<int *>(at);
+    if (ctx.flag_word == nullptr) {
+      void *word = nullptr;
+      if (Status s = check(cudaHostAlloc(&word, sizeof(int), cudaHostAllocDefault), "level3 flag"); s != Status::ok)
+        return s;
+      ctx.flag_word = static_cast<int *>(word);
+    }
+    return check(cudaMemsetAsync(device, 0, sizeof(int), ctx.stream), "level3 flag");
+  }
+  template <class T>
+  Status scan(kernels::Part part, bool skip_diagonal, int64_t m, int64_t n, const T *x, size_t ldx) {
+    return check(kernels::launch_flag_nonfinite(part, skip_diagonal, m, n, x, ldx, device, ctx.stream), "level3 flag");
+  }
+  Status send_back() {
+    return check(cudaMemcpyAsync(ctx.flag_word, device, sizeof(int), cudaMemcpyDeviceToHost, ctx.stream), "level3 flag");
+  }
+  // After ctx.stream has passed send_back().
+  bool raised() const { return *ctx.flag_word != 0; }
+};
+
 // SYRK, SYR2K, HERK, HER2K: A (and B), C's triangle when read, on the device whole.
 template <class T>
 Status rank_update_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap) {
@@ -77,8 +120,9 @@ Status rank_update_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap) {
   const size_t rows_a = notrans ? size_t(g.n) : size_t(g.k), cols_a = notrans ? size_t(g.k) : size_t(g.n);
   const size_t ldda = padded_ld(rows_a, es), lddc = padded_ld(size_t(g.n), es);
   const size_t a_bytes = ldda * cols_a * es, c_bytes = lddc * size_t(g.n) * es;
-  const size_t work_bytes = syr2k_device_workspace<T>(g.n);
-  const size_t total = a_bytes * (two ? 2 : 1) + c_bytes + work_bytes;
+  const size_t work_bytes = syr2k_device_workspace<T>(g.trans, g.n, g.k);
+  const size_t flag_at = round_up(work_bytes, kFlagBytes);
+  const size_t total = a_bytes * (two ? 2 : 1) + c_bytes + flag_at + kFlagBytes;
   if (total > cap) {
     log(1, "%s: its operands (%.1f MiB) do not fit %.1f MiB of device memory: the call runs on the CPU",
         op_name<T>(g.op), mib(total), mib(cap));
@@ -86,11 +130,16 @@ Status rank_update_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap) {
   }
   void *dA = nullptr, *dB = nullptr, *dC = nullptr, *dWork = nullptr;
   if (Status s = device_buffers(ctx, {{Slot::a, a_bytes, &dA}, {Slot::b, two ? a_bytes : 0, &dB},
-                                      {Slot::c, c_bytes, &dC}, {Slot::work, work_bytes, &dWork}});
+                                      {Slot::c, c_bytes, &dC}, {Slot::work, flag_at + kFlagBytes, &dWork}});
       s != Status::ok)
     return s;
-  Status s = upload_matrix(ctx, g.a, size_t(g.lda) * es, rows_a * es, cols_a, dA, ldda * es);
+  NonfiniteFlag special{ctx};
+  Status s = special.start(static_cast<char *>(dWork) + flag_at);
+  if (s == Status::ok) s = upload_matrix(ctx, g.a, size_t(g.lda) * es, rows_a * es, cols_a, dA, ldda * es);
+  if (s == Status::ok) s = special.scan(kernels::Part::all, false, rows_a, cols_a, static_cast<const T *>(dA), ldda);
   if (s == Status::ok && two) s = upload_matrix(ctx, g.b, size_t(g.ldb) * es, rows_a * es, cols_a, dB, ldda * es);
+  if (s == Status::ok && two) s = special.scan(kernels::Part::all, false, rows_a, cols_a, static_cast<const T *>(dB), ldda);
+  if (s == Status::ok) s = special.send_back();
   if (s == Status::ok && g.beta != T(0))
     s = upload_triangle(ctx, lower, g.n, static_cast<const T *>(g.c), size_t(g.ldc), static_cast<T *>(dC), lddc);
   const T *b_dev = two ? static_cast<const T *>(dB) : nullptr;
@@ -107,6 +156,7 @@ Status rank_update_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap) {
   // Everything must have succeeded before the first byte of the caller's C changes.
   if (s == Status::ok) s = check(cudaStreamSynchronize(ctx.stream), "syrk");
   if (s != Status::ok) return s;
+  if (special.raised()) return Status::special_values;
   return download_triangle(ctx, lower, g.n, static_cast<const T *>(dC), lddc, g.c, size_t(g.ldc));
 }
 
@@ -147,15 +197,27 @@ Status side_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap, Level3Prog
     return Status::out_of_memory;
   }
   const size_t chunk_bytes = lddb * size_t(chunk) * es, work_bytes = side_workspace(g, chunk);
+  const size_t flag_at = round_up(work_bytes, kFlagBytes);
   void *a_dev = nullptr, *b_dev = nullptr, *c_dev = nullptr, *work = nullptr;
   if (Status s = device_buffers(ctx, {{Slot::a, a_bytes, &a_dev}, {Slot::b, chunk_bytes * buffers, &b_dev},
                                       {Slot::c, has_c ? chunk_bytes * buffers : 0, &c_dev},
-                                      {Slot::work, work_bytes, &work}});
+                                      {Slot::work, flag_at + kFlagBytes, &work}});
       s != Status::ok)
     return s;
   const T *dA = static_cast<const T *>(a_dev);
+  const bool scans = skips_zero_entries(g.op);
+  NonfiniteFlag special{ctx};
+  if (scans) {
+    if (Status s = special.start(static_cast<char *>(work) + flag_at); s != Status::ok) return s;
+  }
   if (Status s = upload_triangle(ctx, lower, order, g.a, size_t(g.lda), static_cast<T *>(a_dev), ldda); s != Status::ok)
     return s;
+  if (scans) {
+    if (Status s = special.scan(lower ? kernels::Part::lower : kernels::Part::upper, g.diag == 'U', order, order, dA,
+                                ldda);
+        s != Status::ok)
+      return s;
+  }
   const size_t chunk_elems = lddb * size_t(chunk);
   auto dB = [&](int64_t i) { return static_cast<T *>(b_dev) + size_t(i % buffers) * chunk_elems; };
   auto dC = [&](int64_t i) { return static_cast<T *>(c_dev) + size_t(i % buffers) * chunk_elems; };
@@ -163,6 +225,8 @@ Status side_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap, Level3Prog
     const int64_t c0 = i * chunk, cols = std::min<int64_t>(chunk, g.n - c0);
     Status s = upload_matrix(ctx, g.b + size_t(c0) * g.ldb, size_t(g.ldb) * es, size_t(g.m) * es, size_t(cols),
                              dB(i), lddb * es);
+    if (s == Status::ok && scans) s = special.scan(kernels::Part::all, false, g.m, cols, dB(i), lddb);
+    if (s == Status::ok && scans) s = special.send_back();
     if (s == Status::ok && reads_c)
       s = upload_matrix(ctx, g.c + size_t(c0) * g.ldc, size_t(g.ldc) * es, size_t(g.m) * es, size_t(cols), dC(i),
                         lddb * es);
@@ -198,7 +262,11 @@ Status side_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap, Level3Prog
     // download two chunks back, has finished: downloads return when done).
     if (s == Status::ok && i + 1 < chunks) s = upload_chunk(i + 1);
     if (s == Status::ok) s = check(cudaStreamWaitEvent(ctx.stream, ctx.panel_done[0], 0), "level3 pipeline");
+    // The chunk's flag (A's, and B's chunks so far) is back once ctx.stream has passed its copy;
+    // the download below waits for that stream anyway.
+    if (s == Status::ok && scans) s = check(cudaStreamSynchronize(ctx.stream), "level3 flag");
     if (s != Status::ok) return s;
+    if (scans && special.raised()) return Status::special_values;
     size_t done = 0;
     const T *result = has_c ? dC(i) : dB(i);
     s = download_matrix(ctx, result, lddb * es, size_t(g.m) * es, size_t(cols), g.c + size_t(c0) * g.ldc,
@@ -221,6 +289,7 @@ Status level3_host(const Level3Args<T> &g, Level3Progress *progress) {
   progress->total = g.n;
   size_t cap = 0;
   if (Status s = device_memory_cap(ctx, &cap); s != Status::ok) return s;
+  if (skips_zero_entries(g.op) && !finite_scalar(g.alpha)) return Status::special_values;
   if (g.op == Family::syrk || g.op == Family::syr2k || g.op == Family::herk || g.op == Family::her2k)
     return rank_update_host(ctx, g, cap);
   return side_host(ctx, g, cap, progress);

@@ -60,6 +60,8 @@ FinishOnCpu<Progress, std::decay_t<Finish>> finish_on_cpu(const char *routine, F
 // call (so that forced-GPU runs notice); one that fails before is run whole by cpu_run().
 // In an ILP64 or wheel-name entry (cpu::entry_cpu_call) the CPU run is that entry's routine
 // instead; a finish_on_cpu stays on the LP64 routines (the call's sizes fit an int there).
+// A GPU attempt that returns Status::special_values (nothing written) is no failure: the call
+// runs on the CPU, counted as a CPU call.
 // This is the only place that counts calls, logs fallbacks and completes half-written calls.
 template <class Progress, class Finish, class GpuAttempt, class CpuRun>
 void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run,
@@ -127,7 +129,10 @@ void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&g
       // over on the CPU: finish it from there.
       char detail[160];
       progress.describe(detail, sizeof detail);
-      detail::count_partial_fallback(finish_on_cpu.routine, status, detail);
+      if (status == Status::special_values)
+        log(2, "%s: %s %s: the CPU routine computes the rest", routine, status_text(status), detail);
+      else
+        detail::count_partial_fallback(finish_on_cpu.routine, status, detail);
       finish_on_cpu.finish(progress);
       status = Status::ok;
     }
@@ -135,7 +140,8 @@ void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&g
       detail::count_gpu(routine, detail::now_seconds() - start);
       return;
     }
-    detail::count_fallback(routine, status);
+    if (status == Status::special_values) log(2, "%s: %s: the CPU routine computes it", routine, status_text(status));
+    else detail::count_fallback(routine, status);
   }
   if (!cpu::take_entry_cpu_call()) cpu_run();
   detail::count_cpu(routine, detail::now_seconds() - start);

@@ -21,6 +21,10 @@ struct Options {
 extern Options g_options;
 extern long g_differences;
 extern long g_computing;  // cases whose call does arithmetic (legal, no quick return)
+// The current case holds Inf or NaN where its reference routine skips zero entries (TRMM, TRSM,
+// SYRK and the like): cudrop leaves such a call to the CPU routine (docs/semantics.md), so it is
+// expected there, with the reference's answer, also with --gpu.
+extern bool g_reference_semantics;
 extern long g_case;
 extern std::string g_call;  // the current case's call, for the report
 

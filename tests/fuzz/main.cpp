@@ -43,6 +43,7 @@ namespace fuzz {
 Options g_options;
 long g_differences = 0;
 long g_computing = 0;
+bool g_reference_semantics = false;
 long g_case = 0;
 std::string g_call;
 
