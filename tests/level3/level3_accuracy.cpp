@@ -322,6 +322,8 @@ bool run_case(const Case &c, const Reference<T> &ref, Rng &rng) {
   for (T v : Br.buf) if (v != T(kSentinel)) maxb = std::max(maxb, mag(v));
   for (T v : Cr.buf) if (v != T(kSentinel)) maxc = std::max(maxc, mag(v));
   long outside_changed = 0, nans = 0, imaginary_diagonal = 0;
+  int worst_i = -1, worst_j = -1;  // where the largest error is, and its values (for the report)
+  double worst_got = 0, worst_ref = 0;
   for (size_t e = 0; e < out.buf.size(); ++e) {
     const long long rel = (long long)e - (long long)out.off;
     const int i = rel >= 0 ? int(rel % out.ld) : -1, j = rel >= 0 ? int(rel / out.ld) : -1;
@@ -332,7 +334,13 @@ bool run_case(const Case &c, const Reference<T> &ref, Rng &rng) {
     }
     if (has_nan(out.buf[e])) ++nans;
     if (herm && rank && i == j && !quick_return) imaginary_diagonal += cudrop::imag_part(out.buf[e]) != 0;
-    err = std::max(err, mag(out.buf[e] - outr.buf[e]));
+    if (mag(out.buf[e] - outr.buf[e]) > err) {
+      err = mag(out.buf[e] - outr.buf[e]);
+      worst_i = i;
+      worst_j = j;
+      worst_got = double(cudrop::real_part(out.buf[e]));
+      worst_ref = double(cudrop::real_part(outr.buf[e]));
+    }
     maxref = std::max(maxref, mag(outr.buf[e]));
   }
   const double eps = sizeof(Real<T>) == 4 ? FLT_EPSILON : DBL_EPSILON;
@@ -350,7 +358,8 @@ bool run_case(const Case &c, const Reference<T> &ref, Rng &rng) {
   CHECK(outside_changed == 0, "%s: %ld elements outside the written part changed", what, outside_changed);
   CHECK(nans == 0, "%s: %ld NaN in the result", what, nans);
   CHECK(imaginary_diagonal == 0, "%s: %ld diagonal elements of C not real", what, imaginary_diagonal);
-  CHECK(ratio < kBound, "%s: error ratio %.3g (max error %.3g)", what, ratio, err);
+  CHECK(ratio < kBound, "%s: error ratio %.3g (max error %.3g at (%d, %d): %.17g, reference %.17g)", what, ratio, err,
+        worst_i, worst_j, worst_got, worst_ref);
   if (opt.verbose) std::printf("%s: ratio %.3g\n", what, ratio);
   return ok && outside_changed == 0 && nans == 0 && imaginary_diagonal == 0 && ratio < kBound;
 }
