@@ -95,6 +95,10 @@ constexpr const Table &table(Generation g) { return kTables[static_cast<int>(g)]
 // Host-side defaults that do not depend on the GPU generation.
 // Pinned staging buffers of each direction (CUDROP_STAGING_MB's default), MiB.
 constexpr int kStagingMiB = 32;
+// A GEMM whose operands (A, B and C, with the complex product's workspace) take at most this many
+// bytes crosses the link in one piece each way, through the staging buffers, with one
+// synchronization: its fixed cost, not its bytes, is what such a call pays (impl/gemm.cu).
+constexpr size_t kSmallCallBytes = size_t(1) << 20;
 // Pageable <-> pinned host copies (impl/host_copy.cpp; docs/perf/README.md, host copies): streaming
 // stores from this many bytes on; a copy cut in one piece per thread, pieces between these sizes.
 constexpr size_t kStreamingCopyFrom = 16384;

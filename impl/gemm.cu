@@ -18,8 +18,10 @@
 #include "impl/gemm_split_tf32.h"
 #include "impl/gemm_config.h"
 #include "impl/gpu_context.cuh"
+#include "impl/host_copy.h"
 #include "impl/multi_device.h"
 #include "impl/panel_sender.h"
+#include "impl/stream_scratch.h"
 #include "kernels/gemm_tiled.cuh"
 #include "kernels/transpose.cuh"
 
@@ -295,9 +297,60 @@ Status download_whole_c(GpuContext &ctx, const GemmArgs<T> &g, const void *dC, s
   return s;
 }
 
+// A small call (tuning::kSmallCallBytes): op(A), op(B) and C (when read) packed into one staging
+// buffer and sent in one transfer, the product, C back in one transfer into the other staging
+// buffer, one synchronization, then C into the caller's array. Nothing of the caller's is written
+// before the GPU's work has succeeded. False when the call is not small (*status untouched).
+template <class T>
+bool gemm_small(GpuContext &ctx, const GemmArgs<T> &g, Status *status) {
+  const size_t es = sizeof(T);
+  const size_t rows_a = g.trans_a ? g.k : g.m, cols_a = g.trans_a ? g.m : g.k;
+  const size_t rows_b = g.trans_b ? g.n : g.k, cols_b = g.trans_b ? g.k : g.n;
+  const size_t ldda = gemm_padded_ld(rows_a, es), lddb = gemm_padded_ld(rows_b, es), lddc = gemm_padded_ld(g.m, es);
+  const size_t a_bytes = scratch_region(ldda * cols_a * es), b_bytes = scratch_region(lddb * cols_b * es);
+  const size_t c_bytes = scratch_region(lddc * size_t(g.n) * es);
+  const size_t sent = a_bytes + b_bytes + (g.beta != T(0) ? c_bytes : 0);
+  const size_t work_bytes = gemm_device_workspace<T>(g.trans_a, g.trans_b, g.m, g.n, g.k);
+  const size_t device_bytes = a_bytes + b_bytes + c_bytes + work_bytes;
+  if (g.alpha == T(0) || g.k <= 0 || device_bytes > tuning::kSmallCallBytes || sent > ctx.staging_bytes ||
+      c_bytes > ctx.staging_bytes)
+    return false;
+  *status = [&] {
+    void *dev = nullptr;
+    if (Status s = device_buffer(ctx, Slot::a, device_bytes, &dev); s != Status::ok) return s;
+    char *d = static_cast<char *>(dev);
+    char *up = static_cast<char *>(ctx.staging[0]), *down = static_cast<char *>(ctx.staging[1]);
+    // Both staging buffers free (their last DMAs done: the events of earlier calls).
+    Status s = check(cudaEventSynchronize(ctx.staging_free[0]), "small gemm");
+    if (s == Status::ok) s = check(cudaEventSynchronize(ctx.staging_free[1]), "small gemm");
+    if (s != Status::ok) return s;
+    copy_columns(ctx.copier, up, ldda * es, g.a, size_t(g.lda) * es, rows_a * es, cols_a);
+    copy_columns(ctx.copier, up + a_bytes, lddb * es, g.b, size_t(g.ldb) * es, rows_b * es, cols_b);
+    if (g.beta != T(0))
+      copy_columns(ctx.copier, up + a_bytes + b_bytes, lddc * es, g.c, size_t(g.ldc) * es, size_t(g.m) * es,
+                   size_t(g.n));
+    cudaError_t error = cudaMemcpyAsync(d, up, sent, cudaMemcpyHostToDevice, ctx.stream);
+    if (error == cudaSuccess) error = cudaEventRecord(ctx.staging_free[0], ctx.stream);
+    if ((s = check(error, "small gemm")) != Status::ok) return s;
+    T *dC = reinterpret_cast<T *>(d + a_bytes + b_bytes);
+    s = gemm_device<T>(g.trans_a, g.trans_b, g.m, g.n, g.k, g.alpha, reinterpret_cast<const T *>(d), ldda,
+                       reinterpret_cast<const T *>(d + a_bytes), lddb, g.beta, dC, lddc, ctx.stream, GemmPart{},
+                       work_bytes > 0 ? d + a_bytes + b_bytes + c_bytes : nullptr, work_bytes);
+    if (s != Status::ok) return s;
+    error = cudaMemcpyAsync(down, dC, lddc * size_t(g.n) * es, cudaMemcpyDeviceToHost, ctx.stream);
+    if (error == cudaSuccess) error = cudaEventRecord(ctx.staging_free[1], ctx.stream);
+    if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.stream);
+    if ((s = check(error, "small gemm")) != Status::ok) return s;
+    copy_columns(ctx.copier, g.c, size_t(g.ldc) * es, down, lddc * es, size_t(g.m) * es, size_t(g.n));
+    return Status::ok;
+  }();
+  return true;
+}
+
 // gemm_host on one device, ctx's, the calling thread's current device.
 template <class T>
 Status gemm_on(GpuContext &ctx, const GemmArgs<T> &g, GemmProgress *progress) {
+  if (Status small = Status::ok; gemm_small(ctx, g, &small)) return small;
   const size_t es = sizeof(T);
   // With alpha == 0 or k == 0 the product vanishes: A and B are not read at all.
   const bool uses_ab = g.alpha != T(0) && g.k > 0;
