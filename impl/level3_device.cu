@@ -67,7 +67,10 @@ struct InverseBlocks {
   void *gemm_work = nullptr;
   size_t ldi = 0, ld_product = 0, ld_rhs = 0;
   size_t inverse_bytes = 0, product_bytes = 0, rhs_bytes = 0, flag_bytes = 0, gemm_bytes = 0;
-  size_t bytes() const { return inverse_bytes + product_bytes + rhs_bytes + flag_bytes + gemm_bytes; }
+  // Without the GEMMs' workspace (lean: each complex product then takes its own in stream order).
+  size_t bytes(bool lean = false) const {
+    return inverse_bytes + product_bytes + rhs_bytes + flag_bytes + (lean ? 0 : gemm_bytes);
+  }
 
   // Whether a triangle of this order is solved with inverted blocks: past one block, and within
   // the batched kernels' grid.
@@ -91,11 +94,12 @@ struct InverseBlocks {
                                        : gemm_device_workspace<T>(Op::none, trans, int(m), half, half));
     return v;
   }
-  void place(char *ws) {
+  void place(char *ws, bool lean) {
     inverse = reinterpret_cast<T *>(ws);
     product = reinterpret_cast<T *>(ws + inverse_bytes);
     rhs = reinterpret_cast<T *>(ws + inverse_bytes + product_bytes);
     flags = reinterpret_cast<int *>(ws + inverse_bytes + product_bytes + rhs_bytes);
+    if (lean) gemm_bytes = 0;
     gemm_work = gemm_bytes > 0 ? ws + inverse_bytes + product_bytes + rhs_bytes + flag_bytes : nullptr;
   }
 
@@ -209,7 +213,6 @@ struct TriangularSolve {
                         left ? (long long)n : (long long)m, stream),
                     "trsm flagged block");
   }
-
 };
 
 // The recursion's description for side/uplo/trans.
@@ -232,10 +235,10 @@ TriangularSolve<T> triangular_solve(char side, char uplo, char trans, char diag,
 }  // namespace
 
 template <class T>
-size_t trsm_device_workspace(char side, int64_t m, int64_t n) {
+size_t trsm_device_workspace(char side, int64_t m, int64_t n, bool lean) {
   const bool left = upper(side) == 'L';
   if (m <= 0 || n <= 0 || !InverseBlocks<T>::used(left ? m : n)) return 0;  // blocks solved in place
-  return InverseBlocks<T>::layout(left, Op::trans, m, n).bytes();  // what any TRANS needs
+  return InverseBlocks<T>::layout(left, Op::trans, m, n).bytes(lean);  // what any TRANS needs
 }
 
 template <class T>
@@ -256,10 +259,13 @@ Status trsm_device(char side, char uplo, char trans, char diag, int64_t m, int64
   TriangularSolve<T> t = triangular_solve(side, uplo, trans, diag, m, n, dA, ldda, stream);
   if (!InverseBlocks<T>::used(order)) return t.solve(0, order, dB, lddb);
   InverseBlocks<T> inverses = InverseBlocks<T>::layout(left, t.A.trans, m, n);
+  // The GEMMs' workspace too when the caller's has room for it; else the lean part (given or
+  // taken in stream order), the products taking their own.
+  const bool lean = workspace == nullptr || workspace_bytes < inverses.bytes();
   StreamScratch scratch(stream, "trsm workspace");
   char *ws = nullptr;
-  if (Status s = scratch.get(inverses.bytes(), workspace, workspace_bytes, &ws); s != Status::ok) return s;
-  inverses.place(ws);
+  if (Status s = scratch.get(inverses.bytes(lean), workspace, workspace_bytes, &ws); s != Status::ok) return s;
+  inverses.place(ws, lean);
   if (Status s = inverses.build(t.lower, t.unit, order, dA, ldda, stream); s != Status::ok) return s;
   t.inverses = &inverses;
   return t.solve(0, order, dB, lddb);
@@ -419,7 +425,7 @@ Status her2k_device(char uplo, char trans, int64_t n, int64_t k, T alpha, const 
 #define CUDROP_LEVEL3_DEVICE(T)                                                                                    \
   template Status trsm_device<T>(char, char, char, char, int64_t, int64_t, T, const T *, size_t, T *, size_t,     \
                                  void *, void *, size_t);                                                          \
-  template size_t trsm_device_workspace<T>(char, int64_t, int64_t);                                                \
+  template size_t trsm_device_workspace<T>(char, int64_t, int64_t, bool);                                                \
   template Status trmm_device<T>(char, char, char, char, int64_t, int64_t, T, const T *, size_t, const T *, size_t, \
                                  T *, size_t, void *, void *, size_t);                                             \
   template size_t trmm_device_workspace<T>(char, int64_t, int64_t);                                                \

@@ -22,13 +22,15 @@ namespace cudrop::impl {
 // op(A) X = alpha B (side 'L', A m x m) or X op(A) = alpha B (side 'R', A n x n); B (m x n)
 // is overwritten by X. alpha == 0 sets B to zero without reading A or B. Past an order of
 // tuning::kTrsmInverseNb it inverts A's diagonal blocks first and needs workspace
-// (trsm_device_workspace, for any TRANS; 0 up to that order).
+// (trsm_device_workspace, for any TRANS; 0 up to that order): with `lean` only the inverses'
+// part, without which it allocates in stream order, and without the rest of which each complex
+// product allocates its own (slower, less memory).
 template <class T>
 Status trsm_device(char side, char uplo, char trans, char diag, int64_t m, int64_t n, T alpha, const T *dA,
                    size_t ldda, T *dB, size_t lddb, void *stream, void *workspace = nullptr,
                    size_t workspace_bytes = 0);
 template <class T>
-size_t trsm_device_workspace(char side, int64_t m, int64_t n);
+size_t trsm_device_workspace(char side, int64_t m, int64_t n, bool lean = false);
 
 // C = alpha op(A) B (side 'L') or C = alpha B op(A) (side 'R'), out of place: B (m x n) is
 // only read, C (m x n) must not overlap A or B. alpha == 0 sets C to zero reading neither. Its

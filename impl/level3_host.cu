@@ -160,10 +160,11 @@ Status rank_update_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap) {
   return download_triangle(ctx, lower, g.n, static_cast<const T *>(dC), lddc, g.c, size_t(g.ldc));
 }
 
+// lean: TRSM's workspace without its products' (which then take their own).
 template <class T>
-size_t side_workspace(const Level3Args<T> &g, int64_t cols) {
+size_t side_workspace(const Level3Args<T> &g, int64_t cols, bool lean) {
   switch (g.op) {
-    case Family::trsm: return trsm_device_workspace<T>(g.side, g.m, cols);
+    case Family::trsm: return trsm_device_workspace<T>(g.side, g.m, cols, lean);
     case Family::trmm: return trmm_device_workspace<T>(g.side, g.m, cols);
     default: return symm_device_workspace<T>(g.side, g.m, cols);
   }
@@ -180,15 +181,25 @@ Status side_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap, Level3Prog
   const int64_t order = left ? g.m : g.n;
   const size_t ldda = padded_ld(size_t(order), es), lddb = padded_ld(size_t(g.m), es);
   const size_t a_bytes = ldda * size_t(order) * es;
+  bool lean = false;  // TRSM's products without their workspace (side_workspace)
   auto device_bytes = [&](int64_t cols, int buffers) {
-    return a_bytes + size_t(buffers) * lddb * size_t(cols) * es * (has_c ? 2 : 1) + side_workspace(g, cols);
+    return a_bytes + size_t(buffers) * lddb * size_t(cols) * es * (has_c ? 2 : 1) + side_workspace(g, cols, lean);
   };
-  // Columns per chunk: a few chunks, so that uploads overlap the math, none too thin for it.
+  // Columns per chunk: a few chunks, so that uploads overlap the math, none too thin for it;
+  // lean only when nothing fits otherwise.
   int64_t chunk = g.n;
-  if (left && g.n > 2 * tuning::kLevel3MinChunkCols)
-    chunk = std::max<int64_t>(tuning::kLevel3MinChunkCols, round_up(ceil_div(g.n, tuning::kLevel3Chunks), 64));
-  while (left && chunk > 64 && device_bytes(chunk, chunk < g.n ? 2 : 1) > cap)
-    chunk = round_up(ceil_div(chunk, 2), 64);
+  auto plan_chunk = [&] {
+    chunk = g.n;
+    if (left && g.n > 2 * tuning::kLevel3MinChunkCols)
+      chunk = std::max<int64_t>(tuning::kLevel3MinChunkCols, round_up(ceil_div(g.n, tuning::kLevel3Chunks), 64));
+    while (left && chunk > 64 && device_bytes(chunk, chunk < g.n ? 2 : 1) > cap)
+      chunk = round_up(ceil_div(chunk, 2), 64);
+    return device_bytes(chunk, chunk < g.n ? 2 : 1) <= cap;
+  };
+  if (!plan_chunk() && g.op == Family::trsm) {
+    lean = true;
+    plan_chunk();
+  }
   const int buffers = chunk < g.n ? 2 : 1;
   if (device_bytes(chunk, buffers) > cap) {
     log(1, "%s: %s (%.1f MiB) does not fit %.1f MiB of device memory: the call runs on the CPU",
@@ -196,7 +207,7 @@ Status side_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap, Level3Prog
         mib(cap));
     return Status::out_of_memory;
   }
-  const size_t chunk_bytes = lddb * size_t(chunk) * es, work_bytes = side_workspace(g, chunk);
+  const size_t chunk_bytes = lddb * size_t(chunk) * es, work_bytes = side_workspace(g, chunk, lean);
   const size_t flag_at = round_up(work_bytes, kFlagBytes);
   void *a_dev = nullptr, *b_dev = nullptr, *c_dev = nullptr, *work = nullptr;
   if (Status s = device_buffers(ctx, {{Slot::a, a_bytes, &a_dev}, {Slot::b, chunk_bytes * buffers, &b_dev},
