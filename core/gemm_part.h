@@ -78,6 +78,36 @@ struct GemmPart {
     *begin = b < 0 ? 0 : b > k ? k : b;
     *end = e < *begin ? *begin : e > k ? k : e;
   }
+  // The kernels' per-element tests, in two forms whose register use suits the DMMA and the FFMA
+  // kernel respectively (their ptxas reports: no spills either way, where the other form spills).
+  // Column c's rows of the part among [0, rows): [*first, *end), and *zero, the one written as
+  // zero (-1: none). Not masked (a tile the diagonal does not cross): all of them. In int, as the
+  // kernels' indices: a row past the range clamps to it.
+  CUDROP_PART_FN void column_rows(bool masked, long long c, int rows, int *first, int *end, int *zero) const {
+    *first = 0;
+    *end = rows;
+    *zero = -1;
+    if (!masked) return;
+    const long long d = row_scale * (c + diagonal_col);
+    if (store == GemmStore::lower) *first = int(d < rows ? d : rows);
+    if (store == GemmStore::upper) *end = int(d + row_scale < rows ? d + row_scale : rows);
+    if (real_diagonal && d + 1 < rows) *zero = int(d + 1);
+  }
+  // The kernels' per-element test in two steps: diagonal_row(masked, c) once per column (-1 for
+  // a tile the diagonal does not cross: every row stored), then row_in / row_zeroed per row.
+  // In int, as the kernels' indices (a diagonal past INT_MAX is past every row).
+  CUDROP_PART_FN int diagonal_row(bool masked, long long c) const {
+    if (!masked) return -1;
+    const long long d = row_scale * (c + diagonal_col);
+    return int(d < 0x7ffffffeLL ? d : 0x7ffffffeLL);
+  }
+  CUDROP_PART_FN bool row_in(int diagonal, int r) const {
+    if (diagonal < 0) return true;
+    return store == GemmStore::upper ? (long long)r < (long long)diagonal + row_scale : r >= diagonal;
+  }
+  CUDROP_PART_FN bool row_zeroed(int diagonal, int r) const {
+    return real_diagonal && diagonal >= 0 && r == diagonal + 1;
+  }
   // The same part for a launch over columns [col, ...) of this one.
   GemmPart from_column(long long col) const {
     GemmPart p = *this;

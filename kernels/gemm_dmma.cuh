@@ -141,6 +141,12 @@ struct Loader {
 
   // Global distance from one k slice to the next.
   __device__ size_t advance() const { return ALONG_I ? COUNT * step : size_t(16); }
+  // Starts at k slice `slices` instead of 0: k offsets are counted from there on.
+  __device__ void skip_slices(int slices) {
+    ptr += size_t(slices) * advance();
+    const unsigned skipped = unsigned(slices) * 16u;
+    k_lim = k_lim > skipped ? k_lim - skipped : 0u;
+  }
 
   __device__ Loader(const double *X, size_t ld, int first, int extent, int k, int tid) {
     int i0, l0;
@@ -232,7 +238,6 @@ gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A
   }
   const int row0 = tile_m * BM, col0 = tile_n * S::BN;
   if (part.skips(row0, BM, col0, S::BN)) return;
-  const bool masked = part.crosses(row0, BM, col0, S::BN);
   const int wm0 = (warp % S::WARPS_M) * S::WM, wn0 = (warp / S::WARPS_M) * S::WN;
 
   Loader<!TRANS_A, S::BM, S::threads> a_load(A, lda, row0, m, k, tid);
@@ -261,13 +266,13 @@ gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A
   long long k_begin = 0, k_end = k;
   part.k_range(row0, BM, col0, S::BN, k, &k_begin, &k_end);
   const int first_tile = int(k_begin / BK), tiles = int((k_end + (BK - 1LL)) / BK) - first_tile;
-  a_load.ptr += size_t(first_tile) * a_load.advance();
-  b_load.ptr += size_t(first_tile) * b_load.advance();
+  a_load.skip_slices(first_tile);  // k offsets are then counted from there (none stays live)
+  b_load.skip_slices(first_tile);
   constexpr unsigned stage_bytes = S::sub_doubles * 8u, b_bytes = BM * BK * 8u;
   auto issue_stage = [&](int stage, int tile) {
     const unsigned dst = smem_base + stage * stage_bytes;
-    a_load.issue(dst, unsigned(first_tile + tile) * BK, A, tid);  // unsigned: see Loader::k_lim
-    b_load.issue(dst + b_bytes, unsigned(first_tile + tile) * BK, B, tid);
+    a_load.issue(dst, unsigned(tile) * BK, A, tid);  // unsigned: see Loader::k_lim
+    b_load.issue(dst + b_bytes, unsigned(tile) * BK, B, tid);
     a_load.ptr += a_load.advance();
     b_load.ptr += b_load.advance();
   };
@@ -344,23 +349,26 @@ gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A
   // first store: the compiler may not move a load of C above a store to C (it cannot prove
   // they differ), so load-update-store per element would pay one memory latency per element.
   const bool read_c = beta != 0.0;
+  const bool masked = part.crosses(row0, BM, col0, S::BN);  // stores tested per element
   constexpr int kChunkValues = 16;  // doubles of C in registers at a time
   constexpr int NI_CHUNK = kChunkValues / (MI * 4) < 1 ? 1 : kChunkValues / (MI * 4);
   static_assert(NI % NI_CHUNK == 0, "whole chunks");
 #pragma unroll
   for (int n0 = 0; n0 < NI; n0 += NI_CHUNK) {
     double old_c[NI_CHUNK][2][MI][2];  // [ni - n0][c][mi][h]
+    int first_row[NI_CHUNK][2], end_row[NI_CHUNK][2], zero_row[NI_CHUNK][2];  // a column's rows in the part
 #pragma unroll
     for (int q = 0; q < NI_CHUNK; ++q)
 #pragma unroll
       for (int c = 0; c < 2; ++c) {
         const int gj = col0 + wn0 + 8 * (n0 + q) + 2 * tig + c;
+        part.column_rows(masked, gj, gj < n ? m : 0, &first_row[q][c], &end_row[q][c], &zero_row[q][c]);
 #pragma unroll
         for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
             const int gi = row0 + wm0 + 16 * mi + 8 * h + g;
-            const bool stored = gj < n && gi < m && (!masked || part.holds(gi, gj));
+            const bool stored = gi >= first_row[q][c] && gi < end_row[q][c];
             old_c[q][c][mi][h] = read_c && stored ? C[size_t(gi) + size_t(gj) * ldc] : 0.0;
           }
       }
@@ -369,16 +377,15 @@ gemm_dmma_kernel(int m, int n, int k, double alpha, const double *__restrict__ A
 #pragma unroll
       for (int c = 0; c < 2; ++c) {
         const int gj = col0 + wn0 + 8 * (n0 + q) + 2 * tig + c;
-        if (gj >= n) continue;
         double *column = C + size_t(gj) * ldc;
 #pragma unroll
         for (int mi = 0; mi < MI; ++mi)
 #pragma unroll
           for (int h = 0; h < 2; ++h) {
             const int gi = row0 + wm0 + 16 * mi + 8 * h + g;
-            if (gi >= m || (masked && !part.holds(gi, gj))) continue;
+            if (gi < first_row[q][c] || gi >= end_row[q][c]) continue;
             const double value = alpha * acc[mi][n0 + q][2 * h + c];
-            column[gi] = masked && part.zeroes(gi, gj) ? 0.0 : read_c ? value + beta * old_c[q][c][mi][h] : value;
+            column[gi] = gi == zero_row[q][c] ? 0.0 : read_c ? value + beta * old_c[q][c][mi][h] : value;
           }
       }
   }

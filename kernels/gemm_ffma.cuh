@@ -255,13 +255,15 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
 #pragma unroll
   for (int c0 = 0; c0 < TN; c0 += C_CHUNK) {
     float old_c[C_CHUNK][TM];
+    int diagonal[C_CHUNK];  // each column's diagonal row (core/gemm_part.h), -1 unmasked
 #pragma unroll
     for (int q = 0; q < C_CHUNK; ++q) {
       const int c = c0 + q, gj = col0 + thread_col + (c / 4) * 16 + c % 4;
+      diagonal[q] = part.diagonal_row(masked, gj);
 #pragma unroll
       for (int r = 0; r < TM; ++r) {
         const int gi = row0 + thread_row + (r / 4) * 32 + r % 4;
-        const bool stored = gj < n && gi < m && (!masked || part.holds(gi, gj));
+        const bool stored = gj < n && gi < m && part.row_in(diagonal[q], gi);
         old_c[q][r] = read_c && stored ? C[size_t(gi) + size_t(gj) * ldc] : 0.f;
       }
     }
@@ -272,10 +274,10 @@ gemm_ffma(int m, int n, int k, float alpha, const float *__restrict__ A, size_t 
 #pragma unroll
       for (int r = 0; r < TM; ++r) {
         const int gi = row0 + thread_row + (r / 4) * 32 + r % 4;
-        if (gi >= m || (masked && !part.holds(gi, gj))) continue;
+        if (gi >= m || !part.row_in(diagonal[q], gi)) continue;
         const float value = alpha * acc[r][c];
-        C[size_t(gi) + size_t(gj) * ldc] = masked && part.zeroes(gi, gj) ? 0.f
-                                           : read_c ? value + beta * old_c[q][r] : value;
+        C[size_t(gi) + size_t(gj) * ldc] =
+            part.row_zeroed(diagonal[q], gi) ? 0.f : read_c ? value + beta * old_c[q][r] : value;
       }
     }
   }

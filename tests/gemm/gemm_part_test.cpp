@@ -2,7 +2,8 @@
 // the host side of what the kernels obey, against element-by-element brute force (no GPU):
 //  * skips(tile): no element of the tile is in the part;
 //  * !crosses(tile): every element of it is, and none is a diagonal imaginary part to zero;
-//  * holds/zeroes for real C and complex C read as real (row_scale 2, HERK's real diagonal);
+//  * holds/zeroes for real C and complex C read as real (row_scale 2, HERK's real diagonal), and
+//    the kernels' forms of the same test (column_rows; diagonal_row, row_in, row_zeroed);
 //  * k_range(tile): every k where the triangular operand can be nonzero for some element of the
 //    tile lies inside it (TRMM's zero-filled square), real and complex (k doubled);
 // for lower, upper, lower_tiles and all, tile shapes of the kernels (128 x 128, 128 x 64,
@@ -45,6 +46,17 @@ void check_tiles(GemmStore store, int scale, bool real_diagonal, long long offse
                   offset);
           const bool zero = real_diagonal && scale == 2 && r / 2 == c + offset && r % 2 == 1;
           CHECK(part.zeroes(r, c) == zero, "zeroes(%lld, %lld) scale %d offset %lld", r, c, scale, offset);
+          // The kernels' forms, on a tile the diagonal crosses (masked) and with all of C's rows.
+          if (store == GemmStore::lower || store == GemmStore::upper) {
+            const int diagonal = part.diagonal_row(true, c);
+            CHECK(part.row_in(diagonal, int(r)) == in && part.row_zeroed(diagonal, int(r)) == zero,
+                  "row_in/row_zeroed(%lld, %lld) store %d scale %d offset %lld", r, c, int(store), scale, offset);
+            int first = 0, end = 0, zero_row = 0;
+            part.column_rows(true, c, int(rows), &first, &end, &zero_row);
+            CHECK((r >= first && r < end) == in && (r == zero_row) == zero,
+                  "column_rows(%lld, %lld) store %d scale %d offset %lld: [%d, %d) zero %d", r, c, int(store), scale,
+                  offset, first, end, zero_row);
+          }
           any |= in;
           all &= in;
           diagonal |= zero;
