@@ -312,8 +312,10 @@ bool gemm_small(GpuContext &ctx, const GemmArgs<T> &g, Status *status) {
   const size_t sent = a_bytes + b_bytes + (g.beta != T(0) ? c_bytes : 0);
   const size_t work_bytes = gemm_device_workspace<T>(g.trans_a, g.trans_b, g.m, g.n, g.k);
   const size_t device_bytes = a_bytes + b_bytes + c_bytes + work_bytes;
+  // (Under a CUDROP_GPU_MEM_LIMIT smaller than the call, the out-of-core path below tiles it.)
+  const size_t limit = settings().gpu_mem_limit;
   if (g.alpha == T(0) || g.k <= 0 || device_bytes > tuning::kSmallCallBytes || sent > ctx.staging_bytes ||
-      c_bytes > ctx.staging_bytes)
+      c_bytes > ctx.staging_bytes || (limit != 0 && device_bytes > limit))
     return false;
   *status = [&] {
     void *dev = nullptr;
