@@ -53,6 +53,14 @@ int64_t split(int64_t r0, int64_t r1) { return r0 + round_up((r1 - r0) / 2, kTri
 
 Status launched(cudaError_t error, const char *what) { return check(error, what); }
 
+// A's triangle as a full square (SYMM/HEMM mirror it into one, TRMM fills the rest with zeros):
+// order x order with padded columns, order = m on the left, n on the right.
+template <class T>
+size_t square_bytes(char side, int64_t m, int64_t n) {
+  const int64_t order = upper(side) == 'L' ? m : n;
+  return scratch_region(padded_ld(size_t(order), sizeof(T)) * size_t(order) * sizeof(T));
+}
+
 // TRSM's inverted diagonal blocks (kernels/triangle_inverse.cuh) and the workspace they live in:
 // the inverses (padded x nb, ldi = padded), the doubling's products (padded/2 x nb/2), a copy of
 // one block row (left: nb x n) or column (right: m x nb) of B, a flag per block, and the
@@ -273,8 +281,7 @@ Status trsm_device(char side, char uplo, char trans, char diag, int64_t m, int64
 
 template <class T>
 size_t trmm_device_workspace(char side, int64_t m, int64_t n) {
-  const int64_t order = upper(side) == 'L' ? m : n;
-  return scratch_region(padded_ld(size_t(order), sizeof(T)) * size_t(order) * sizeof(T));
+  return square_bytes<T>(side, m, n);
 }
 
 // TRMM as one GEMM: A's triangle copied into a square with zeros outside it (and the unit
@@ -317,8 +324,7 @@ Status trmm_device(char side, char uplo, char trans, char diag, int64_t m, int64
 
 template <class T>
 size_t symm_device_workspace(char side, int64_t m, int64_t n) {
-  const int64_t order = upper(side) == 'L' ? m : n;
-  return scratch_region(padded_ld(size_t(order), sizeof(T)) * size_t(order) * sizeof(T));
+  return square_bytes<T>(side, m, n);
 }
 
 namespace {
