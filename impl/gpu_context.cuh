@@ -154,6 +154,19 @@ Status download_matrix_returning(GpuContext &ctx, const void *dev, size_t ldd_by
                                  size_t cols, void *host, size_t ld_bytes);
 Status return_lane(GpuContext &ctx);
 
+// On a failure (status not ok when it goes out of scope), what is queued on the GPU drains
+// before the lease is given up: the next call reuses the buffers.
+struct DrainOnFailure {
+  const Status &status;
+  GpuContext &ctx;
+  ~DrainOnFailure() {
+    if (status == Status::ok) return;
+    for (cudaStream_t stream : {ctx.compute, ctx.stream, ctx.priority.stream})
+      if (stream != nullptr) cudaStreamSynchronize(stream);
+    cudaGetLastError();
+  }
+};
+
 // Test hook (CUDROP_TEST_FAULT_INJECT=alloc|launch|launch:N): pretend GPU allocations or launches
 // fail (every one; with launch:N, the N-th launch of the process and every later one, so a
 // long call can fail part way). With @D, only on CUDA device D (the calling thread's current

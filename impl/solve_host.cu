@@ -31,19 +31,6 @@ bool stop_at(SolveStage stage) {
   return e.fault.kind == env::Fault::solve_stage && e.fault.from == long(stage);
 }
 
-// On a failure, what is queued on the GPU drains before the lease is given up: the next call
-// reuses the buffers.
-struct DrainOnFailure {
-  const Status &status;
-  GpuContext &ctx;
-  ~DrainOnFailure() {
-    if (status == Status::ok) return;
-    for (cudaStream_t stream : {ctx.compute, ctx.stream, ctx.priority.stream})
-      if (stream != nullptr) cudaStreamSynchronize(stream);
-    cudaGetLastError();
-  }
-};
-
 }  // namespace
 
 bool stop_at_solve_stage(int stage) { return stop_at(SolveStage(stage)); }

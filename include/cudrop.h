@@ -57,6 +57,45 @@ void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *inf
 void cpotrf_(const char *uplo, const int *n, CUDROP_COMPLEX_FLOAT *a, const int *lda, int *info, size_t uplo_len);
 void zpotrf_(const char *uplo, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *lda, int *info, size_t uplo_len);
 
+/* Householder QR, reference semantics (xGEQRF, xORMQR/xUNMQR, xORGQR/xUNGQR, xGELS): LWORK = -1
+ * returns the CPU LAPACK's optimal LWORK; ?gels_ with M < N runs on the CPU LAPACK. */
+void sgeqrf_(const int *m, const int *n, float *a, const int *lda, float *tau, float *work,
+             const int *lwork, int *info);
+void dgeqrf_(const int *m, const int *n, double *a, const int *lda, double *tau, double *work,
+             const int *lwork, int *info);
+void cgeqrf_(const int *m, const int *n, CUDROP_COMPLEX_FLOAT *a, const int *lda, CUDROP_COMPLEX_FLOAT *tau, CUDROP_COMPLEX_FLOAT *work,
+             const int *lwork, int *info);
+void zgeqrf_(const int *m, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *lda, CUDROP_COMPLEX_DOUBLE *tau, CUDROP_COMPLEX_DOUBLE *work,
+             const int *lwork, int *info);
+void sormqr_(const char *side, const char *trans, const int *m, const int *n, const int *k, const float *a,
+             const int *lda, const float *tau, float *c, const int *ldc, float *work, const int *lwork, int *info,
+             size_t side_len, size_t trans_len);
+void dormqr_(const char *side, const char *trans, const int *m, const int *n, const int *k, const double *a,
+             const int *lda, const double *tau, double *c, const int *ldc, double *work, const int *lwork, int *info,
+             size_t side_len, size_t trans_len);
+void cunmqr_(const char *side, const char *trans, const int *m, const int *n, const int *k, const CUDROP_COMPLEX_FLOAT *a,
+             const int *lda, const CUDROP_COMPLEX_FLOAT *tau, CUDROP_COMPLEX_FLOAT *c, const int *ldc, CUDROP_COMPLEX_FLOAT *work, const int *lwork, int *info,
+             size_t side_len, size_t trans_len);
+void zunmqr_(const char *side, const char *trans, const int *m, const int *n, const int *k, const CUDROP_COMPLEX_DOUBLE *a,
+             const int *lda, const CUDROP_COMPLEX_DOUBLE *tau, CUDROP_COMPLEX_DOUBLE *c, const int *ldc, CUDROP_COMPLEX_DOUBLE *work, const int *lwork, int *info,
+             size_t side_len, size_t trans_len);
+void sorgqr_(const int *m, const int *n, const int *k, float *a, const int *lda, const float *tau, float *work,
+             const int *lwork, int *info);
+void dorgqr_(const int *m, const int *n, const int *k, double *a, const int *lda, const double *tau, double *work,
+             const int *lwork, int *info);
+void cungqr_(const int *m, const int *n, const int *k, CUDROP_COMPLEX_FLOAT *a, const int *lda, const CUDROP_COMPLEX_FLOAT *tau, CUDROP_COMPLEX_FLOAT *work,
+             const int *lwork, int *info);
+void zungqr_(const int *m, const int *n, const int *k, CUDROP_COMPLEX_DOUBLE *a, const int *lda, const CUDROP_COMPLEX_DOUBLE *tau, CUDROP_COMPLEX_DOUBLE *work,
+             const int *lwork, int *info);
+void sgels_(const char *trans, const int *m, const int *n, const int *nrhs, float *a, const int *lda, float *b,
+            const int *ldb, float *work, const int *lwork, int *info, size_t trans_len);
+void dgels_(const char *trans, const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b,
+            const int *ldb, double *work, const int *lwork, int *info, size_t trans_len);
+void cgels_(const char *trans, const int *m, const int *n, const int *nrhs, CUDROP_COMPLEX_FLOAT *a, const int *lda, CUDROP_COMPLEX_FLOAT *b,
+            const int *ldb, CUDROP_COMPLEX_FLOAT *work, const int *lwork, int *info, size_t trans_len);
+void zgels_(const char *trans, const int *m, const int *n, const int *nrhs, CUDROP_COMPLEX_DOUBLE *a, const int *lda, CUDROP_COMPLEX_DOUBLE *b,
+            const int *ldb, CUDROP_COMPLEX_DOUBLE *work, const int *lwork, int *info, size_t trans_len);
+
 /* The rest of Level 3, reference semantics: C = alpha*A*B + beta*C or alpha*B*A + beta*C with A
  * symmetric (SYMM); uplo's triangle of C = alpha*op(A)*op(A)**T + beta*C (SYRK) or
  * alpha*(op(A)*op(B)**T + op(B)*op(A)**T) + beta*C (SYR2K); B := alpha*op(A)*B or alpha*B*op(A)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -160,5 +161,90 @@ CUDROP_SOLVE_FINISH_INSTANCES(double)
 CUDROP_SOLVE_FINISH_INSTANCES(Complex<float>)
 CUDROP_SOLVE_FINISH_INSTANCES(Complex<double>)
 #undef CUDROP_SOLVE_FINISH_INSTANCES
+
+namespace {
+
+// Q's letter for Q^H: 'C' for a complex T, 'T' for a real one.
+template <class T>
+constexpr const char *conj_letter() {
+  return is_complex_v<T> ? "C" : "T";
+}
+
+// xORMQR or xUNMQR, with the workspace it asks for.
+template <class T>
+void multiply_by_q_on_cpu(const char *side, const char *trans, int m, int n, int k, const T *a, int lda,
+                          const T *tau, T *c, int ldc) {
+  if (m <= 0 || n <= 0 || k <= 0) return;
+  constexpr Family F = is_complex_v<T> ? Family::unmqr : Family::ormqr;
+  const auto apply = cpu::routine<F, T>();
+  T size = T(0);
+  int lwork = -1, info = 0;
+  apply(side, trans, &m, &n, &k, a, &lda, tau, c, &ldc, &size, &lwork, &info, 1, 1);
+  lwork = std::max(1, int(real_part(size)));
+  std::vector<T> work(static_cast<size_t>(lwork));
+  apply(side, trans, &m, &n, &k, a, &lda, tau, c, &ldc, work.data(), &lwork, &info, 1, 1);
+}
+
+}  // namespace
+
+template <class T>
+void geqrf_finish_on_cpu(int m, int n, T *a, int lda, T *tau, const impl::QrProgress &progress) {
+  const int mn = std::min(m, n), c = progress.a_columns, kc = std::min(c, mn);
+  std::memcpy(tau, progress.tau.data(), size_t(kc) * sizeof(T));
+  if (c >= n) return;
+  multiply_by_q_on_cpu<T>("L", conj_letter<T>(), m, n - c, kc, a, lda, tau, a + size_t(c) * lda, lda);
+  if (kc >= mn) return;
+  int rows = m - kc, cols = n - kc, info = 0, lwork = -1;
+  T *rest = a + size_t(kc) + size_t(kc) * lda;
+  const auto geqrf = cpu::routine<Family::geqrf, T>();
+  T size = T(0);
+  geqrf(&rows, &cols, rest, &lda, tau + kc, &size, &lwork, &info);
+  lwork = std::max(1, int(real_part(size)));
+  std::vector<T> work(static_cast<size_t>(lwork));
+  geqrf(&rows, &cols, rest, &lda, tau + kc, work.data(), &lwork, &info);
+}
+
+template <class T>
+void ormqr_finish_on_cpu(char trans, int m, int n, int k, const T *a, int lda, const T *tau, T *c, int ldc,
+                         const impl::QrProgress &progress) {
+  const int done = progress.b_columns;
+  const char letter[2] = {trans, 0};
+  multiply_by_q_on_cpu<T>("L", letter, m, n - done, k, a, lda, tau, c + size_t(done) * ldc, ldc);
+}
+
+template <class T>
+int gels_finish_on_cpu(char trans, int m, int n, int nrhs, T *a, int lda, T *b, int ldb,
+                       const impl::QrProgress &progress) {
+  std::vector<T> tau(static_cast<size_t>(n));
+  geqrf_finish_on_cpu<T>(m, n, a, lda, tau.data(), progress);
+  // B's columns the GPU wrote hold X only once A came back whole.
+  const int done = progress.a_columns >= n ? progress.b_columns : 0, cols = nrhs - done;
+  if (cols <= 0) return 0;
+  T *rest = b + size_t(done) * ldb;
+  int info = 0;
+  const auto trtrs = cpu::routine<Family::trtrs, T>();
+  if (trans == 'N') {
+    multiply_by_q_on_cpu<T>("L", conj_letter<T>(), m, cols, n, a, lda, tau.data(), rest, ldb);
+    trtrs("U", "N", "N", &n, &cols, a, &lda, rest, &ldb, &info, 1, 1, 1);
+    return info;
+  }
+  trtrs("U", conj_letter<T>(), "N", &n, &cols, a, &lda, rest, &ldb, &info, 1, 1, 1);
+  if (info != 0) return info;
+  for (int j = 0; j < cols; ++j)
+    for (int i = n; i < m; ++i) rest[size_t(i) + size_t(j) * ldb] = T(0);
+  multiply_by_q_on_cpu<T>("L", "N", m, cols, n, a, lda, tau.data(), rest, ldb);
+  return 0;
+}
+
+#define CUDROP_QR_FINISH(T)                                                                                    \
+  template void geqrf_finish_on_cpu<T>(int, int, T *, int, T *, const impl::QrProgress &);                     \
+  template void ormqr_finish_on_cpu<T>(char, int, int, int, const T *, int, const T *, T *, int,               \
+                                       const impl::QrProgress &);                                              \
+  template int gels_finish_on_cpu<T>(char, int, int, int, T *, int, T *, int, const impl::QrProgress &);
+CUDROP_QR_FINISH(float)
+CUDROP_QR_FINISH(double)
+CUDROP_QR_FINISH(Complex<float>)
+CUDROP_QR_FINISH(Complex<double>)
+#undef CUDROP_QR_FINISH
 
 }  // namespace cudrop

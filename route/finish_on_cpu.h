@@ -4,6 +4,7 @@
 // library, from the state impl's progress record describes.
 #include "impl/gemm.h"
 #include "impl/potrf.h"
+#include "impl/qr.h"
 #include "impl/solve.h"
 
 namespace cudrop {
@@ -36,5 +37,24 @@ void gesv_finish_on_cpu(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb
 template <class T>
 void posv_finish_on_cpu(bool upper, int n, int nrhs, T *a, int lda, T *b, int ldb, const impl::PotrfProgress &progress,
                         int *info);
+
+// xGEQRF from the state `progress` describes: the GPU's factor in A's columns 0..c-1
+// (c = a_columns), the rest the caller's original, the GPU's tau in progress.tau. The first
+// min(c, min(m,n)) reflectors are applied to the other columns (xORMQR) and what is left below
+// them factored (xGEQRF): A and tau hold a QR factorization of the caller's A.
+template <class T>
+void geqrf_finish_on_cpu(int m, int n, T *a, int lda, T *tau, const impl::QrProgress &progress);
+
+// xORMQR/xUNMQR from the left with C's columns 0..b_columns-1 written: the rest done here.
+template <class T>
+void ormqr_finish_on_cpu(char trans, int m, int n, int k, const T *a, int lda, const T *tau, T *c, int ldc,
+                         const impl::QrProgress &progress);
+
+// xGELS (m >= n) from the state `progress` describes: A's factorization finished as
+// geqrf_finish_on_cpu does, then B's columns from b_columns on solved with it. Returns INFO:
+// i when R(i,i) is exactly zero (B's remaining columns then hold what the reference leaves).
+template <class T>
+int gels_finish_on_cpu(char trans, int m, int n, int nrhs, T *a, int lda, T *b, int ldb,
+                       const impl::QrProgress &progress);
 
 }  // namespace cudrop
