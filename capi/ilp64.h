@@ -132,7 +132,7 @@ struct CallerArguments {
 // a CPU run took it (the LP64 path's outputs were then never written).
 template <class... A, class Lp64Call>
 bool with_entry_cpu_call(CallerArguments<A...> &original, Lp64Call &&lp64_call) {
-  cpu::EntryCpuCall pending{&CallerArguments<A...>::run, &original, false};
+  cpu::EntryCpuCall pending{&CallerArguments<A...>::run, &original, false, original.underneath};
   cpu::EntryCpuCall *outer = cpu::entry_cpu_call;
   cpu::entry_cpu_call = &pending;
   lp64_call();

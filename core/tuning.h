@@ -119,10 +119,14 @@ constexpr double kGemmMinFlops = 2.0 * 512 * 512 * 512;
 constexpr double kGemmMinIntensity = 16;
 constexpr int kGetrfMinN = 2048;
 // Auto mode's QR crossover (CUDROP_QR_MIN_N: ?geqrf_, ?ormqr_/?unmqr_, ?orgqr_/?ungqr_, ?gels_).
-constexpr int kQrMinN = 1024;
+constexpr int kQrMinN = 512;
 // The GPU QR's panel width (CUDROP_QR_NB) and the rows each block of its panel kernel takes.
 constexpr int kQrNb = 64;
 constexpr int kQrPanelRows = 64;
+// Auto mode's symmetric eigenproblem crossover (CUDROP_EIGEN_MIN_N: ?syevd_, ?heevd_), and the
+// panel width of the GPU tridiagonal reduction (xLATRD's NB).
+constexpr int kEigenMinN = 1024;
+constexpr int kSytrdNb = 32;
 // Auto mode's Cholesky crossover (CUDROP_POTRF_MIN_N, also ?posv_'s): ?potrf_ on the GPU from
 // this order on.
 constexpr int kPotrfMinN = 512;

@@ -52,6 +52,7 @@ struct EntryCpuCall {
   void (*run)(void *context);
   void *context;
   bool taken;
+  Routine underneath;  // the routine run() calls: which library, which integers
 };
 extern thread_local EntryCpuCall *entry_cpu_call;
 // Runs the pending entry's CPU call, once, and returns true; false outside such an entry.

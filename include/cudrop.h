@@ -96,6 +96,21 @@ void cgels_(const char *trans, const int *m, const int *n, const int *nrhs, CUDR
 void zgels_(const char *trans, const int *m, const int *n, const int *nrhs, CUDROP_COMPLEX_DOUBLE *a, const int *lda, CUDROP_COMPLEX_DOUBLE *b,
             const int *ldb, CUDROP_COMPLEX_DOUBLE *work, const int *lwork, int *info, size_t trans_len);
 
+/* Symmetric and Hermitian eigenproblems by divide and conquer, reference semantics (xSYEVD,
+ * xHEEVD): eigenvalues ascending in W; with JOBZ = 'V' the orthonormal eigenvectors in A (their
+ * signs may differ from the reference's, which leaves them free); with JOBZ = 'N' A is left as it
+ * was. LWORK = -1 (or LIWORK, LRWORK) returns the CPU LAPACK's optimal sizes. */
+void ssyevd_(const char *jobz, const char *uplo, const int *n, float *a, const int *lda, float *w, float *work,
+             const int *lwork, int *iwork, const int *liwork, int *info, size_t jobz_len, size_t uplo_len);
+void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *w, double *work,
+             const int *lwork, int *iwork, const int *liwork, int *info, size_t jobz_len, size_t uplo_len);
+void cheevd_(const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_FLOAT *a, const int *lda, float *w,
+             CUDROP_COMPLEX_FLOAT *work, const int *lwork, float *rwork, const int *lrwork, int *iwork,
+             const int *liwork, int *info, size_t jobz_len, size_t uplo_len);
+void zheevd_(const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *lda, double *w,
+             CUDROP_COMPLEX_DOUBLE *work, const int *lwork, double *rwork, const int *lrwork, int *iwork,
+             const int *liwork, int *info, size_t jobz_len, size_t uplo_len);
+
 /* The rest of Level 3, reference semantics: C = alpha*A*B + beta*C or alpha*B*A + beta*C with A
  * symmetric (SYMM); uplo's triangle of C = alpha*op(A)*op(A)**T + beta*C (SYRK) or
  * alpha*(op(A)*op(B)**T + op(B)*op(A)**T) + beta*C (SYR2K); B := alpha*op(A)*B or alpha*B*op(A)

@@ -1,0 +1,85 @@
+// cuSOLVER's geqrf and syevd/heevd (vectors, lower) on device arrays: the references the GPU QR
+// and eigensolver are measured against. CUDA events, one untimed call, median of reps. Built by
+// scripts/gpu-check with nvcc against the toolkit's cuSOLVER (never part of the library).
+// usage: cusolver-ref geqrf|syevd d|z n[,n...] [reps]
+#include <cuda_runtime.h>
+#include <cuComplex.h>
+#include <cusolverDn.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: %s geqrf|syevd d|z n[,n...] [reps]\n", argv[0]);
+    return 2;
+  }
+  const bool eigen = std::strcmp(argv[1], "syevd") == 0;
+  ++argv;
+  const bool z = argv[1][0] == 'z';
+  const int reps = argc > 4 ? std::atoi(argv[3]) : 5;
+  cusolverDnHandle_t h;
+  cusolverDnCreate(&h);
+  for (char *s = std::strtok(argv[2], ","); s; s = std::strtok(nullptr, ",")) {
+    const int n = std::atoi(s);
+    const size_t es = z ? 16 : 8, bytes = size_t(n) * n * es;
+    std::vector<double> host(size_t(n) * n * (z ? 2 : 1));
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (auto &v : host) v = u(rng);
+    void *a0, *a, *tau, *work;
+    int *info;
+    cudaMalloc(&a0, bytes);
+    cudaMalloc(&a, bytes);
+    cudaMalloc(&tau, size_t(n) * es);
+    cudaMalloc(&info, sizeof(int));
+    if (eigen)  // symmetric (Hermitian): the lower triangle is what syevd reads
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < j; ++i)
+          for (int p = 0; p < (z ? 2 : 1); ++p)
+            host[(size_t(i) + size_t(j) * n) * (z ? 2 : 1) + p] = host[(size_t(j) + size_t(i) * n) * (z ? 2 : 1) + p];
+    cudaMemcpy(a0, host.data(), bytes, cudaMemcpyHostToDevice);
+    int lwork = 0;
+    const cusolverEigMode_t jobz = CUSOLVER_EIG_MODE_VECTOR;
+    const cublasFillMode_t lower = CUBLAS_FILL_MODE_LOWER;
+    if (eigen && z) cusolverDnZheevd_bufferSize(h, jobz, lower, n, (cuDoubleComplex *)a, n, (double *)tau, &lwork);
+    else if (eigen) cusolverDnDsyevd_bufferSize(h, jobz, lower, n, (double *)a, n, (double *)tau, &lwork);
+    else if (z) cusolverDnZgeqrf_bufferSize(h, n, n, (cuDoubleComplex *)a, n, &lwork);
+    else cusolverDnDgeqrf_bufferSize(h, n, n, (double *)a, n, &lwork);
+    cudaMalloc(&work, size_t(lwork) * es);
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    std::vector<float> ms;
+    for (int r = 0; r <= reps; ++r) {
+      cudaMemcpy(a, a0, bytes, cudaMemcpyDeviceToDevice);
+      cudaEventRecord(e0);
+      if (eigen && z)
+        cusolverDnZheevd(h, jobz, lower, n, (cuDoubleComplex *)a, n, (double *)tau, (cuDoubleComplex *)work, lwork, info);
+      else if (eigen)
+        cusolverDnDsyevd(h, jobz, lower, n, (double *)a, n, (double *)tau, (double *)work, lwork, info);
+      else if (z)
+        cusolverDnZgeqrf(h, n, n, (cuDoubleComplex *)a, n, (cuDoubleComplex *)tau, (cuDoubleComplex *)work, lwork, info);
+      else cusolverDnDgeqrf(h, n, n, (double *)a, n, (double *)tau, (double *)work, lwork, info);
+      cudaEventRecord(e1);
+      cudaEventSynchronize(e1);
+      float t = 0;
+      cudaEventElapsedTime(&t, e0, e1);
+      if (r > 0) ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    const double flops = (z ? 4 : 1) * 4.0 / 3.0 * double(n) * n * n;
+    if (eigen)
+      std::printf("cusolver %s n=%d: median %.4f s (device only)\n", z ? "zheevd" : "dsyevd", n, ms[ms.size() / 2] * 1e-3);
+    else
+      std::printf("cusolver %cgeqrf n=%d: median %.4f s (%.1f GFLOP/s, device only)\n", z ? 'z' : 'd', n,
+                  ms[ms.size() / 2] * 1e-3, flops / (ms[ms.size() / 2] * 1e-3) * 1e-9);
+    cudaFree(a0), cudaFree(a), cudaFree(tau), cudaFree(info), cudaFree(work);
+  }
+  cusolverDnDestroy(h);
+  return 0;
+}

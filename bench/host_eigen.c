@@ -1,0 +1,104 @@
+/* A plain LAPACK client for the symmetric eigenproblem: host arrays from malloc, dsyevd_ or
+ * zheevd_ from whatever LAPACK the process has (a preloaded one first, else liblapack.so.3, or
+ * BENCH_LAPACK). Run it as is, under LD_PRELOAD=libcudrop.so, or with CUDROP_MODE=cpu.
+ * usage: cudrop-host-eigen d|z n [V|N] [reps]
+ * prints the median and best seconds of reps calls (after an untimed one, each on a fresh copy of
+ * the same random symmetric matrix), and for V the residual max |A z - w z| / (max|A| n eps) of
+ * the first eigenpair and of the last. */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host_timing.h"
+
+typedef void syevd_fn(const char *, const char *, const int *, double *, const int *, double *, double *,
+                      const int *, int *, const int *, int *, size_t, size_t);
+typedef void heevd_fn(const char *, const char *, const int *, double *, const int *, double *, double *,
+                      const int *, double *, const int *, int *, const int *, int *, size_t, size_t);
+
+static void *lapack_symbol(const char *name) {
+  void *fn = dlsym(RTLD_DEFAULT, name);
+  if (fn == NULL) {
+    void *handle = dlopen(getenv("BENCH_LAPACK") ? getenv("BENCH_LAPACK") : "liblapack.so.3", RTLD_NOW | RTLD_GLOBAL);
+    if (handle != NULL) fn = dlsym(handle, name);
+  }
+  if (fn == NULL) {
+    fprintf(stderr, "no %s: preload a LAPACK or install liblapack.so.3\n", name);
+    exit(2);
+  }
+  return fn;
+}
+
+static unsigned long long state = 4321;
+static double uniform(void) {
+  state = state * 6364136223846793005ull + 1442695040888963407ull;
+  return (double)(state >> 11) / 9007199254740992.0 * 2 - 1;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s d|z n [V|N] [reps]\n", argv[0]);
+    return 2;
+  }
+  const int z = argv[1][0] == 'z', n = atoi(argv[2]);
+  const char jobz = argc > 3 ? argv[3][0] : 'V', uplo = 'L';
+  const int reps = argc > 4 ? atoi(argv[4]) : 3;
+  const size_t words = z ? 2 : 1;
+  double *a0 = malloc((size_t)n * n * words * sizeof(double)), *a = malloc((size_t)n * n * words * sizeof(double));
+  double *w = malloc((size_t)n * sizeof(double));
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i < n; ++i)
+      for (size_t p = 0; p < words; ++p) {
+        const double v = (i == j && p == 1) ? 0 : uniform();
+        a0[(i + (size_t)j * n) * words + p] = v;
+        a0[(j + (size_t)i * n) * words + p] = p == 1 ? -v : v;
+      }
+  int lwork = -1, lrwork = -1, liwork = -1, info = 0, isize = 0;
+  double size[2] = {0, 0}, rsize = 0;
+  void *fn = lapack_symbol(z ? "zheevd_" : "dsyevd_");
+  if (z) ((heevd_fn *)fn)(&jobz, &uplo, &n, a, &n, w, size, &lwork, &rsize, &lrwork, &isize, &liwork, &info, 1, 1);
+  else ((syevd_fn *)fn)(&jobz, &uplo, &n, a, &n, w, size, &lwork, &isize, &liwork, &info, 1, 1);
+  lwork = (int)size[0];
+  lrwork = (int)rsize > 1 ? (int)rsize : 1;
+  liwork = isize;
+  double *work = malloc((size_t)lwork * words * sizeof(double)), *rwork = malloc((size_t)lrwork * sizeof(double));
+  int *iwork = malloc((size_t)liwork * sizeof(int));
+  double *times = malloc(sizeof(double) * (reps + 1));
+  for (int r = 0; r <= reps; ++r) {
+    memcpy(a, a0, (size_t)n * n * words * sizeof(double));
+    const double t0 = now_seconds();
+    if (z) ((heevd_fn *)fn)(&jobz, &uplo, &n, a, &n, w, work, &lwork, rwork, &lrwork, iwork, &liwork, &info, 1, 1);
+    else ((syevd_fn *)fn)(&jobz, &uplo, &n, a, &n, w, work, &lwork, iwork, &liwork, &info, 1, 1);
+    times[r] = now_seconds() - t0;
+    if (info != 0) {
+      fprintf(stderr, "info %d\n", info);
+      return 1;
+    }
+  }
+  qsort(times + 1, reps, sizeof(double), compare_doubles);
+  double residual = 0, amax = 0;
+  for (size_t i = 0; i < (size_t)n * n * words; ++i) amax = fabs(a0[i]) > amax ? fabs(a0[i]) : amax;
+  if (jobz == 'V')
+    for (int k = 0; k < 2; ++k) {
+      const int col = k == 0 ? 0 : n - 1;
+      for (int i = 0; i < n; ++i) {
+        double re = 0, im = 0;
+        for (int p = 0; p < n; ++p) {
+          const double *x = a0 + (i + (size_t)p * n) * words, *v = a + (p + (size_t)col * n) * words;
+          re += x[0] * v[0] - (z ? x[1] * v[1] : 0);
+          im += z ? x[0] * v[1] + x[1] * v[0] : 0;
+        }
+        const double *v = a + (i + (size_t)col * n) * words;
+        re -= w[col] * v[0];
+        im -= z ? w[col] * v[1] : 0;
+        const double d = hypot(re, im);
+        if (d > residual) residual = d;
+      }
+    }
+  residual /= amax * n * 2.220446049250313e-16;
+  printf("%s n=%d jobz=%c: median %.4f s best %.4f s residual %.3g w[0] %.6g w[n-1] %.6g\n", z ? "zheevd_" : "dsyevd_",
+         n, jobz, times[1 + reps / 2], times[1], residual, w[0], w[n - 1]);
+  return 0;
+}

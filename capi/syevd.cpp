@@ -1,0 +1,185 @@
+// Symmetric and Hermitian eigenproblem entry points: ?syevd_ (s, d) and ?heevd_ (c, z). The
+// reference routine's argument checks in the reference order; workspace queries and N <= 1 go to
+// the CPU routine, whose answers they are; every other call is one routed call. The GPU path
+// (impl/eigen.h) solves the tridiagonal problem with the CPU LAPACK's xSTERF or xSTEDC, called
+// from here (impl does not reach the CPU library).
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "capi/report.h"
+#include "core/letter.h"
+#include "core/routines.h"
+#include "impl/eigen.h"
+#include "route/dispatch.h"
+#include "route/finish_on_cpu.h"
+
+namespace cudrop::capi {
+namespace {
+
+// The tridiagonal problem on the CPU LAPACK of the entry's own kind (the LP64 library, an ILP64
+// one, a PyPI wheel's): xSTERF (z null) or xSTEDC 'I'. Returns its INFO, or -1 when that library
+// lacks the routine (the whole call then goes to the CPU). While it runs no entry's CPU run is
+// pending: its own BLAS calls that come back through cudrop are calls of their own.
+template <class I, class R>
+int tridiagonal_with(void *sterf, void *stedc, int n_, R *d, R *e, R *z) {
+  I n = n_, info = 0;
+  if (z == nullptr) {
+    if (sterf == nullptr) return -1;
+    reinterpret_cast<void (*)(const I *, R *, R *, I *)>(sterf)(&n, d, e, &info);
+    return int(info);
+  }
+  if (stedc == nullptr) return -1;
+  const auto fn = reinterpret_cast<void (*)(const char *, const I *, R *, R *, R *, const I *, R *, const I *, I *,
+                                            const I *, I *, size_t)>(stedc);
+  R size = 0;
+  I isize = 0, lwork = -1, liwork = -1;
+  fn("I", &n, d, e, z, &n, &size, &lwork, &isize, &liwork, &info, 1);
+  if (info != 0) return int(info);
+  lwork = std::max<I>(1, I(size));
+  liwork = std::max<I>(1, isize);
+  std::vector<R> work(static_cast<size_t>(lwork));
+  std::vector<I> iwork(static_cast<size_t>(liwork));
+  fn("I", &n, d, e, z, &n, work.data(), &lwork, iwork.data(), &liwork, &info, 1);
+  return int(info);
+}
+
+template <Family F, class T>
+int tridiagonal_on_cpu(const cpu::EntryCpuCall *entry, int n, real_t<T> *d, real_t<T> *e, real_t<T> *z) {
+  using R = real_t<T>;
+  constexpr const RoutineNames &self = routine_names<F, T>, &sterf = routine_names<Family::sterf, R>,
+                                &stedc = routine_names<Family::stedc, R>;
+  cpu::EntryCpuCall *const pending = cpu::entry_cpu_call;
+  cpu::entry_cpu_call = nullptr;
+  int info = -1;
+  auto find = [](cpu::Routine r) { return cpu::find(r); };
+  if (entry == nullptr)
+    info = tridiagonal_with<int, R>(find(sterf.cpu), find(stedc.cpu), n, d, e, z);
+  else if (entry->underneath == self.cpu64)
+    info = tridiagonal_with<int64_t, R>(find(sterf.cpu64), find(stedc.cpu64), n, d, e, z);
+  else if (entry->underneath == self.cpu_wheel64)
+    info = tridiagonal_with<int64_t, R>(find(sterf.cpu_wheel64), find(stedc.cpu_wheel64), n, d, e, z);
+  else if (entry->underneath == self.cpu_wheel)
+    info = tridiagonal_with<int, R>(find(sterf.cpu_wheel), find(stedc.cpu_wheel), n, d, e, z);
+  cpu::entry_cpu_call = pending;
+  return info;
+}
+
+// The call as its CPU routine (the entry's own for ILP64 and wheel names).
+template <Family F, class T, class... Args>
+void cpu_call(Args... args) {
+  if (!cpu::take_entry_cpu_call()) cpu::routine<F, T>()(args...);
+}
+
+}  // namespace
+
+// ?syevd_ (rwork null) and ?heevd_: one routine, two rows.
+template <Family F, class T>
+void symmetric_eigen(const char *jobz, const char *uplo, const int *n, T *a, const int *lda, real_t<T> *w, T *work,
+                     const int *lwork, real_t<T> *rwork, const int *lrwork, int *iwork, const int *liwork, int *info,
+                     size_t jobz_len, size_t uplo_len, const void *caller) {
+  using R = real_t<T>;
+  constexpr bool hermitian = is_complex_v<T>;
+  constexpr const RoutineNames &names = routine_names<F, T>;
+  const char jz = upper(*jobz), ul = upper(*uplo);
+  const bool vectors = jz == 'V';
+  const bool query = *lwork == -1 || *liwork == -1 || (hermitian && *lrwork == -1);
+  const long long nn = *n;
+  long long lwmin = 1, lrwmin = 1, liwmin = 1;
+  if (nn > 1) {
+    if (hermitian) {
+      lwmin = vectors ? 2 * nn + nn * nn : nn + 1;
+      lrwmin = vectors ? 1 + 5 * nn + 2 * nn * nn : nn;
+    } else {
+      lwmin = vectors ? 1 + 6 * nn + 2 * nn * nn : 2 * nn + 1;
+    }
+    liwmin = vectors ? 3 + 5 * nn : 1;
+  }
+  int illegal = 0;
+  if (!vectors && jz != 'N') illegal = 1;
+  else if (ul != 'L' && ul != 'U') illegal = 2;
+  else if (*n < 0) illegal = 3;
+  else if (*lda < std::max(1, *n)) illegal = 5;
+  else if (*lwork < lwmin && !query) illegal = 8;
+  else if (hermitian && *lrwork < lrwmin && !query) illegal = 10;
+  else if (*liwork < liwmin && !query) illegal = hermitian ? 12 : 10;
+  auto cpu_run = [&] {
+    if constexpr (hermitian)
+      cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, work, lwork, rwork, lrwork, iwork, liwork, info, 1, 1);
+    else
+      cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, 1, 1);
+  };
+  if (illegal != 0) {
+    if constexpr (hermitian)
+      illegal_lapack_call<cpu::Fn<F, T>>(names, illegal, info, caller, jobz, uplo, n, a, lda, w, work, lwork, rwork,
+                                         lrwork, iwork, liwork, info, jobz_len, uplo_len);
+    else
+      illegal_lapack_call<cpu::Fn<F, T>>(names, illegal, info, caller, jobz, uplo, n, a, lda, w, work, lwork, iwork,
+                                         liwork, info, jobz_len, uplo_len);
+    return;
+  }
+  if (query || *n <= 1) {
+    if constexpr (hermitian)
+      return cpu_call<F, T>(jobz, uplo, n, a, lda, w, work, lwork, rwork, lrwork, iwork, liwork, info, jobz_len,
+                            uplo_len);
+    else
+      return cpu_call<F, T>(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, jobz_len, uplo_len);
+  }
+  char label[96];
+  const char *name = names.symbol;
+  if (settings().verbose >= 2) {
+    std::snprintf(label, sizeof label, "%s(%c,%c,n=%d)", name, jz, ul, *n);
+    name = label;
+  }
+  route(name, *n >= settings().eigen_min_n, names.cpu,
+        [&](impl::EigenProgress<T> *progress) {
+          const cpu::EntryCpuCall *entry = cpu::entry_cpu_call;
+          const impl::TridiagonalSolver<R> solve = [entry](int order, R *d, R *e, R *z) {
+            return tridiagonal_on_cpu<F, T>(entry, order, d, e, z);
+          };
+          const Status s = impl::syevd_host<T>(vectors, ul == 'U', *n, a, *lda, w, info, solve, progress);
+          if (s == Status::ok && cpu::entry_cpu_call == nullptr && cpu::find(names.cpu) != nullptr) {
+            // WORK(1), IWORK(1) (and RWORK(1)) as the reference sets them: the CPU routine's query.
+            T size = work[0];
+            R rsize = hermitian ? rwork[0] : R(0);
+            int isize = iwork[0], minus_one = -1, qinfo = 0;
+            if constexpr (hermitian)
+              cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, &rsize, &minus_one, &isize, &minus_one,
+                                   &qinfo, 1, 1);
+            else
+              cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, &isize, &minus_one, &qinfo, 1, 1);
+            if (qinfo == 0) {
+              work[0] = size;
+              iwork[0] = isize;
+              if constexpr (hermitian) rwork[0] = rsize;
+            }
+          }
+          return s;
+        },
+        cpu_run,
+        finish_on_cpu<impl::EigenProgress<T>>(names.symbol, [&](const impl::EigenProgress<T> &progress) {
+          syevd_finish_on_cpu<T>(*n, a, *lda, progress);
+          *info = 0;
+        }));
+}
+
+template <class T>
+void syevd(const char *jobz, const char *uplo, const int *n, T *a, const int *lda, T *w, T *work, const int *lwork,
+           int *iwork, const int *liwork, int *info, size_t jobz_len, size_t uplo_len, const void *caller) {
+  symmetric_eigen<Family::syevd, T>(jobz, uplo, n, a, lda, w, work, lwork, nullptr, nullptr, iwork, liwork, info,
+                                    jobz_len, uplo_len, caller);
+}
+template <class T>
+void heevd(const char *jobz, const char *uplo, const int *n, T *a, const int *lda, real_t<T> *w, T *work,
+           const int *lwork, real_t<T> *rwork, const int *lrwork, int *iwork, const int *liwork, int *info,
+           size_t jobz_len, size_t uplo_len, const void *caller) {
+  symmetric_eigen<Family::heevd, T>(jobz, uplo, n, a, lda, w, work, lwork, rwork, lrwork, iwork, liwork, info,
+                                    jobz_len, uplo_len, caller);
+}
+template decltype(syevd<float>) syevd<float>;
+template decltype(syevd<double>) syevd<double>;
+template decltype(heevd<Complex<float>>) heevd<Complex<float>>;
+template decltype(heevd<Complex<double>>) heevd<Complex<double>>;
+
+}  // namespace cudrop::capi
