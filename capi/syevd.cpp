@@ -1,4 +1,4 @@
-// Symmetric and Hermitian eigenproblem entry points: ?syevd_ (s, d) and ?heevd_ (c, z). The
+// Symmetric and Hermitian eigenproblem entry points: ?syevd_, ?syev_ (s, d) and ?heevd_, ?heev_ (c, z). The
 // reference routine's argument checks in the reference order; workspace queries and N <= 1 go to
 // the CPU routine, whose answers they are; every other call is one routed call. The GPU path
 // (impl/eigen.h) solves the tridiagonal problem with the CPU LAPACK's xSTERF or xSTEDC, called
@@ -74,6 +74,37 @@ void cpu_call(Args... args) {
 
 }  // namespace
 
+// The routed call of a GPU eigenproblem driver: F the entry's row (its CPU routine, its tridiagonal
+// solver's library), set_work() WORK(1)... after a GPU run, cpu_run() the whole call on the CPU.
+template <Family F, class T, class SetWork, class CpuRun>
+void route_eigen(char jz, char ul, const int *n, T *a, const int *lda, real_t<T> *w, int *info, SetWork &&set_work,
+                 CpuRun &&cpu_run) {
+  using R = real_t<T>;
+  constexpr const RoutineNames &names = routine_names<F, T>;
+  char label[96];
+  const char *name = names.symbol;
+  if (settings().verbose >= 2) {
+    std::snprintf(label, sizeof label, "%s(%c,%c,n=%d)", name, jz, ul, *n);
+    name = label;
+  }
+  route(name, *n >= settings().eigen_min_n, names.cpu,
+        [&](impl::EigenProgress<T> *progress) {
+          const cpu::EntryCpuCall *entry = cpu::entry_cpu_call;
+          const impl::TridiagonalSolver<R> solve = [entry](int order, R *d, R *e, R *z) {
+            return tridiagonal_on_cpu<F, T>(entry, order, d, e, z);
+          };
+          const Status s = impl::syevd_host<T>(jz == 'V', ul == 'U', *n, a, *lda, w, info, solve, progress);
+          // WORK(1) (IWORK(1), RWORK(1)) as the reference sets them: the LP64 CPU routine's query.
+          if (s == Status::ok && cpu::entry_cpu_call == nullptr && cpu::find(names.cpu) != nullptr) set_work();
+          return s;
+        },
+        cpu_run,
+        finish_on_cpu<impl::EigenProgress<T>>(names.symbol, [&](const impl::EigenProgress<T> &progress) {
+          syevd_finish_on_cpu<T>(*n, a, *lda, progress);
+          *info = 0;
+        }));
+}
+
 // ?syevd_ (rwork null) and ?heevd_: one routine, two rows.
 template <Family F, class T>
 void symmetric_eigen(const char *jobz, const char *uplo, const int *n, T *a, const int *lda, real_t<T> *w, T *work,
@@ -126,42 +157,68 @@ void symmetric_eigen(const char *jobz, const char *uplo, const int *n, T *a, con
     else
       return cpu_call<F, T>(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, jobz_len, uplo_len);
   }
-  char label[96];
-  const char *name = names.symbol;
-  if (settings().verbose >= 2) {
-    std::snprintf(label, sizeof label, "%s(%c,%c,n=%d)", name, jz, ul, *n);
-    name = label;
+  auto set_work = [&] {
+    T size = work[0];
+    R rsize = hermitian ? rwork[0] : R(0);
+    int isize = iwork[0], minus_one = -1, qinfo = 0;
+    if constexpr (hermitian)
+      cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, &rsize, &minus_one, &isize, &minus_one, &qinfo,
+                           1, 1);
+    else
+      cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, &isize, &minus_one, &qinfo, 1, 1);
+    if (qinfo == 0) {
+      work[0] = size;
+      iwork[0] = isize;
+      if constexpr (hermitian) rwork[0] = rsize;
+    }
+  };
+  route_eigen<F, T>(jz, ul, n, a, lda, w, info, set_work, cpu_run);
+}
+
+// ?syev_ (rwork null) and ?heev_: the same GPU path (the tridiagonal problem by divide and
+// conquer where the reference iterates QR: the same eigenpairs within the testers' bounds).
+template <Family F, class T>
+void symmetric_eigen_qr(const char *jobz, const char *uplo, const int *n, T *a, const int *lda, real_t<T> *w, T *work,
+                        const int *lwork, real_t<T> *rwork, int *info, size_t jobz_len, size_t uplo_len,
+                        const void *caller) {
+  constexpr bool hermitian = is_complex_v<T>;
+  constexpr const RoutineNames &names = routine_names<F, T>;
+  const char jz = upper(*jobz), ul = upper(*uplo);
+  const bool query = *lwork == -1;
+  const long long lwmin = std::max(1LL, (hermitian ? 2LL : 3LL) * *n - 1);
+  int illegal = 0;
+  if (jz != 'V' && jz != 'N') illegal = 1;
+  else if (ul != 'L' && ul != 'U') illegal = 2;
+  else if (*n < 0) illegal = 3;
+  else if (*lda < std::max(1, *n)) illegal = 5;
+  else if (*lwork < lwmin && !query) illegal = 8;
+  if (illegal != 0) {
+    if constexpr (hermitian)
+      illegal_lapack_call<cpu::Fn<F, T>>(names, illegal, info, caller, jobz, uplo, n, a, lda, w, work, lwork, rwork,
+                                         info, jobz_len, uplo_len);
+    else
+      illegal_lapack_call<cpu::Fn<F, T>>(names, illegal, info, caller, jobz, uplo, n, a, lda, w, work, lwork, info,
+                                         jobz_len, uplo_len);
+    return;
   }
-  route(name, *n >= settings().eigen_min_n, names.cpu,
-        [&](impl::EigenProgress<T> *progress) {
-          const cpu::EntryCpuCall *entry = cpu::entry_cpu_call;
-          const impl::TridiagonalSolver<R> solve = [entry](int order, R *d, R *e, R *z) {
-            return tridiagonal_on_cpu<F, T>(entry, order, d, e, z);
-          };
-          const Status s = impl::syevd_host<T>(vectors, ul == 'U', *n, a, *lda, w, info, solve, progress);
-          if (s == Status::ok && cpu::entry_cpu_call == nullptr && cpu::find(names.cpu) != nullptr) {
-            // WORK(1), IWORK(1) (and RWORK(1)) as the reference sets them: the CPU routine's query.
-            T size = work[0];
-            R rsize = hermitian ? rwork[0] : R(0);
-            int isize = iwork[0], minus_one = -1, qinfo = 0;
-            if constexpr (hermitian)
-              cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, &rsize, &minus_one, &isize, &minus_one,
-                                   &qinfo, 1, 1);
-            else
-              cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, &isize, &minus_one, &qinfo, 1, 1);
-            if (qinfo == 0) {
-              work[0] = size;
-              iwork[0] = isize;
-              if constexpr (hermitian) rwork[0] = rsize;
-            }
-          }
-          return s;
-        },
-        cpu_run,
-        finish_on_cpu<impl::EigenProgress<T>>(names.symbol, [&](const impl::EigenProgress<T> &progress) {
-          syevd_finish_on_cpu<T>(*n, a, *lda, progress);
-          *info = 0;
-        }));
+  auto cpu_run = [&] {
+    if constexpr (hermitian) cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, work, lwork, rwork, info, 1, 1);
+    else cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, work, lwork, info, 1, 1);
+  };
+  if (query || *n <= 1) {
+    if constexpr (hermitian)
+      return cpu_call<F, T>(jobz, uplo, n, a, lda, w, work, lwork, rwork, info, jobz_len, uplo_len);
+    else
+      return cpu_call<F, T>(jobz, uplo, n, a, lda, w, work, lwork, info, jobz_len, uplo_len);
+  }
+  auto set_work = [&] {
+    T size = work[0];
+    int minus_one = -1, qinfo = 0;
+    if constexpr (hermitian) cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, rwork, &qinfo, 1, 1);
+    else cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, &qinfo, 1, 1);
+    if (qinfo == 0) work[0] = size;
+  };
+  route_eigen<F, T>(jz, ul, n, a, lda, w, info, set_work, cpu_run);
 }
 
 template <class T>
@@ -181,5 +238,20 @@ template decltype(syevd<float>) syevd<float>;
 template decltype(syevd<double>) syevd<double>;
 template decltype(heevd<Complex<float>>) heevd<Complex<float>>;
 template decltype(heevd<Complex<double>>) heevd<Complex<double>>;
+
+template <class T>
+void syev(const char *jobz, const char *uplo, const int *n, T *a, const int *lda, T *w, T *work, const int *lwork,
+          int *info, size_t jobz_len, size_t uplo_len, const void *caller) {
+  symmetric_eigen_qr<Family::syev, T>(jobz, uplo, n, a, lda, w, work, lwork, nullptr, info, jobz_len, uplo_len, caller);
+}
+template <class T>
+void heev(const char *jobz, const char *uplo, const int *n, T *a, const int *lda, real_t<T> *w, T *work,
+          const int *lwork, real_t<T> *rwork, int *info, size_t jobz_len, size_t uplo_len, const void *caller) {
+  symmetric_eigen_qr<Family::heev, T>(jobz, uplo, n, a, lda, w, work, lwork, rwork, info, jobz_len, uplo_len, caller);
+}
+template decltype(syev<float>) syev<float>;
+template decltype(syev<double>) syev<double>;
+template decltype(heev<Complex<float>>) heev<Complex<float>>;
+template decltype(heev<Complex<double>>) heev<Complex<double>>;
 
 }  // namespace cudrop::capi

@@ -16,7 +16,7 @@ constexpr int kNb = tuning::kSytrdNb;
 
 template <class T>
 struct SytrdWork {
-  T *w = nullptr, *dots = nullptr, *row_part = nullptr, *col_part = nullptr;
+  T *w = nullptr, *row_part = nullptr, *col_part = nullptr, *dot_part = nullptr, *alpha_part = nullptr;
   size_t ldw = 0;
   void *rank2k = nullptr;
   size_t rank2k_bytes = 0, bytes = 0;
@@ -34,7 +34,8 @@ SytrdWork<T> carve(void *base, int n) {
   const size_t es = sizeof(T), tiles = size_t(ceil_div(n, kernels::kHemvTile));
   s.ldw = padded_ld(size_t(n), es);
   s.w = reinterpret_cast<T *>(take(s.ldw * kNb * es));
-  s.dots = reinterpret_cast<T *>(take(2 * kNb * es));
+  s.dot_part = reinterpret_cast<T *>(take(tiles * 2 * kNb * es));
+  s.alpha_part = reinterpret_cast<T *>(take(tiles * es));
   s.row_part = reinterpret_cast<T *>(take(tiles * tiles * kernels::kHemvTile * es));
   s.col_part = reinterpret_cast<T *>(take(tiles * tiles * kernels::kHemvTile * es));
   s.rank2k_bytes = syr2k_device_workspace<T>('N', n, kNb);
@@ -66,20 +67,16 @@ Status sytrd_device(int n, T *dA, size_t ldda, real_t<T> *d_d, real_t<T> *d_e, T
     const int jb = std::min(kNb, n - j);
     for (int i = 0; i < jb; ++i) {
       const int c = j + i;
-      kernels::column_update<T><<<blocks_for(n - c, 256), 256, 0, stream>>>(n, j, i, dA, ldda, s.w, s.ldw, d_flag);
+      kernels::column_reflector<T><<<1, kernels::kReflectorThreads, 0, stream>>>(n, j, i, dA, ldda, s.w, s.ldw, d_tau,
+                                                                                  d_e, d_flag);
       if (c + 1 >= n) continue;
       const int m = n - c - 1, tiles = int(ceil_div(m, kernels::kHemvTile));
-      kernels::tridiagonal_reflector<T><<<1, kernels::kReflectorThreads, 0, stream>>>(n, c, dA, ldda, d_tau, d_e,
-                                                                                       d_flag);
-      kernels::hemv_tiles<T><<<unsigned(size_t(tiles) * (tiles + 1) / 2), 256, 0, stream>>>(
-          m, at(c + 1, c + 1), ldda, at(c + 1, c), s.row_part, s.col_part, tiles, d_flag);
-      kernels::hemv_sum<T><<<unsigned(tiles), kernels::kHemvTile, 0, stream>>>(
-          m, s.row_part, s.col_part, tiles, s.w + size_t(c + 1) + size_t(i) * s.ldw, d_flag);
-      if (i > 0)
-        kernels::panel_dots<T><<<unsigned(2 * i), 256, 0, stream>>>(n, j, i, dA, ldda, s.w, s.ldw, s.dots, kNb, d_flag);
-      kernels::panel_correct<T><<<blocks_for(m, 256), 256, 0, stream>>>(n, j, i, dA, ldda, s.w, s.ldw, s.dots, kNb,
-                                                                         d_tau, d_flag);
-      kernels::finish_w<T><<<1, 1024, 0, stream>>>(n, c, dA, ldda, s.w + size_t(i) * s.ldw, d_tau, d_flag);
+      const kernels::HemvArgs<T> h{n, j, i, c, m, tiles, kNb, dA, ldda, s.w, s.ldw, d_tau, s.row_part, s.col_part,
+                                   s.dot_part, s.alpha_part, d_flag};
+      const size_t tile_blocks = size_t(tiles) * (tiles + 1) / 2 + (i > 0 ? tiles : 0);
+      kernels::hemv_tiles<T><<<unsigned(tile_blocks), 256, 0, stream>>>(h);
+      kernels::hemv_correct<T><<<unsigned(tiles), kernels::kHemvTile, 0, stream>>>(h);
+      kernels::finish_w<T><<<blocks_for(m, 256), 256, 0, stream>>>(h);
     }
     if (Status st = check(cudaGetLastError(), "sytrd: panel"); st != Status::ok) return st;
     if (j + jb < n) {

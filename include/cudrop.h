@@ -111,6 +111,18 @@ void zheevd_(const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_DO
              CUDROP_COMPLEX_DOUBLE *work, const int *lwork, double *rwork, const int *lrwork, int *iwork,
              const int *liwork, int *info, size_t jobz_len, size_t uplo_len);
 
+/* The same problems through xSYEV/xHEEV: the same GPU path (the tridiagonal problem by divide and
+ * conquer, where the reference iterates QR). */
+void ssyev_(const char *jobz, const char *uplo, const int *n, float *a, const int *lda, float *w, float *work,
+            const int *lwork, int *info, size_t jobz_len, size_t uplo_len);
+void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *w, double *work,
+            const int *lwork, int *info, size_t jobz_len, size_t uplo_len);
+void cheev_(const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_FLOAT *a, const int *lda, float *w,
+            CUDROP_COMPLEX_FLOAT *work, const int *lwork, float *rwork, int *info, size_t jobz_len, size_t uplo_len);
+void zheev_(const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *lda, double *w,
+            CUDROP_COMPLEX_DOUBLE *work, const int *lwork, double *rwork, int *info, size_t jobz_len,
+            size_t uplo_len);
+
 /* The rest of Level 3, reference semantics: C = alpha*A*B + beta*C or alpha*B*A + beta*C with A
  * symmetric (SYMM); uplo's triangle of C = alpha*op(A)*op(A)**T + beta*C (SYRK) or
  * alpha*(op(A)*op(B)**T + op(B)*op(A)**T) + beta*C (SYR2K); B := alpha*op(A)*B or alpha*B*op(A)

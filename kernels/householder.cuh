@@ -103,6 +103,53 @@ __device__ __forceinline__ double squared(Complex<R> a) { return squared(a.re) +
 template <class T>
 __device__ __forceinline__ T times_real(T a, real_t<T> r) { return a * r; }
 
+// xLARFG's reflector for alpha and x, from x's sum of squares (in double) and largest modulus:
+// tau, the scale 1/(alpha - beta) of v = x/(alpha - beta), beta; tau = 0 (and beta = Re alpha)
+// for x = 0 and a real alpha. stop: the values need the CPU routine (the rule above).
+template <class T>
+struct Reflector {
+  T tau, scale;
+  real_t<T> beta;
+  bool stop;
+};
+template <class T>
+__device__ Reflector<T> make_reflector(double total, real_t<T> biggest, T alpha) {
+  using R = real_t<T>;
+  const R ar = real_part(alpha), ai = imag_part(alpha);
+  Reflector<T> h{T(0), T(1), ar, false};
+  h.stop = !(isfinite(total) && isfinite(ar) && isfinite(ai)) || total > QrRange<R>::huge ||
+           (biggest > 0 && total < QrRange<R>::tiny);
+  if (h.stop || (biggest == 0 && ai == 0)) return h;
+  const R xnorm = R(sqrt(total));
+  const R w = fmax(fmax(fabs(ar), fabs(ai)), xnorm);
+  const R ra = ar / w, ia = ai / w, xa = xnorm / w;
+  const R beta = -copysign(w * sqrt(ra * ra + ia * ia + xa * xa), ar);
+  if (!isfinite(beta) || fabs(beta) < QrRange<R>::safmin) {
+    h.stop = true;
+    return h;
+  }
+  if constexpr (is_complex_v<T>) h.tau = T((beta - ar) / beta, -ai / beta);
+  else h.tau = (beta - ar) / beta;
+  h.scale = divide(T(1), alpha - T(beta));
+  h.beta = beta;
+  return h;
+}
+
+// The sum of a warp's values (a fixed tree: the same bits in every block for the same inputs).
+template <class T>
+__device__ __forceinline__ T warp_sum(T s) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) {
+    if constexpr (is_complex_v<T>) {
+      s.re += __shfl_xor_sync(0xffffffffu, s.re, o);
+      s.im += __shfl_xor_sync(0xffffffffu, s.im, o);
+    } else {
+      s += __shfl_xor_sync(0xffffffffu, s, o);
+    }
+  }
+  return s;
+}
+
 template <class T>
 __global__ void __launch_bounds__(kQrPanelThreads) qr_panel(QrPanelArgs<T> p) {
   using R = real_t<T>;
@@ -162,30 +209,13 @@ __global__ void __launch_bounds__(kQrPanelThreads) qr_panel(QrPanelArgs<T> p) {
         biggest = fmax(biggest, __shfl_xor_sync(0xffffffffu, biggest, o));
       }
       if (lane == 0) {
-        const T alpha = load_l2(slot(2 * k, k / p.rows_per_block) + 2);
-        const R ar = real_part(alpha), ai = imag_part(alpha);
-        T tau = T(0), scale = T(1);
-        int stop = !(isfinite(total) && isfinite(ar) && isfinite(ai)) || total > QrRange<R>::huge ||
-                   (biggest > 0 && total < QrRange<R>::tiny);
-        if (!stop && !(biggest == 0 && ai == 0)) {
-          const R xnorm = R(sqrt(total));
-          const R w = fmax(fmax(fabs(ar), fabs(ai)), xnorm);
-          const R ra = ar / w, ia = ai / w, xa = xnorm / w;
-          const R beta = -copysign(w * sqrt(ra * ra + ia * ia + xa * xa), ar);
-          if (!isfinite(beta) || fabs(beta) < QrRange<R>::safmin) {
-            stop = 1;
-          } else {
-            if constexpr (is_complex_v<T>) tau = T((beta - ar) / beta, -ai / beta);
-            else tau = (beta - ar) / beta;
-            scale = divide(T(1), alpha - T(beta));
-            if (r0 <= k && k < r1) at(k, k) = T(beta);
-          }
-        }
-        if (stop && b == 0) *p.flag = 1;
-        if (b == 0 && !stop) p.tau[k] = tau;
-        s_stop = stop;
-        s_tau = tau;
-        s_scale = scale;
+        const Reflector<T> h = make_reflector(total, biggest, load_l2(slot(2 * k, k / p.rows_per_block) + 2));
+        if (!h.stop && h.tau != T(0) && r0 <= k && k < r1) at(k, k) = T(h.beta);
+        if (h.stop && b == 0) *p.flag = 1;
+        if (b == 0 && !h.stop) p.tau[k] = h.tau;
+        s_stop = h.stop;
+        s_tau = h.tau;
+        s_scale = h.scale;
       }
     }
     __syncthreads();
@@ -204,15 +234,7 @@ __global__ void __launch_bounds__(kQrPanelThreads) qr_panel(QrPanelArgs<T> p) {
           const T v = r == k ? T(1) : at(r, k);
           acc += conj(v) * at(r, j);
         }
-#pragma unroll
-      for (int o = 16; o > 0; o >>= 1) {
-        if constexpr (is_complex_v<T>) {
-          acc.re += __shfl_xor_sync(0xffffffffu, acc.re, o);
-          acc.im += __shfl_xor_sync(0xffffffffu, acc.im, o);
-        } else {
-          acc += __shfl_xor_sync(0xffffffffu, acc, o);
-        }
-      }
+      acc = warp_sum(acc);
       if (lane == 0) mine[3 + j] = acc;
     }
     target += P;

@@ -4,20 +4,23 @@
 // a panel and the symmetric matrix-vector product over the trailing matrix.
 //
 // For panel column c (panel-local i, the panel starting at column j), W the panel's n x nb
-// block of xLATRD:
-//   column_update   A(c:n, c) -= A(c:n, j:c) conj(W(c, 0:i))^T + W(c:n, 0:i) conj(A(c, j:c))^T,
-//                   A(c,c) real;
-//   reflector       xLARFG on A(c+1:n, c) (alpha = A(c+1,c)): tau[c], e[c] = beta, A(c+1,c) = 1
-//                   (the unit entry the products below read); a column needing xNRM2's scaling
-//                   or xLARFG's rescaling sets *flag (kernels/householder.cuh's rule) and every
-//                   later kernel of the reduction returns at once;
-//   hemv_tiles +    y = A22 v (A22 = A(c+1:n, c+1:n) Hermitian, its lower triangle read once,
-//   hemv_sum        imaginary parts of the diagonal taken as zero): each 32 x 32 tile below the
-//                   diagonal adds A_rt v_t to row block r and A_rt^H v_r to row block t into
-//                   partials, summed in a fixed order;
-//   panel_dots      p = W(c+1:n, 0:i)^H v, q = A(c+1:n, j:j+i)^H v;
-//   panel_correct   w = tau (y - A(c+1:n, j:j+i) p - W(c+1:n, 0:i) q);
-//   finish_w        w += alpha v, alpha = -tau/2 (w^H v) (one block).
+// block of xLATRD, v = A(c+1:n, c) once reflected, m = n - c - 1, four launches:
+//   column_reflector  (one block) A(c:n, c) -= A(c:n, j:c) conj(W(c, 0:i))^T
+//                     + W(c:n, 0:i) conj(A(c, j:c))^T, A(c,c) real; then xLARFG on A(c+1:n, c)
+//                     (alpha = A(c+1,c)): tau[c], e[c] = beta, A(c+1,c) = 1 (the unit entry the
+//                     products below read). A column needing xNRM2's scaling or xLARFG's
+//                     rescaling sets *flag (kernels/householder.cuh's rule) and every later
+//                     kernel of the reduction returns at once;
+//   hemv_tiles        y = A22 v (A22 = A(c+1:n, c+1:n) Hermitian, its lower triangle read once,
+//                     the diagonal's imaginary parts taken as zero): each 32 x 32 tile on or below
+//                     the diagonal adds A_rt v_t to row block r and A_rt^H v_r to row block t
+//                     into partials; one more block per row block sums its rows of
+//                     p = W(:, 0:i)^H v and q = A(:, j:j+i)^H v;
+//   hemv_correct      (a block per row block) y from the partials in a fixed order, p and q in
+//                     full, w = tau (y - A(:, j:j+i) p - W(:, 0:i) q) into W(c+1:n, i), and the
+//                     row block's part of w^H v;
+//   finish_w          w += alpha v, alpha = -tau/2 (w^H v) from those parts (every block sums
+//                     them in the same order).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -37,33 +40,34 @@ __device__ __forceinline__ T real_only(T a) {
 
 __device__ __forceinline__ bool stopped(const int *flag) { return *static_cast<const volatile int *>(flag) != 0; }
 
-template <class T>
-__global__ void column_update(int n, int j, int i, T *__restrict__ a, size_t lda, const T *__restrict__ w, size_t ldw,
-                              const int *flag) {
-  if (stopped(flag)) return;
-  const int c = j + i, r = c + blockIdx.x * blockDim.x + threadIdx.x;
-  if (r >= n) return;
-  T s = a[size_t(r) + size_t(c) * lda];
-  for (int l = 0; l < i; ++l)
-    s -= a[size_t(r) + size_t(j + l) * lda] * conj(w[size_t(c) + size_t(l) * ldw]) +
-         w[size_t(r) + size_t(l) * ldw] * conj(a[size_t(c) + size_t(j + l) * lda]);
-  a[size_t(r) + size_t(c) * lda] = r == c ? real_only(s) : s;
-}
-
 // One block of kReflectorThreads.
 constexpr int kReflectorThreads = 1024;
 template <class T>
 __global__ void __launch_bounds__(kReflectorThreads)
-tridiagonal_reflector(int n, int c, T *__restrict__ a, size_t lda, T *__restrict__ tau, real_t<T> *__restrict__ e,
-                      int *flag) {
+column_reflector(int n, int j, int i, T *__restrict__ a, size_t lda, const T *__restrict__ w, size_t ldw,
+                 T *__restrict__ tau, real_t<T> *__restrict__ e, int *flag) {
   using R = real_t<T>;
+  __shared__ T w_row[kQrPanelMaxCols], a_row[kQrPanelMaxCols];
   __shared__ double red_sum[kReflectorThreads / 32];
   __shared__ R red_max[kReflectorThreads / 32];
   __shared__ T s_scale;
   __shared__ int s_go;
   if (stopped(flag)) return;
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  T *x = a + size_t(c) * lda;  // column c; alpha at row c+1, x at rows c+2..n-1
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, c = j + i;
+  T *x = a + size_t(c) * lda;  // column c
+  if (tid < i) {
+    w_row[tid] = conj(w[size_t(c) + size_t(tid) * ldw]);
+    a_row[tid] = conj(a[size_t(c) + size_t(j + tid) * lda]);
+  }
+  __syncthreads();
+  for (int r = c + tid; r < n; r += kReflectorThreads) {
+    T s = x[r];
+    for (int l = 0; l < i; ++l) s -= a[size_t(r) + size_t(j + l) * lda] * w_row[l] + w[size_t(r) + size_t(l) * ldw] * a_row[l];
+    x[r] = r == c ? real_only(s) : s;
+  }
+  if (c + 1 >= n) return;
+  __syncthreads();
+  // xLARFG on alpha = x[c+1], x[c+2..n).
   double sum = 0;
   R amax = 0;
   for (int r = c + 2 + tid; r < n; r += kReflectorThreads) {
@@ -80,32 +84,14 @@ tridiagonal_reflector(int n, int c, T *__restrict__ a, size_t lda, T *__restrict
   if (tid == 0) {
     double total = 0;
     R biggest = 0;
-    for (int w = 0; w < kReflectorThreads / 32; ++w) total += red_sum[w], biggest = fmax(biggest, red_max[w]);
-    const T alpha = x[c + 1];
-    const R ar = real_part(alpha), ai = imag_part(alpha);
-    T t = T(0), scale = T(1);
-    R beta = ar;
-    int stop = !(isfinite(total) && isfinite(ar) && isfinite(ai)) || total > QrRange<R>::huge ||
-               (biggest > 0 && total < QrRange<R>::tiny);
-    if (!stop && !(biggest == 0 && ai == 0)) {
-      const R xnorm = R(sqrt(total));
-      const R wmax = fmax(fmax(fabs(ar), fabs(ai)), xnorm);
-      const R ra = ar / wmax, ia = ai / wmax, xa = xnorm / wmax;
-      beta = -copysign(wmax * sqrt(ra * ra + ia * ia + xa * xa), ar);
-      if (!isfinite(beta) || fabs(beta) < QrRange<R>::safmin) {
-        stop = 1;
-      } else {
-        if constexpr (is_complex_v<T>) t = T((beta - ar) / beta, -ai / beta);
-        else t = (beta - ar) / beta;
-        scale = divide(T(1), alpha - T(beta));
-      }
-    }
-    if (stop) *flag = 1;
-    tau[c] = t;
-    e[c] = beta;
+    for (int q = 0; q < kReflectorThreads / 32; ++q) total += red_sum[q], biggest = fmax(biggest, red_max[q]);
+    const Reflector<T> h = make_reflector(total, biggest, x[c + 1]);
+    if (h.stop) *flag = 1;
+    tau[c] = h.tau;
+    e[c] = h.beta;
     x[c + 1] = T(1);
-    s_scale = scale;
-    s_go = !stop && t != T(0);
+    s_scale = h.scale;
+    s_go = !h.stop && h.tau != T(0);
   }
   __syncthreads();
   if (!s_go) return;
@@ -118,12 +104,49 @@ tridiagonal_reflector(int n, int c, T *__restrict__ a, size_t lda, T *__restrict
 // partials: row_part[r][t] (r >= t) and col_part[t][r] (r > t), kHemvTile values each, in
 // tiles x tiles x kHemvTile arrays.
 template <class T>
-__global__ void __launch_bounds__(256) hemv_tiles(int m, const T *__restrict__ a, size_t lda, const T *__restrict__ v,
-                                                  T *__restrict__ row_part, T *__restrict__ col_part, int tiles,
-                                                  const int *flag) {
+struct HemvArgs {
+  int n, j, i, c, m, tiles, nb;
+  const T *a;      // the matrix (A(0,0))
+  size_t lda;
+  T *w;            // W (W(0,0))
+  size_t ldw;
+  const T *tau;
+  T *row_part, *col_part;  // tiles x tiles x kHemvTile each
+  T *dot_part;             // tiles x 2 nb: a row block's sums of p (first nb) and q
+  T *alpha_part;           // tiles: a row block's part of w^H v
+  const int *flag;
+};
+
+template <class T>
+__device__ void panel_dot_block(const HemvArgs<T> &h, int r) {
+  // Rows [c+1 + 32 r, ...) of p_l = sum conj(W(row, l)) v_row and q_l = sum conj(A(row, j+l)) v_row.
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int first = h.c + 1 + r * kHemvTile, last = min(h.n, first + kHemvTile);
+  const T *v = h.a + size_t(h.c) * h.lda;
+  for (int k = warp; k < 2 * h.i; k += 8) {
+    const int l = k % h.i;
+    const T *col = k < h.i ? h.w + size_t(l) * h.ldw : h.a + size_t(h.j + l) * h.lda;
+    const int row = first + lane;
+    T s = row < last ? conj(col[row]) * v[row] : T(0);
+    s = warp_sum(s);
+    if (lane == 0) h.dot_part[size_t(r) * 2 * h.nb + (k < h.i ? l : h.nb + l)] = s;
+  }
+}
+
+template <class T>
+__global__ void __launch_bounds__(256) hemv_tiles(HemvArgs<T> h) {
   __shared__ T tile[kHemvTile][kHemvTile + 1];
   __shared__ T vt[kHemvTile], vr[kHemvTile];
-  if (stopped(flag)) return;
+  if (stopped(h.flag)) return;
+  const long long tile_blocks = (long long)h.tiles * (h.tiles + 1) / 2;
+  if (blockIdx.x >= tile_blocks) {
+    panel_dot_block(h, int(blockIdx.x - tile_blocks));
+    return;
+  }
+  const int m = h.m, tiles = h.tiles;
+  const T *a = h.a + size_t(h.c + 1) + size_t(h.c + 1) * h.lda, *v = h.a + size_t(h.c + 1) + size_t(h.c) * h.lda;
+  const size_t lda = h.lda;
+  T *row_part = h.row_part, *col_part = h.col_part;
   // Block L of the tiles(tiles+1)/2 on and below the diagonal, row by row: (r, t), t <= r.
   const long long L = blockIdx.x;
   int r = int((sqrt(8.0 * double(L) + 1.0) - 1.0) / 2.0);
@@ -162,93 +185,50 @@ __global__ void __launch_bounds__(256) hemv_tiles(int m, const T *__restrict__ a
   }
 }
 
-// y[r0 + k] = sum over t <= r of row_part[r][t][k] + sum over r' > r of col_part[r][r'][k].
+// Row block r (32 threads): y from the partials (t <= r: row_part[r][t], r' > r: col_part[r][r']),
+// p and q summed over the row blocks in order, w = tau (y - A_panel p - W_panel q), and this
+// block's part of w^H v.
 template <class T>
-__global__ void hemv_sum(int m, const T *__restrict__ row_part, const T *__restrict__ col_part, int tiles,
-                         T *__restrict__ y, const int *flag) {
-  if (stopped(flag)) return;
-  const int r = blockIdx.x, k = threadIdx.x, row = r * kHemvTile + k;
-  if (row >= m) return;
-  T s = T(0);
-  for (int t = 0; t <= r; ++t) s += row_part[(size_t(r) * tiles + t) * kHemvTile + k];
-  for (int q = r + 1; q < tiles; ++q) s += col_part[(size_t(r) * tiles + q) * kHemvTile + k];
-  y[row] = s;
-}
-
-// dots[l] = sum_r conj(W(r, l)) v_r, dots[nb + l] = sum_r conj(A(r, j + l)) v_r over rows
-// [c+1, n), l < i: one block per output.
-template <class T>
-__global__ void __launch_bounds__(256) panel_dots(int n, int j, int i, const T *__restrict__ a, size_t lda,
-                                                  const T *__restrict__ w, size_t ldw, T *__restrict__ dots, int nb,
-                                                  const int *flag) {
-  __shared__ T red[8];
-  if (stopped(flag)) return;
-  const int c = j + i, l = blockIdx.x % i, which = blockIdx.x / i;
-  const T *col = which == 0 ? w + size_t(l) * ldw : a + size_t(j + l) * lda;
-  const T *v = a + size_t(c) * lda;
-  T s = T(0);
-  for (int r = c + 1 + threadIdx.x; r < n; r += 256) s += conj(col[r]) * v[r];
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) {
-    if constexpr (is_complex_v<T>) {
-      s.re += __shfl_xor_sync(0xffffffffu, s.re, o);
-      s.im += __shfl_xor_sync(0xffffffffu, s.im, o);
-    } else {
-      s += __shfl_xor_sync(0xffffffffu, s, o);
-    }
+__global__ void __launch_bounds__(kHemvTile) hemv_correct(HemvArgs<T> h) {
+  __shared__ T pq[2 * kQrPanelMaxCols];
+  if (stopped(h.flag)) return;
+  const int r = blockIdx.x, k = threadIdx.x, tiles = h.tiles;
+  for (int l = k; l < 2 * h.i; l += kHemvTile) {
+    const int at = l < h.i ? l : h.nb + (l - h.i);
+    T s = T(0);
+    for (int q = 0; q < tiles; ++q) s += h.dot_part[size_t(q) * 2 * h.nb + at];
+    pq[at] = s;
   }
-  if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = s;
   __syncthreads();
-  if (threadIdx.x == 0) {
-    T total = T(0);
-    for (int q = 0; q < 8; ++q) total += red[q];
-    dots[which * nb + l] = total;
+  const int local = r * kHemvTile + k, row = h.c + 1 + local;
+  T part = T(0);
+  if (local < h.m) {
+    T y = T(0);
+    for (int t = 0; t <= r; ++t) y += h.row_part[(size_t(r) * tiles + t) * kHemvTile + k];
+    for (int q = r + 1; q < tiles; ++q) y += h.col_part[(size_t(r) * tiles + q) * kHemvTile + k];
+    for (int l = 0; l < h.i; ++l)
+      y -= h.a[size_t(row) + size_t(h.j + l) * h.lda] * pq[l] + h.w[size_t(row) + size_t(l) * h.ldw] * pq[h.nb + l];
+    const T wv = h.tau[h.c] * y;
+    h.w[size_t(row) + size_t(h.i) * h.ldw] = wv;
+    part = conj(wv) * h.a[size_t(row) + size_t(h.c) * h.lda];
   }
+  part = warp_sum(part);
+  if (k == 0) h.alpha_part[r] = part;
 }
 
-// W(c+1:n, i) = tau_c (y - A(:, j:j+i) p - W(:, 0:i) q), y already in W(c+1:n, i).
+// w += alpha v, alpha = -tau/2 (w^H v): every block sums the row blocks' parts in order.
 template <class T>
-__global__ void panel_correct(int n, int j, int i, const T *__restrict__ a, size_t lda, T *__restrict__ w,
-                              size_t ldw, const T *__restrict__ dots, int nb, const T *__restrict__ tau,
-                              const int *flag) {
-  if (stopped(flag)) return;
-  const int c = j + i, r = c + 1 + blockIdx.x * blockDim.x + threadIdx.x;
-  if (r >= n) return;
-  T s = w[size_t(r) + size_t(i) * ldw];
-  for (int l = 0; l < i; ++l)
-    s -= a[size_t(r) + size_t(j + l) * lda] * dots[l] + w[size_t(r) + size_t(l) * ldw] * dots[nb + l];
-  w[size_t(r) + size_t(i) * ldw] = tau[c] * s;
-}
-
-// alpha = -tau/2 (w^H v), then w += alpha v: one block.
-template <class T>
-__global__ void __launch_bounds__(1024) finish_w(int n, int c, const T *__restrict__ a, size_t lda, T *__restrict__ w,
-                                                 const T *__restrict__ tau, const int *flag) {
-  __shared__ T red[32];
+__global__ void __launch_bounds__(256) finish_w(HemvArgs<T> h) {
   __shared__ T s_alpha;
-  if (stopped(flag)) return;
-  const T *v = a + size_t(c) * lda;
-  T s = T(0);
-  for (int r = c + 1 + threadIdx.x; r < n; r += 1024) s += conj(w[r]) * v[r];
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) {
-    if constexpr (is_complex_v<T>) {
-      s.re += __shfl_xor_sync(0xffffffffu, s.re, o);
-      s.im += __shfl_xor_sync(0xffffffffu, s.im, o);
-    } else {
-      s += __shfl_xor_sync(0xffffffffu, s, o);
-    }
-  }
-  if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = s;
-  __syncthreads();
+  if (stopped(h.flag)) return;
   if (threadIdx.x == 0) {
     T total = T(0);
-    for (int q = 0; q < 32; ++q) total += red[q];
-    s_alpha = T(real_t<T>(-0.5)) * tau[c] * total;
+    for (int q = 0; q < h.tiles; ++q) total += h.alpha_part[q];
+    s_alpha = T(real_t<T>(-0.5)) * h.tau[h.c] * total;
   }
   __syncthreads();
-  const T alpha = s_alpha;
-  for (int r = c + 1 + threadIdx.x; r < n; r += 1024) w[r] += alpha * v[r];
+  const int local = blockIdx.x * 256 + threadIdx.x, row = h.c + 1 + local;
+  if (local < h.m) h.w[size_t(row) + size_t(h.i) * h.ldw] += s_alpha * h.a[size_t(row) + size_t(h.c) * h.lda];
 }
 
 // After a panel: A(c+1, c) = e[c] and d[c] = Re A(c,c) for its columns.

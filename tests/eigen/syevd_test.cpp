@@ -1,4 +1,4 @@
-// syevd_test: ?syevd_ (s, d) and ?heevd_ (c, z) through the public symbols, against the reference
+// syevd_test: ?syevd_, ?syev_ (s, d) and ?heevd_, ?heev_ (c, z) through the public symbols, against the reference
 // LAPACK (tests/harness/reference.h) on the same matrices.
 //
 // Every call (order n, lda > n by 0..3 rows, the array one element off a 16-byte boundary, the
@@ -54,10 +54,26 @@ using heevd_fn = void (*)(const char *, const char *, const int *, T *, const in
                           real_of<T> *, const int *, int *, const int *, int *, size_t, size_t);
 
 template <class T>
+using syev_fn = void (*)(const char *, const char *, const int *, T *, const int *, real_of<T> *, T *, const int *,
+                         int *, size_t, size_t);
+template <class T>
+using heev_fn = void (*)(const char *, const char *, const int *, T *, const int *, real_of<T> *, T *, const int *,
+                         real_of<T> *, int *, size_t, size_t);
+
+// ?syevd_/?heevd_, or (plain) ?syev_/?heev_: RWORK is then 3n-2 long, IWORK unused.
+template <class T>
 struct Routine {
   void *fn;
+  bool plain = false;
   void call(char jobz, char uplo, int n, T *a, int lda, real_of<T> *w, T *work, int lwork, real_of<T> *rwork,
             int lrwork, int *iwork, int liwork, int *info) const {
+    if (plain) {
+      if constexpr (is_complex<T>)
+        reinterpret_cast<heev_fn<T>>(fn)(&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork, info, 1, 1);
+      else
+        reinterpret_cast<syev_fn<T>>(fn)(&jobz, &uplo, &n, a, &lda, w, work, &lwork, info, 1, 1);
+      return;
+    }
     if constexpr (is_complex<T>)
       reinterpret_cast<heevd_fn<T>>(fn)(&jobz, &uplo, &n, a, &lda, w, work, &lwork, rwork, &lrwork, iwork, &liwork,
                                         info, 1, 1);
@@ -67,18 +83,19 @@ struct Routine {
 };
 
 template <class T>
-const char *symbol() {
-  if constexpr (std::is_same_v<T, float>) return "ssyevd_";
-  else if constexpr (std::is_same_v<T, double>) return "dsyevd_";
-  else if constexpr (std::is_same_v<T, std::complex<float>>) return "cheevd_";
-  else return "zheevd_";
+const char *symbol(bool plain = false) {
+  if constexpr (std::is_same_v<T, float>) return plain ? "ssyev_" : "ssyevd_";
+  else if constexpr (std::is_same_v<T, double>) return plain ? "dsyev_" : "dsyevd_";
+  else if constexpr (std::is_same_v<T, std::complex<float>>) return plain ? "cheev_" : "cheevd_";
+  else return plain ? "zheev_" : "zheevd_";
 }
 template <class T>
-void *mine() {
-  if constexpr (std::is_same_v<T, float>) return reinterpret_cast<void *>(&ssyevd_);
-  else if constexpr (std::is_same_v<T, double>) return reinterpret_cast<void *>(&dsyevd_);
-  else if constexpr (std::is_same_v<T, std::complex<float>>) return reinterpret_cast<void *>(&cheevd_);
-  else return reinterpret_cast<void *>(&zheevd_);
+void *mine(bool plain) {
+  if constexpr (std::is_same_v<T, float>) return plain ? reinterpret_cast<void *>(&ssyev_) : reinterpret_cast<void *>(&ssyevd_);
+  else if constexpr (std::is_same_v<T, double>) return plain ? reinterpret_cast<void *>(&dsyev_) : reinterpret_cast<void *>(&dsyevd_);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return plain ? reinterpret_cast<void *>(&cheev_) : reinterpret_cast<void *>(&cheevd_);
+  else return plain ? reinterpret_cast<void *>(&zheev_) : reinterpret_cast<void *>(&zheevd_);
 }
 
 template <class T>
@@ -100,8 +117,9 @@ int run(const Routine<T> &r, char jobz, char uplo, int n, std::vector<T> &a, T *
   real_of<T> rsize = 0;
   int isize = 0, info = -99;
   r.call(jobz, uplo, n, data, lda, w.data(), &size, -1, &rsize, -1, &isize, -1, &info);
-  CHECK(info == 0, "%s query: info %d", symbol<T>(), info);
-  const int lwork = std::max(1, int(std::real(size))), lrwork = std::max(1, int(rsize)), liwork = std::max(1, isize);
+  CHECK(info == 0, "%s query: info %d", symbol<T>(r.plain), info);
+  const int lwork = std::max(1, int(std::real(size))), liwork = std::max(1, isize);
+  const int lrwork = r.plain ? std::max(1, 3 * n - 2) : std::max(1, int(rsize));
   std::vector<T> work(static_cast<size_t>(lwork));
   std::vector<real_of<T>> rwork(static_cast<size_t>(lrwork));
   std::vector<int> iwork(static_cast<size_t>(liwork));
@@ -132,7 +150,7 @@ void run_case(const Routine<T> &me, const Routine<T> &ref, int n, char jobz, cha
       amax = std::max(amax, double(std::abs(x)));
     }
   char where[128];
-  std::snprintf(where, sizeof where, "%s n=%d lda=%d jobz=%c uplo=%c%s", symbol<T>(), n, lda, jobz, uplo,
+  std::snprintf(where, sizeof where, "%s n=%d lda=%d jobz=%c uplo=%c%s", symbol<T>(me.plain), n, lda, jobz, uplo,
                 tiny ? " tiny" : "");
   if (opt.verbose) std::printf("%s\n", where);
   std::vector<T> mine_store = storage, ref_store = storage;
@@ -181,21 +199,24 @@ void run_case(const Routine<T> &me, const Routine<T> &ref, int n, char jobz, cha
 
 template <class T>
 void run_precision(const harness::ReferenceLapack &lib) {
-  const Routine<T> me{mine<T>()}, ref{lib.symbol<void *>(symbol<T>())};
-  if (ref.fn == nullptr) {
-    CHECK(false, "the reference lacks %s", symbol<T>());
-    return;
-  }
-  Rng rng(opt.seed + sizeof(T) * 13);
-  std::vector<int> sizes = {2, 3, 7, 33, 64, 65, 130, 300, 517};
-  if (opt.big) sizes.insert(sizes.end(), {1000, 2049});
-  for (int n : sizes) {
-    if (n > opt.max && !(opt.big && n >= 1000)) continue;
-    for (char jobz : {'N', 'V'})
-      for (char uplo : {'L', 'U'}) {
-        run_case<T>(me, ref, n, jobz, uplo, false, rng);
-        if (special && n <= 130) run_case<T>(me, ref, n, jobz, uplo, true, rng);
-      }
+  for (bool plain : {false, true}) {
+    const Routine<T> me{mine<T>(plain), plain}, ref{lib.symbol<void *>(symbol<T>(plain)), plain};
+    if (ref.fn == nullptr) {
+      CHECK(false, "the reference lacks %s", symbol<T>(plain));
+      return;
+    }
+    Rng rng(opt.seed + sizeof(T) * 13 + plain);
+    std::vector<int> sizes = {2, 3, 7, 33, 64, 65, 130, 300, 517};
+    if (opt.big) sizes.insert(sizes.end(), {1000, 2049});
+    for (int n : sizes) {
+      if (n > opt.max && !(opt.big && n >= 1000)) continue;
+      if (plain && n > 300) continue;  // the same GPU path: its sizes are the divide and conquer's
+      for (char jobz : {'N', 'V'})
+        for (char uplo : {'L', 'U'}) {
+          run_case<T>(me, ref, n, jobz, uplo, false, rng);
+          if (special && n <= 130) run_case<T>(me, ref, n, jobz, uplo, true, rng);
+        }
+    }
   }
 }
 
