@@ -1,9 +1,8 @@
 #pragma once
 // Symmetric and Hermitian eigenproblems on the GPU (LAPACK xSYEVD/xHEEVD): the reduction to
 // tridiagonal form (xSYTRD/xHETRD, lower; an upper triangle is mirrored first) on the device,
-// the tridiagonal problem by the caller's solver (capi: the CPU LAPACK's xSTERF, or xSTEDC,
-// whose large products go through cudrop like any other program's), the back-transformation
-// (xORMTR/xUNMTR 'L': the QR family's ormqr_device) on the device.
+// the tridiagonal problem by the caller's solver (capi: the CPU LAPACK's xSTERF, or xSTEDC),
+// the back-transformation (xORMTR/xUNMTR 'L': the QR family's ormqr_device) on the device.
 #include <cstddef>
 #include <functional>
 #include <vector>

@@ -1,7 +1,7 @@
 // xSYEVD/xHEEVD host to host (impl/eigen.h). Three phases: the reduction on the GPU (the matrix
 // up once; back come d, e, tau and, for vectors, the reflectors); the tridiagonal problem by the
-// CPU LAPACK, with the GPU given back meanwhile (xSTEDC's products are cudrop calls of their
-// own); the back-transformation on the GPU, the eigenvectors written once into the caller's A.
+// CPU LAPACK, with the GPU given back meanwhile (xSTEDC's products reach cudrop only where that
+// library calls its BLAS through the dynamic linker); the back-transformation on the GPU, the eigenvectors written once into the caller's A.
 #include <algorithm>
 #include <cfloat>
 #include <cstdio>

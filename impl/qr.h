@@ -42,8 +42,8 @@ template <class T>
 Status ormqr_device(char side, char trans, int m, int n, int k, const T *dA, size_t ldda, const T *d_tau, T *dC,
                     size_t lddc, void *d_work, size_t work_bytes, void *stream);
 
-// Q's first n columns (m x n, n <= m) into dQ from k reflectors in dA (m x k) and d_tau.
-// dQ may be dA itself only when... never: dQ must not overlap dA.
+// Q's first n columns (m x n, n <= m) into dQ from k reflectors in dA (m x k) and d_tau; dQ must
+// not overlap dA.
 template <class T>
 size_t orgqr_device_workspace(int m, int n, int k);
 template <class T>
