@@ -23,13 +23,14 @@ void cpu_call(Args... args) {
   if (!cpu::take_entry_cpu_call()) cpu::routine<F, T>()(args...);
 }
 
-// WORK(1) after a GPU run: the LP64 CPU routine's answer to the same call's query, where this
-// library has one (not in libcudrop64, not for a wheel's names, whose CPU routines take other
-// integers); otherwise WORK(1) is left as it was.
+// WORK(1) after a GPU run, and before an illegal LWORK is reported (the reference sets it before
+// that check): the LP64 CPU routine's answer to the same call's query, where this library has
+// one. In an ILP64 or wheel entry (other integers) the entry's CPU routine takes an illegal call
+// itself, and WORK(1) is left as it was after a GPU run.
 template <Family F, class T, class Query>
 void set_optimal_work(T *work, Query query) {
   if (cpu::entry_cpu_call != nullptr || cpu::find(routine_names<F, T>.cpu) == nullptr) return;
-  T optimal = work[0];
+  T optimal = T(0);
   int minus_one = -1, info = 0;
   query(cpu::routine<F, T>(), &optimal, &minus_one, &info);
   if (info == 0) work[0] = optimal;
@@ -53,7 +54,7 @@ void geqrf(const int *m, const int *n, T *a, const int *lda, T *tau, T *work, co
   if (*m < 0) illegal = 1;
   else if (*n < 0) illegal = 2;
   else if (*lda < std::max(1, *m)) illegal = 4;
-  else if (*lwork < std::max(1, *n) && !query) illegal = 7;
+  else if (!query && (*lwork <= 0 || (*m > 0 && *lwork < std::max(1, *n)))) illegal = 7;
   if (illegal != 0) {
     illegal_lapack_call<cpu::Fn<F, T>>(names, illegal, info, caller, m, n, a, lda, tau, work, lwork, info);
     return;
@@ -150,6 +151,8 @@ void generate_q(const int *m, const int *n, const int *k, T *a, const int *lda, 
   else if (*k < 0 || *k > *n) illegal = 3;
   else if (*lda < std::max(1, *m)) illegal = 5;
   else if (*lwork < std::max(1, *n) && !query) illegal = 8;
+  if (illegal == 8)
+    set_optimal_work<F, T>(work, [&](auto fn, T *w, int *lw, int *i) { fn(m, n, k, a, lda, tau, w, lw, i); });
   if (illegal != 0) {
     illegal_lapack_call<cpu::Fn<F, T>>(names, illegal, info, caller, m, n, k, a, lda, tau, work, lwork, info);
     return;
@@ -196,6 +199,10 @@ void gels(const char *trans, const int *m, const int *n, const int *nrhs, T *a, 
   else if (*lda < std::max(1, *m)) illegal = 6;
   else if (*ldb < std::max({1, *m, *n})) illegal = 8;
   else if (*lwork < std::max(1, mn + std::max(mn, *nrhs)) && !query) illegal = 10;
+  if (illegal == 10)
+    set_optimal_work<F, T>(work, [&](auto fn, T *w, int *lw, int *i) {
+      fn(trans, m, n, nrhs, a, lda, b, ldb, w, lw, i, 1);
+    });
   if (illegal != 0) {
     illegal_lapack_call<cpu::Fn<F, T>>(names, illegal, info, caller, trans, m, n, nrhs, a, lda, b, ldb, work, lwork,
                                        info, trans_len);

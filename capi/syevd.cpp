@@ -75,7 +75,8 @@ void cpu_call(Args... args) {
 }  // namespace
 
 // The routed call of a GPU eigenproblem driver: F the entry's row (its CPU routine, its tridiagonal
-// solver's library), set_work() WORK(1)... after a GPU run, cpu_run() the whole call on the CPU.
+// solver's library), set_work() sets WORK(1)... after a GPU run, cpu_run() the whole call on the
+// CPU.
 template <Family F, class T, class SetWork, class CpuRun>
 void route_eigen(char jz, char ul, const int *n, T *a, const int *lda, real_t<T> *w, int *info, SetWork &&set_work,
                  CpuRun &&cpu_run) {
@@ -94,8 +95,7 @@ void route_eigen(char jz, char ul, const int *n, T *a, const int *lda, real_t<T>
             return tridiagonal_on_cpu<F, T>(entry, order, d, e, z);
           };
           const Status s = impl::syevd_host<T>(jz == 'V', ul == 'U', *n, a, *lda, w, info, solve, progress);
-          // WORK(1) (IWORK(1), RWORK(1)) as the reference sets them: the LP64 CPU routine's query.
-          if (s == Status::ok && cpu::entry_cpu_call == nullptr && cpu::find(names.cpu) != nullptr) set_work();
+          if (s == Status::ok) set_work();
           return s;
         },
         cpu_run,
@@ -135,6 +135,30 @@ void symmetric_eigen(const char *jobz, const char *uplo, const int *n, T *a, con
   else if (*lwork < lwmin && !query) illegal = 8;
   else if (hermitian && *lrwork < lrwmin && !query) illegal = 10;
   else if (*liwork < liwmin && !query) illegal = hermitian ? 12 : 10;
+  // WORK(1), IWORK(1) (RWORK(1)) as the reference sets them: IWORK(1) and RWORK(1) are the
+  // minimum lengths, WORK(1) the LP64 CPU routine's answer to the same call's query where this
+  // library has one (it depends on the CPU library's block size).
+  auto set_work = [&] {
+    iwork[0] = int(liwmin);
+    if constexpr (hermitian) rwork[0] = R(lrwmin);
+    if (cpu::entry_cpu_call != nullptr || cpu::find(names.cpu) == nullptr) return;
+    T size = T(0);
+    R rsize = R(0);
+    int isize = 0, minus_one = -1, qinfo = 0;
+    if constexpr (hermitian)
+      cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, &rsize, &minus_one, &isize, &minus_one, &qinfo,
+                           1, 1);
+    else
+      cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, &isize, &minus_one, &qinfo, 1, 1);
+    if (qinfo == 0) {
+      work[0] = size;
+      iwork[0] = isize;
+      if constexpr (hermitian) rwork[0] = rsize;
+    }
+  };
+  // The reference sets WORK(1), IWORK(1) (RWORK(1)) before it checks their lengths (in an ILP64
+  // or wheel entry the entry's CPU routine takes the illegal call and sets them itself).
+  if (illegal >= 8 && cpu::entry_cpu_call == nullptr) set_work();
   auto cpu_run = [&] {
     if constexpr (hermitian)
       cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, work, lwork, rwork, lrwork, iwork, liwork, info, 1, 1);
@@ -157,21 +181,6 @@ void symmetric_eigen(const char *jobz, const char *uplo, const int *n, T *a, con
     else
       return cpu_call<F, T>(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, jobz_len, uplo_len);
   }
-  auto set_work = [&] {
-    T size = work[0];
-    R rsize = hermitian ? rwork[0] : R(0);
-    int isize = iwork[0], minus_one = -1, qinfo = 0;
-    if constexpr (hermitian)
-      cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, &rsize, &minus_one, &isize, &minus_one, &qinfo,
-                           1, 1);
-    else
-      cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, &isize, &minus_one, &qinfo, 1, 1);
-    if (qinfo == 0) {
-      work[0] = size;
-      iwork[0] = isize;
-      if constexpr (hermitian) rwork[0] = rsize;
-    }
-  };
   route_eigen<F, T>(jz, ul, n, a, lda, w, info, set_work, cpu_run);
 }
 
@@ -192,6 +201,16 @@ void symmetric_eigen_qr(const char *jobz, const char *uplo, const int *n, T *a, 
   else if (*n < 0) illegal = 3;
   else if (*lda < std::max(1, *n)) illegal = 5;
   else if (*lwork < lwmin && !query) illegal = 8;
+  auto set_work = [&] {
+    if (cpu::entry_cpu_call != nullptr || cpu::find(names.cpu) == nullptr) return;
+    T size = T(0);
+    int minus_one = -1, qinfo = 0;
+    if constexpr (hermitian) cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, rwork, &qinfo, 1, 1);
+    else cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, &qinfo, 1, 1);
+    if (qinfo == 0) work[0] = size;
+  };
+  // The reference sets WORK(1) before it checks LWORK.
+  if (illegal == 8) set_work();
   if (illegal != 0) {
     if constexpr (hermitian)
       illegal_lapack_call<cpu::Fn<F, T>>(names, illegal, info, caller, jobz, uplo, n, a, lda, w, work, lwork, rwork,
@@ -211,13 +230,6 @@ void symmetric_eigen_qr(const char *jobz, const char *uplo, const int *n, T *a, 
     else
       return cpu_call<F, T>(jobz, uplo, n, a, lda, w, work, lwork, info, jobz_len, uplo_len);
   }
-  auto set_work = [&] {
-    T size = work[0];
-    int minus_one = -1, qinfo = 0;
-    if constexpr (hermitian) cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, rwork, &qinfo, 1, 1);
-    else cpu::routine<F, T>()(jobz, uplo, n, a, lda, w, &size, &minus_one, &qinfo, 1, 1);
-    if (qinfo == 0) work[0] = size;
-  };
   route_eigen<F, T>(jz, ul, n, a, lda, w, info, set_work, cpu_run);
 }
 

@@ -5,6 +5,8 @@
 //   level3   ?symm, ?hemm, ?syrk, ?herk, ?syr2k, ?her2k, ?trmm, ?trsm, Fortran and CBLAS
 //   factor   ?getrf_, ?potrf_                                       (s, d, c, z)
 //   solve    ?getrs_, ?potrs_, ?gesv_, ?posv_                        (s, d, c, z)
+//   qr       ?geqrf_, ?gels_, ?syevd_/?heevd_ (where calls may reach the GPU: only calls
+//            that compute nothing)                                   (s, d, c, z)
 //   power    cudrop_spower_, cudrop_dpower_, cudrop_scsrpower_, cudrop_dcsrpower_
 //   entries  the same routines under their ILP64 names (dgemm_64_, cblas_dgemm64_) and the
 //            PyPI wheels' (scipy_dgemm_, scipy_cblas_dgemm, scipy_dgemm_64_, ...)
@@ -79,6 +81,7 @@ Family g_families[] = {
     {"level3", 32, [](Rng &rng) { level3_case(rng, Names::lp64); }},
     {"factor", 12, [](Rng &rng) { factor_case(rng, Names::lp64); }},
     {"solve", 16, [](Rng &rng) { solve_case(rng, Names::lp64); }},
+    {"qr", 8, [](Rng &rng) { qr_case(rng, Names::lp64); }},
     {"power", 10, power_case},
     {"entries", 18, entries_case},
 };
@@ -117,7 +120,7 @@ int main(int argc, char **argv) {
   using namespace fuzz;
   const bool understood =
       harness::CommandLine("usage: fuzz [--seed S] [--cases N] [--mode-expect cpu|gpu] [--gpu] [--bounds] "
-                           "[--only CASE] [--show N] [--family gemm|level3|factor|solve|power|entries]")
+                           "[--only CASE] [--show N] [--family gemm|level3|factor|solve|qr|power|entries]")
           .number("--seed", &g_options.seed)
           .number("--cases", &g_options.cases)
           .number("--only", &g_options.only)

@@ -1,0 +1,308 @@
+// ?geqrf_, ?gels_, ?ormqr_/?unmqr_, ?orgqr_/?ungqr_ and ?syevd_/?heevd_ (s, d, c, z): the
+// argument checks in the reference's order (LWORK and LIWORK/LRWORK minima included), workspace
+// queries, quick returns, and on the CPU path every output bit for bit: A, TAU, B, W and the
+// workspaces' first entries. Where
+// calls may reach the GPU (--gpu, --bounds) only the calls that compute nothing are drawn
+// (illegal arguments, queries, quick returns): their outputs stay exact everywhere, and the
+// computing calls' GPU results are judged by qr_test and syevd_test.
+#include <algorithm>
+#include <climits>
+
+#include "tests/fuzz/codes.h"
+#include "tests/fuzz/factor.h"
+#include "tests/fuzz/fuzz.h"
+#include "tests/fuzz/library.h"
+
+namespace fuzz {
+namespace {
+
+// An LWORK (or LIWORK, LRWORK) for a routine whose minimum is `minimum`: a query (-1), one
+// short, the minimum, or more.
+inline int work_length(Rng &rng, long long minimum) {
+  const uint64_t r = rng.below(100);
+  const int m = int(std::min<long long>(std::max<long long>(minimum, 1), 1 << 20));
+  if (r < 15) return -1;
+  if (r < 22) return m - 1;
+  if (r < 60) return m;
+  return m + 1 + int(rng.below(200));
+}
+
+// Whether a case may compute here: not where its calls could reach the GPU.
+inline bool may_compute() { return !g_options.gpu_bounds && !g_options.expect_gpu; }
+
+// What one library's call gave.
+template <class T> struct DriverRun {
+  Array<T> a, b, work;
+  Array<real_t<T>> w;
+  int64_t info = 0;
+  std::vector<HandlerCall> handlers;
+};
+
+template <class T> void compare(const DriverRun<T> &ref, const DriverRun<T> &got, bool outputs) {
+  if (ref.info != got.info) difference("INFO: reference %lld, cudrop %lld", (long long)ref.info, (long long)got.info);
+  check_untouched_outside("A", ref.a, got.a);
+  check_untouched_outside("B", ref.b, got.b);
+  check_untouched_outside("W", ref.w, got.w);
+  if (!outputs) return;
+  check_same_entries("A", ref.a, got.a);
+  check_same_entries("B", ref.b, got.b);
+  check_same_entries("W", ref.w, got.w);
+  if (ref.work.rows > 0) check_same_entries("WORK(1)", ref.work, got.work);
+}
+
+template <class T> Array<T> one_entry(T value) {
+  Array<T> a;
+  a.rows = a.cols = a.ld = 1;
+  a.data.assign(kGuard * 2 + 1, guard_value<T>());
+  a.at(0, 0) = value;
+  return a;
+}
+
+template <class T> void geqrf_as(Rng &rng, Names names) {
+  int m = dimension(rng), n = dimension(rng);
+  const int lda = leading_dimension(rng, m);
+  int lwork = work_length(rng, std::max(1, n));
+  const bool legal = m >= 0 && n >= 0 && lda >= std::max(1, m) &&
+                     (lwork == -1 || (lwork > 0 && (m == 0 || lwork >= std::max(1, n))));
+  const bool computes = legal && lwork != -1 && std::min(m, n) > 0;
+  if (computes && !may_compute()) lwork = -1;  // the query instead
+  const bool works = legal && lwork != -1 && std::min(m, n) > 0;
+  const Array<T> a0 = make_array<T>(rng, m, n, lda, rng.below(10) == 0 ? Fill::Special : Fill::Random);
+  char call[200];
+  std::snprintf(call, sizeof call, "%s(m=%d, n=%d, lda=%d, lwork=%d)", symbol<T>(Kind::lapack, "geqrf", names).c_str(),
+                m, n, lda, lwork);
+  g_call = call;
+  Args<T> args;
+  args.in[0] = m;
+  args.in[1] = n;
+  args.in[2] = lda;
+  args.in[3] = lwork;
+  const int mn = std::max(0, std::min(m, n));
+  const Array<T> tau0 = make_array<T>(rng, mn, 1, std::max(mn, 1), Fill::Random);
+  DriverRun<T> ref, got;
+  run_both(works, names, args, ref, got, [&](Library &lib, DriverRun<T> &out, auto &s, Names as) {
+    using I = index_of<decltype(s)>;
+    out.a = a0;
+    out.b = tau0;
+    std::vector<T> work(size_t(std::max(lwork, 1)) + 1, T(0));
+    I info = I(kIntGuard);
+    lib.get<sig::geqrf_lapack<T, I>>(symbol<T>(Kind::lapack, "geqrf", as))(&s.in[0], &s.in[1], out.a.p(), &s.in[2],
+                                                                          out.b.p(), work.data(), &s.in[3], &info);
+    out.work = one_entry(work[0]);
+    out.info = info;
+  });
+  compare(ref, got, true);
+}
+
+template <class T> void gels_as(Rng &rng, Names names) {
+  const char t = option_letter(rng, is_complex<T> ? "NC" : "NT");
+  int m = dimension(rng), n = dimension(rng), nrhs = dimension(rng);
+  const int lda = leading_dimension(rng, m), ldb = leading_dimension(rng, std::max(m, n));
+  const int mn = std::max(0, std::min(m, n));
+  int lwork = work_length(rng, std::max(1, mn + std::max(mn, nrhs)));
+  const bool trans_ok = letter_in(t, is_complex<T> ? "NC" : "NT");
+  const bool legal = trans_ok && m >= 0 && n >= 0 && nrhs >= 0 && lda >= std::max(1, m) &&
+                     ldb >= std::max({1, m, n}) && (lwork >= std::max(1, mn + std::max(mn, nrhs)) || lwork == -1);
+  const bool computes = legal && lwork != -1 && mn > 0 && nrhs > 0;
+  if (computes && !may_compute()) lwork = -1;
+  // m < n goes to the CPU routine without being counted; quick returns likewise.
+  const bool works = legal && lwork != -1 && mn > 0 && nrhs > 0 && m >= n;
+  const Array<T> a0 = make_array<T>(rng, m, n, lda, Fill::Random);
+  const Array<T> b0 = make_array<T>(rng, std::max(m, n), nrhs, ldb, Fill::Random);
+  char call[200];
+  std::snprintf(call, sizeof call, "%s(%s, m=%d, n=%d, nrhs=%d, lda=%d, ldb=%d, lwork=%d)",
+                symbol<T>(Kind::lapack, "gels", names).c_str(), letter_text(t).c_str(), m, n, nrhs, lda, ldb, lwork);
+  g_call = call;
+  Args<T> args;
+  args.ch[0] = t;
+  args.in[0] = m;
+  args.in[1] = n;
+  args.in[2] = nrhs;
+  args.in[3] = lda;
+  args.in[4] = ldb;
+  args.in[5] = lwork;
+  DriverRun<T> ref, got;
+  run_both(works, names, args, ref, got, [&](Library &lib, DriverRun<T> &out, auto &s, Names as) {
+    using I = index_of<decltype(s)>;
+    out.a = a0;
+    out.b = b0;
+    std::vector<T> work(size_t(std::max(lwork, 1)) + 1, T(0));
+    I info = I(kIntGuard);
+    lib.get<sig::gels_lapack<T, I>>(symbol<T>(Kind::lapack, "gels", as))(&s.ch[0], &s.in[0], &s.in[1], &s.in[2],
+                                                                        out.a.p(), &s.in[3], out.b.p(), &s.in[4],
+                                                                        work.data(), &s.in[5], &info, 1);
+    out.work = one_entry(work[0]);
+    out.info = info;
+  });
+  compare(ref, got, true);
+}
+
+// IWORK is an array of the index type; the ILP64 stand-ins (shim.cpp) narrow every integer
+// pointer as INFO, one element: the 64-bit names' cases are drawn as the LP64 ones.
+template <class T> void syevd_as(Rng &rng, Names names) {
+  constexpr bool hermitian = is_complex<T>;
+  if (wide(names)) names = Names::lp64;
+  const char jobz = option_letter(rng, "VN"), uplo = option_letter(rng, "UL");
+  int n = dimension(rng);
+  const int lda = leading_dimension(rng, n);
+  const bool vectors = is(jobz, 'V');
+  const long long nn = std::max(n, 0);
+  long long lw = 1, lrw = 1, liw = 1;
+  if (nn > 1) {
+    lw = hermitian ? (vectors ? 2 * nn + nn * nn : nn + 1) : (vectors ? 1 + 6 * nn + 2 * nn * nn : 2 * nn + 1);
+    lrw = vectors ? 1 + 5 * nn + 2 * nn * nn : nn;
+    liw = vectors ? 3 + 5 * nn : 1;
+  }
+  int lwork = work_length(rng, lw), lrwork = hermitian ? work_length(rng, lrw) : 1, liwork = work_length(rng, liw);
+  const bool query = lwork == -1 || liwork == -1 || (hermitian && lrwork == -1);
+  const bool legal = letter_in(jobz, "VN") && letter_in(uplo, "UL") && n >= 0 && lda >= std::max(1, n) &&
+                     (query || (lwork >= lw && (!hermitian || lrwork >= lrw) && liwork >= liw));
+  if (legal && !query && n > 1 && !may_compute()) lwork = -1;
+  const bool works = legal && lwork != -1 && liwork != -1 && !(hermitian && lrwork == -1) && n > 1;
+  const Array<T> a0 = make_hermitian<T>(rng, n, lda, is(uplo, 'U'), HermitianKind::Random);
+  const char *stem = hermitian ? "heevd" : "syevd";
+  char call[200];
+  std::snprintf(call, sizeof call, "%s(%s, %s, n=%d, lda=%d, lwork=%d, lrwork=%d, liwork=%d)",
+                symbol<T>(Kind::lapack, stem, names).c_str(), letter_text(jobz).c_str(), letter_text(uplo).c_str(), n,
+                lda, lwork, lrwork, liwork);
+  g_call = call;
+  Args<T> args;
+  args.ch[0] = jobz;
+  args.ch[1] = uplo;
+  args.in[0] = n;
+  args.in[1] = lda;
+  args.in[2] = lwork;
+  args.in[3] = lrwork;
+  args.in[4] = liwork;
+  const Array<real_t<T>> w0 = make_array<real_t<T>>(rng, n, 1, std::max(n, 1), Fill::Random);
+  DriverRun<T> ref, got;
+  run_both(works, names, args, ref, got, [&](Library &lib, DriverRun<T> &out, auto &s, Names as) {
+    using I = index_of<decltype(s)>;
+    using R = real_t<T>;
+    out.a = a0;
+    out.w = w0;
+    std::vector<T> work(size_t(std::max(lwork, 1)) + 1, T(0));
+    std::vector<R> rwork(size_t(std::max(lrwork, 1)) + 1, R(0));
+    std::vector<I> iwork(size_t(std::max(liwork, 1)) + 1, I(0));
+    I info = I(kIntGuard);
+    if constexpr (hermitian)
+      lib.get<sig::heevd_lapack<T, I>>(symbol<T>(Kind::lapack, stem, as))(
+          &s.ch[0], &s.ch[1], &s.in[0], out.a.p(), &s.in[1], out.w.p(), work.data(), &s.in[2], rwork.data(), &s.in[3],
+          iwork.data(), &s.in[4], &info, 1, 1);
+    else
+      lib.get<sig::syevd_lapack<T, I>>(symbol<T>(Kind::lapack, stem, as))(&s.ch[0], &s.ch[1], &s.in[0], out.a.p(),
+                                                                         &s.in[1], out.w.p(), work.data(), &s.in[2],
+                                                                         iwork.data(), &s.in[4], &info, 1, 1);
+    out.work = one_entry(work[0]);
+    out.info = info;
+  });
+  compare(ref, got, true);
+}
+
+// ?ormqr_/?unmqr_: C (m x n) times Q from k reflectors of a random A (nq x k).
+template <class T> void ormqr_as(Rng &rng, Names names) {
+  const char side = option_letter(rng, "LR"), trans = option_letter(rng, is_complex<T> ? "NC" : "NT");
+  int m = dimension(rng), n = dimension(rng), k = dimension(rng);
+  const bool left = is(side, 'L');
+  const int nq = left ? m : n, nw = std::max(1, left ? n : m);
+  const int lda = leading_dimension(rng, nq), ldc = leading_dimension(rng, m);
+  int lwork = work_length(rng, nw);
+  const bool legal = letter_in(side, "LR") && letter_in(trans, is_complex<T> ? "NC" : "NT") && m >= 0 && n >= 0 &&
+                     k >= 0 && k <= nq && lda >= std::max(1, nq) && ldc >= std::max(1, m) &&
+                     (lwork == -1 || lwork >= nw);
+  const bool computes = legal && lwork != -1 && m > 0 && n > 0 && k > 0;
+  if (computes && !may_compute()) lwork = -1;
+  const bool works = legal && lwork != -1 && m > 0 && n > 0 && k > 0;
+  const Array<T> a0 = make_array<T>(rng, nq, k, lda, Fill::Random);
+  const Array<T> c0 = make_array<T>(rng, m, n, ldc, Fill::Random);
+  std::vector<T> tau(size_t(std::max(k, 1)));
+  for (T &t : tau) t = random_value<T>(rng, Fill::Random);
+  const char *stem = is_complex<T> ? "unmqr" : "ormqr";
+  char call[200];
+  std::snprintf(call, sizeof call, "%s(%s, %s, m=%d, n=%d, k=%d, lda=%d, ldc=%d, lwork=%d)",
+                symbol<T>(Kind::lapack, stem, names).c_str(), letter_text(side).c_str(), letter_text(trans).c_str(), m,
+                n, k, lda, ldc, lwork);
+  g_call = call;
+  Args<T> args;
+  args.ch[0] = side;
+  args.ch[1] = trans;
+  args.in[0] = m;
+  args.in[1] = n;
+  args.in[2] = k;
+  args.in[3] = lda;
+  args.in[4] = ldc;
+  args.in[5] = lwork;
+  DriverRun<T> ref, got;
+  run_both(works, names, args, ref, got, [&](Library &lib, DriverRun<T> &out, auto &s, Names as) {
+    using I = index_of<decltype(s)>;
+    out.a = a0;
+    out.b = c0;
+    std::vector<T> work(size_t(std::max(lwork, 1)) + 1, T(0));
+    I info = I(kIntGuard);
+    auto fn = is_complex<T> ? lib.get<sig::unmqr_lapack<T, I>>(symbol<T>(Kind::lapack, stem, as))
+                            : lib.get<sig::ormqr_lapack<T, I>>(symbol<T>(Kind::lapack, stem, as));
+    fn(&s.ch[0], &s.ch[1], &s.in[0], &s.in[1], &s.in[2], out.a.p(), &s.in[3], tau.data(), out.b.p(), &s.in[4],
+       work.data(), &s.in[5], &info, 1, 1);
+    out.work = one_entry(work[0]);
+    out.info = info;
+  });
+  check_unchanged("A", a0, got.a);
+  compare(ref, got, true);
+}
+
+// ?orgqr_/?ungqr_: Q (m x n) from k reflectors of a random A. WORK(1) is compared only where
+// every argument but LWORK is legal: the reference sets it before its checks, from its block
+// size, which cudrop asks of the CPU routine's query and cannot ask with illegal arguments.
+template <class T> void orgqr_as(Rng &rng, Names names) {
+  int m = dimension(rng), n = dimension(rng), k = dimension(rng);
+  const int lda = leading_dimension(rng, m);
+  int lwork = work_length(rng, std::max(1, n));
+  const bool basic = m >= 0 && n >= 0 && n <= m && k >= 0 && k <= n && lda >= std::max(1, m);
+  const bool legal = basic && (lwork == -1 || lwork >= std::max(1, n));
+  const bool computes = legal && lwork != -1 && n > 0;
+  if (computes && !may_compute()) lwork = -1;
+  const bool works = legal && lwork != -1 && n > 0;
+  const Array<T> a0 = make_array<T>(rng, m, n, lda, Fill::Random);
+  std::vector<T> tau(size_t(std::max(k, 1)));
+  for (T &t : tau) t = random_value<T>(rng, Fill::Random);
+  const char *stem = is_complex<T> ? "ungqr" : "orgqr";
+  char call[200];
+  std::snprintf(call, sizeof call, "%s(m=%d, n=%d, k=%d, lda=%d, lwork=%d)", symbol<T>(Kind::lapack, stem, names).c_str(),
+                m, n, k, lda, lwork);
+  g_call = call;
+  Args<T> args;
+  args.in[0] = m;
+  args.in[1] = n;
+  args.in[2] = k;
+  args.in[3] = lda;
+  args.in[4] = lwork;
+  DriverRun<T> ref, got;
+  run_both(works, names, args, ref, got, [&](Library &lib, DriverRun<T> &out, auto &s, Names as) {
+    using I = index_of<decltype(s)>;
+    out.a = a0;
+    std::vector<T> work(size_t(std::max(lwork, 1)) + 1, T(0));
+    I info = I(kIntGuard);
+    auto fn = is_complex<T> ? lib.get<sig::ungqr_lapack<T, I>>(symbol<T>(Kind::lapack, stem, as))
+                            : lib.get<sig::orgqr_lapack<T, I>>(symbol<T>(Kind::lapack, stem, as));
+    fn(&s.in[0], &s.in[1], &s.in[2], out.a.p(), &s.in[3], tau.data(), work.data(), &s.in[4], &info);
+    out.work = basic ? one_entry(work[0]) : Array<T>();
+    out.info = info;
+  });
+  compare(ref, got, true);
+}
+
+}  // namespace
+
+void qr_case(Rng &rng, Names names) {
+  const uint64_t routine = rng.below(5);
+  for_precision(rng.below(4), [&](auto zero) {
+    using T = decltype(zero);
+    if (routine == 0) geqrf_as<T>(rng, names);
+    else if (routine == 1) gels_as<T>(rng, names);
+    else if (routine == 2) ormqr_as<T>(rng, names);
+    else if (routine == 3) orgqr_as<T>(rng, names);
+    else syevd_as<T>(rng, names);
+  });
+}
+
+}  // namespace fuzz
