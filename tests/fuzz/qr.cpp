@@ -1,10 +1,10 @@
-// ?geqrf_, ?gels_, ?ormqr_/?unmqr_, ?orgqr_/?ungqr_ and ?syevd_/?heevd_ (s, d, c, z): the
-// argument checks in the reference's order (LWORK and LIWORK/LRWORK minima included), workspace
-// queries, quick returns, and on the CPU path every output bit for bit: A, TAU, B, W and the
-// workspaces' first entries. Where
-// calls may reach the GPU (--gpu, --bounds) only the calls that compute nothing are drawn
-// (illegal arguments, queries, quick returns): their outputs stay exact everywhere, and the
-// computing calls' GPU results are judged by qr_test and syevd_test.
+// ?geqrf_, ?gels_, ?ormqr_/?unmqr_, ?orgqr_/?ungqr_, ?syevd_/?heevd_, ?syev_/?heev_
+// (s, d, c, z): the argument checks in the reference's order (LWORK and LIWORK/LRWORK minima
+// included), workspace queries, quick returns, and on the CPU path every output bit for bit:
+// A, TAU, B, W and the workspaces' first entries. Where calls may reach the GPU (--gpu, --bounds)
+// only the calls that compute nothing are drawn (illegal arguments, queries, quick returns):
+// their outputs stay exact everywhere, and the computing calls' GPU results are judged by
+// qr_test and syevd_test.
 #include <algorithm>
 #include <climits>
 
@@ -291,17 +291,66 @@ template <class T> void orgqr_as(Rng &rng, Names names) {
   compare(ref, got, true);
 }
 
+// ?syev_/?heev_ (RWORK: 3n-2 reals, not checked by the reference).
+template <class T> void syev_as(Rng &rng, Names names) {
+  constexpr bool hermitian = is_complex<T>;
+  const char jobz = option_letter(rng, "VN"), uplo = option_letter(rng, "UL");
+  const int n = dimension(rng);
+  const int lda = leading_dimension(rng, n);
+  const long long lw = std::max(1LL, (hermitian ? 2LL : 3LL) * std::max(n, 0) - 1);
+  int lwork = work_length(rng, lw);
+  const bool legal = letter_in(jobz, "VN") && letter_in(uplo, "UL") && n >= 0 && lda >= std::max(1, n) &&
+                     (lwork == -1 || lwork >= lw);
+  if (legal && lwork != -1 && n > 1 && !may_compute()) lwork = -1;
+  const bool works = legal && lwork != -1 && n > 1;
+  const Array<T> a0 = make_hermitian<T>(rng, n, lda, is(uplo, 'U'), HermitianKind::Random);
+  const Array<real_t<T>> w0 = make_array<real_t<T>>(rng, n, 1, std::max(n, 1), Fill::Random);
+  const char *stem = hermitian ? "heev" : "syev";
+  char call[200];
+  std::snprintf(call, sizeof call, "%s(%s, %s, n=%d, lda=%d, lwork=%d)", symbol<T>(Kind::lapack, stem, names).c_str(),
+                letter_text(jobz).c_str(), letter_text(uplo).c_str(), n, lda, lwork);
+  g_call = call;
+  Args<T> args;
+  args.ch[0] = jobz;
+  args.ch[1] = uplo;
+  args.in[0] = n;
+  args.in[1] = lda;
+  args.in[2] = lwork;
+  DriverRun<T> ref, got;
+  run_both(works, names, args, ref, got, [&](Library &lib, DriverRun<T> &out, auto &s, Names as) {
+    using I = index_of<decltype(s)>;
+    using R = real_t<T>;
+    out.a = a0;
+    out.w = w0;
+    std::vector<T> work(size_t(std::max(lwork, 1)) + 1, T(0));
+    std::vector<R> rwork(size_t(std::max(3 * n - 2, 1)) + 1, R(0));
+    I info = I(kIntGuard);
+    if constexpr (hermitian)
+      lib.get<sig::heev_lapack<T, I>>(symbol<T>(Kind::lapack, stem, as))(&s.ch[0], &s.ch[1], &s.in[0], out.a.p(),
+                                                                        &s.in[1], out.w.p(), work.data(), &s.in[2],
+                                                                        rwork.data(), &info, 1, 1);
+    else
+      lib.get<sig::syev_lapack<T, I>>(symbol<T>(Kind::lapack, stem, as))(&s.ch[0], &s.ch[1], &s.in[0], out.a.p(),
+                                                                        &s.in[1], out.w.p(), work.data(), &s.in[2],
+                                                                        &info, 1, 1);
+    out.work = one_entry(work[0]);
+    out.info = info;
+  });
+  compare(ref, got, true);
+}
+
 }  // namespace
 
 void qr_case(Rng &rng, Names names) {
-  const uint64_t routine = rng.below(5);
+  const uint64_t routine = rng.below(6);
   for_precision(rng.below(4), [&](auto zero) {
     using T = decltype(zero);
     if (routine == 0) geqrf_as<T>(rng, names);
     else if (routine == 1) gels_as<T>(rng, names);
     else if (routine == 2) ormqr_as<T>(rng, names);
     else if (routine == 3) orgqr_as<T>(rng, names);
-    else syevd_as<T>(rng, names);
+    else if (routine == 4) syevd_as<T>(rng, names);
+    else syev_as<T>(rng, names);
   });
 }
 
