@@ -5,7 +5,6 @@
  * prints the median and best seconds of reps calls (after an untimed one, each on a fresh copy of
  * the same random symmetric matrix), and for V the residual max |A z - w z| / (max|A| n eps) of
  * the first eigenpair and of the last. */
-#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,18 +17,6 @@ typedef void syevd_fn(const char *, const char *, const int *, double *, const i
 typedef void heevd_fn(const char *, const char *, const int *, double *, const int *, double *, double *,
                       const int *, double *, const int *, int *, const int *, int *, size_t, size_t);
 
-static void *lapack_symbol(const char *name) {
-  void *fn = dlsym(RTLD_DEFAULT, name);
-  if (fn == NULL) {
-    void *handle = dlopen(getenv("BENCH_LAPACK") ? getenv("BENCH_LAPACK") : "liblapack.so.3", RTLD_NOW | RTLD_GLOBAL);
-    if (handle != NULL) fn = dlsym(handle, name);
-  }
-  if (fn == NULL) {
-    fprintf(stderr, "no %s: preload a LAPACK or install liblapack.so.3\n", name);
-    exit(2);
-  }
-  return fn;
-}
 
 static unsigned long long state = 4321;
 static double uniform(void) {
@@ -57,7 +44,7 @@ int main(int argc, char **argv) {
       }
   int lwork = -1, lrwork = -1, liwork = -1, info = 0, isize = 0;
   double size[2] = {0, 0}, rsize = 0;
-  void *fn = lapack_symbol(z ? "zheevd_" : "dsyevd_");
+  void *fn = library_symbol(z ? "zheevd_" : "dsyevd_", "BENCH_LAPACK", "liblapack.so.3");
   if (z) ((heevd_fn *)fn)(&jobz, &uplo, &n, a, &n, w, size, &lwork, &rsize, &lrwork, &isize, &liwork, &info, 1, 1);
   else ((syevd_fn *)fn)(&jobz, &uplo, &n, a, &n, w, size, &lwork, &isize, &liwork, &info, 1, 1);
   lwork = (int)size[0];

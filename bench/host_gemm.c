@@ -5,7 +5,6 @@
  * measure every peer end to end.
  * usage: cudrop-host-gemm s|d|c|z n[,n...] [reps]   prints one line per size (median and best of
  * reps calls after an untimed one). */
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,18 +19,6 @@ typedef void dgemm_fn(const char *, const char *, const int *, const int *, cons
                       const double *, const int *, const double *, const int *, const double *, double *,
                       const int *, size_t, size_t);
 
-static void *blas_symbol(const char *name) {
-  void *fn = dlsym(RTLD_DEFAULT, name);
-  if (fn == NULL) {
-    void *handle = dlopen(getenv("BENCH_BLAS") ? getenv("BENCH_BLAS") : "libblas.so.3", RTLD_NOW | RTLD_GLOBAL);
-    if (handle != NULL) fn = dlsym(handle, name);
-  }
-  if (fn == NULL) {
-    fprintf(stderr, "no %s: preload a BLAS or install libblas.so.3\n", name);
-    exit(2);
-  }
-  return fn;
-}
 
 
 int main(int argc, char **argv) {
@@ -46,8 +33,8 @@ int main(int argc, char **argv) {
   const int parts = prec == 'c' || prec == 'z' ? 2 : 1;
   const int reps = argc > 3 ? atoi(argv[3]) : 5;
   const char name[8] = {prec, 'g', 'e', 'm', 'm', '_', 0};
-  sgemm_fn *sgemm_ = dbl ? NULL : (sgemm_fn *)blas_symbol(name);
-  dgemm_fn *dgemm_ = dbl ? (dgemm_fn *)blas_symbol(name) : NULL;
+  sgemm_fn *sgemm_ = dbl ? NULL : (sgemm_fn *)library_symbol(name, "BENCH_BLAS", "libblas.so.3");
+  dgemm_fn *dgemm_ = dbl ? (dgemm_fn *)library_symbol(name, "BENCH_BLAS", "libblas.so.3") : NULL;
   for (char *p = argv[2]; *p;) {
     const int n = atoi(p);
     while (*p && *p != ',') ++p;

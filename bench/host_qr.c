@@ -9,7 +9,6 @@
  * geqrf ||A - Q R||_1 / (||A||_1 m eps) on the first 64 columns of the factors (Q applied by the
  * same library's ?ormqr_), gels ||A^T (B - A X)||_1 / (||A||_1 ||B - A X||_1 m eps) on the first
  * right-hand side, orgqr max |Q^T Q - I| / (m eps) on its first 64 columns. */
-#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,18 +22,6 @@ typedef void orgqr_fn(const int *, const int *, const int *, void *, const int *
 typedef void gels_fn(const char *, const int *, const int *, const int *, void *, const int *, void *, const int *,
                      void *, const int *, int *, size_t);
 
-static void *lapack_symbol(const char *name) {
-  void *fn = dlsym(RTLD_DEFAULT, name);
-  if (fn == NULL) {
-    void *handle = dlopen(getenv("BENCH_LAPACK") ? getenv("BENCH_LAPACK") : "liblapack.so.3", RTLD_NOW | RTLD_GLOBAL);
-    if (handle != NULL) fn = dlsym(handle, name);
-  }
-  if (fn == NULL) {
-    fprintf(stderr, "no %s: preload a LAPACK or install liblapack.so.3\n", name);
-    exit(2);
-  }
-  return fn;
-}
 
 static unsigned long long state = 12345;
 static double uniform(void) {
@@ -70,9 +57,11 @@ int main(int argc, char **argv) {
   int lwork = -1, info = 0;
   double size[2] = {0, 0};
   const char trans = 'N';
-  if (!strcmp(what, "gels")) ((gels_fn *)lapack_symbol(name))(&trans, &m, &n, &nrhs, a, &m, b, &ldb, size, &lwork, &info, 1);
-  else if (!strcmp(what, "orgqr")) ((orgqr_fn *)lapack_symbol(name))(&m, &n, &mn, a, &m, tau, size, &lwork, &info);
-  else ((geqrf_fn *)lapack_symbol(name))(&m, &n, a, &m, tau, size, &lwork, &info);
+  /* Looked up once, outside the timed calls. */
+  void *fn = library_symbol(name, "BENCH_LAPACK", "liblapack.so.3");
+  if (!strcmp(what, "gels")) ((gels_fn *)fn)(&trans, &m, &n, &nrhs, a, &m, b, &ldb, size, &lwork, &info, 1);
+  else if (!strcmp(what, "orgqr")) ((orgqr_fn *)fn)(&m, &n, &mn, a, &m, tau, size, &lwork, &info);
+  else ((geqrf_fn *)fn)(&m, &n, a, &m, tau, size, &lwork, &info);
   lwork = (int)size[0] > 1 ? (int)size[0] : 1;
   double *work = malloc((size_t)lwork * es);
   /* orgqr's input: the reflectors of A's own QR factorization. */
@@ -81,10 +70,11 @@ int main(int argc, char **argv) {
     snprintf(gname, sizeof gname, "%cgeqrf_", z ? 'z' : 'd');
     int lw = -1;
     double s2[2];
-    ((geqrf_fn *)lapack_symbol(gname))(&m, &n, a0, &m, tau, s2, &lw, &info);
+    geqrf_fn *geqrf = (geqrf_fn *)library_symbol(gname, "BENCH_LAPACK", "liblapack.so.3");
+    geqrf(&m, &n, a0, &m, tau, s2, &lw, &info);
     lw = (int)s2[0];
     double *w2 = malloc((size_t)lw * es);
-    ((geqrf_fn *)lapack_symbol(gname))(&m, &n, a0, &m, tau, w2, &lw, &info);
+    geqrf(&m, &n, a0, &m, tau, w2, &lw, &info);
     free(w2);
   }
   double *times = malloc(sizeof(double) * (reps + 1));
@@ -93,11 +83,11 @@ int main(int argc, char **argv) {
     memcpy(b, b0, (size_t)ldb * nrhs * es);
     const double t0 = now_seconds();
     if (!strcmp(what, "gels"))
-      ((gels_fn *)lapack_symbol(name))(&trans, &m, &n, &nrhs, a, &m, b, &ldb, work, &lwork, &info, 1);
+      ((gels_fn *)fn)(&trans, &m, &n, &nrhs, a, &m, b, &ldb, work, &lwork, &info, 1);
     else if (!strcmp(what, "orgqr"))
-      ((orgqr_fn *)lapack_symbol(name))(&m, &n, &mn, a, &m, tau, work, &lwork, &info);
+      ((orgqr_fn *)fn)(&m, &n, &mn, a, &m, tau, work, &lwork, &info);
     else
-      ((geqrf_fn *)lapack_symbol(name))(&m, &n, a, &m, tau, work, &lwork, &info);
+      ((geqrf_fn *)fn)(&m, &n, a, &m, tau, work, &lwork, &info);
     times[r] = now_seconds() - t0;
     if (info != 0) {
       fprintf(stderr, "%s: info %d\n", name, info);
