@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "capi/cpu_call.h"
 #include "capi/report.h"
 #include "core/letter.h"
 #include "core/routines.h"
@@ -16,12 +17,6 @@
 
 namespace cudrop::capi {
 namespace {
-
-// The call as its CPU routine: the entry's own (ILP64, wheel names) when there is one.
-template <Family F, class T, class... Args>
-void cpu_call(Args... args) {
-  if (!cpu::take_entry_cpu_call()) cpu::routine<F, T>()(args...);
-}
 
 // WORK(1) after a GPU run, and before an illegal LWORK is reported (the reference sets it before
 // that check): the LP64 CPU routine's answer to the same call's query, where this library has

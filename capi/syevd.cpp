@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "capi/cpu_call.h"
 #include "capi/report.h"
 #include "core/letter.h"
 #include "core/routines.h"
@@ -64,12 +65,6 @@ int tridiagonal_on_cpu(const cpu::EntryCpuCall *entry, int n, real_t<T> *d, real
     info = tridiagonal_with<int, R>(find(sterf.cpu_wheel), find(stedc.cpu_wheel), n, d, e, z);
   cpu::entry_cpu_call = pending;
   return info;
-}
-
-// The call as its CPU routine (the entry's own for ILP64 and wheel names).
-template <Family F, class T, class... Args>
-void cpu_call(Args... args) {
-  if (!cpu::take_entry_cpu_call()) cpu::routine<F, T>()(args...);
 }
 
 }  // namespace

@@ -124,9 +124,9 @@ constexpr int kQrMinN = 512;
 constexpr int kQrNb = 64;
 constexpr int kQrPanelRows = 64;
 // Auto mode's symmetric eigenproblem crossover (CUDROP_EIGEN_MIN_N: ?syevd_, ?heevd_, ?syev_,
-// ?heev_), and the panel width of the GPU tridiagonal reduction (xLATRD's NB). The GPU wins at
-// 2048 for z (4.7x) and at 4096 for d (2.5x); its reduction costs about 100 us a column whatever
-// the order, which puts d's crossover near 2048 (docs/perf/README.md, eigensolvers).
+// ?heev_), and the panel width of the GPU tridiagonal reduction (xLATRD's NB). The crossover
+// comes from docs/perf/README.md, eigensolvers: measured for z, estimated for d from the
+// reduction's cost per column.
 constexpr int kEigenMinN = 2048;
 constexpr int kSytrdNb = 32;
 // Auto mode's Cholesky crossover (CUDROP_POTRF_MIN_N, also ?posv_'s): ?potrf_ on the GPU from
