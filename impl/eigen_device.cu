@@ -6,7 +6,6 @@
 #include "core/tuning.h"
 #include "impl/eigen.h"
 #include "impl/gpu_context.cuh"
-#include "impl/stream_scratch.h"
 #include "impl/level3_device.h"
 #include "kernels/tridiagonal.cuh"
 
@@ -26,17 +25,22 @@ struct SytrdWork {
 template <class T>
 SytrdWork<T> carve(void *base, int n) {
   SytrdWork<T> s;
-  ScratchCarver carver(base);
+  size_t at = 0;
+  auto take = [&](size_t bytes) {
+    char *p = base == nullptr ? nullptr : static_cast<char *>(base) + at;
+    at += size_t(round_up(std::max<size_t>(bytes, 1), 256));
+    return p;
+  };
   const size_t es = sizeof(T), tiles = size_t(ceil_div(n, kernels::kHemvTile));
   s.ldw = padded_ld(size_t(n), es);
-  s.w = carver.take<T>(s.ldw * kNb * es);
-  s.dot_part = carver.take<T>(tiles * 2 * kNb * es);
-  s.alpha_part = carver.take<T>(tiles * es);
-  s.row_part = carver.take<T>(tiles * tiles * kernels::kHemvTile * es);
-  s.col_part = carver.take<T>(tiles * tiles * kernels::kHemvTile * es);
+  s.w = reinterpret_cast<T *>(take(s.ldw * kNb * es));
+  s.dot_part = reinterpret_cast<T *>(take(tiles * 2 * kNb * es));
+  s.alpha_part = reinterpret_cast<T *>(take(tiles * es));
+  s.row_part = reinterpret_cast<T *>(take(tiles * tiles * kernels::kHemvTile * es));
+  s.col_part = reinterpret_cast<T *>(take(tiles * tiles * kernels::kHemvTile * es));
   s.rank2k_bytes = syr2k_device_workspace<T>('N', n, kNb);
-  s.rank2k = carver.take(s.rank2k_bytes);
-  s.bytes = carver.bytes();
+  s.rank2k = take(s.rank2k_bytes);
+  s.bytes = at;
   return s;
 }
 

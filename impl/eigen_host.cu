@@ -1,8 +1,7 @@
 // xSYEVD/xHEEVD host to host (impl/eigen.h). Three phases: the reduction on the GPU (the matrix
 // up once; back come d, e, tau and, for vectors, the reflectors); the tridiagonal problem by the
 // CPU LAPACK, with the GPU given back meanwhile (xSTEDC's products reach cudrop only where that
-// library calls its BLAS through the dynamic linker); the back-transformation on the GPU, the
-// eigenvectors written once into the caller's A.
+// library calls its BLAS through the dynamic linker); the back-transformation on the GPU, the eigenvectors written once into the caller's A.
 #include <algorithm>
 #include <cfloat>
 #include <cstdio>
@@ -14,7 +13,6 @@
 #include "impl/eigen.h"
 #include "impl/gpu_context.cuh"
 #include "impl/qr.h"
-#include "impl/stream_scratch.h"
 #include "kernels/householder.cuh"
 #include "kernels/tridiagonal.cuh"
 
@@ -27,11 +25,18 @@ void EigenProgress<T>::describe(char *text, size_t size) const {
 
 namespace {
 
+size_t after(size_t bytes) { return size_t(round_up(bytes, 256)); }
+
 struct EigenFlags {
   unsigned long long magnitude;
   int special;
 };
 
+Status read_back(GpuContext &ctx, void *host, const void *dev, size_t bytes, const char *what) {
+  cudaError_t error = cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, ctx.stream);
+  if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.stream);
+  return check(error, what);
+}
 
 }  // namespace
 
@@ -49,12 +54,12 @@ Status syevd_host(bool vectors, bool upper, int n, T *a, int lda, real_t<T> *w, 
     GpuLease lease;
     if (!lease.ok()) return Status::no_device;
     GpuContext &ctx = lease.ctx();
-    const size_t work = scratch_region(sytrd_device_workspace<T>(n));
-    const size_t d_at = work, e_at = scratch_region(d_at + n * sizeof(R));
-    const size_t tau_at = scratch_region(e_at + n * sizeof(R)), flags_at = scratch_region(tau_at + n * es);
+    const size_t work = after(sytrd_device_workspace<T>(n));
+    const size_t d_at = work, e_at = after(d_at + n * sizeof(R)), tau_at = after(e_at + n * sizeof(R)),
+                 flags_at = after(tau_at + n * es);
     void *dA = nullptr, *dW = nullptr;
-    if ((s = device_buffers(ctx, {{Slot::a, ldd * size_t(n) * es, &dA},
-                                  {Slot::work, flags_at + sizeof(EigenFlags), &dW}})) != Status::ok)
+    if ((s = device_buffers(ctx, {{Slot::a, ldd * size_t(n) * es, &dA}, {Slot::work, flags_at + sizeof(EigenFlags), &dW}})) !=
+        Status::ok)
       return s;
     DrainOnFailure drain{s, ctx};
     char *base = static_cast<char *>(dW);
@@ -74,7 +79,7 @@ Status syevd_host(bool vectors, bool upper, int n, T *a, int lda, real_t<T> *w, 
                              reinterpret_cast<T *>(base + tau_at), &d_flags->special, dW, work, stream)) != Status::ok)
       return s;
     EigenFlags flags;
-    if ((s = copy_to_host(ctx, &flags, d_flags, sizeof flags, "syevd: flags")) != Status::ok) return s;
+    if ((s = read_back(ctx, &flags, d_flags, sizeof flags, "syevd: flags")) != Status::ok) return s;
     double anrm;
     std::memcpy(&anrm, &flags.magnitude, sizeof anrm);
     // xSYEVD scales a matrix whose largest entry is outside [rmin, rmax]: the CPU routine's.
@@ -82,10 +87,9 @@ Status syevd_host(bool vectors, bool upper, int n, T *a, int lda, real_t<T> *w, 
     const double rmin = std::sqrt(smlnum), rmax = std::sqrt(1 / smlnum);
     if (flags.special != 0 || anrm != anrm || (anrm > 0 && anrm < rmin) || anrm > rmax)
       return s = Status::special_values;
-    if ((s = copy_to_host(ctx, d.data(), base + d_at, n * sizeof(R), "syevd: d")) != Status::ok) return s;
-    if (n > 1 && (s = copy_to_host(ctx, e.data(), base + e_at, (n - 1) * sizeof(R), "syevd: e")) != Status::ok)
-      return s;
-    if (n > 1 && (s = copy_to_host(ctx, tau.data(), base + tau_at, (n - 1) * es, "syevd: tau")) != Status::ok) return s;
+    if ((s = read_back(ctx, d.data(), base + d_at, n * sizeof(R), "syevd: d")) != Status::ok) return s;
+    if (n > 1 && (s = read_back(ctx, e.data(), base + e_at, (n - 1) * sizeof(R), "syevd: e")) != Status::ok) return s;
+    if (n > 1 && (s = read_back(ctx, tau.data(), base + tau_at, (n - 1) * es, "syevd: tau")) != Status::ok) return s;
     if (vectors) {
       progress->reflectors.resize(size_t(n) * n);
       if ((s = download_matrix(ctx, dA, ldd * es, size_t(n) * es, size_t(n), progress->reflectors.data(),
@@ -105,7 +109,7 @@ Status syevd_host(bool vectors, bool upper, int n, T *a, int lda, real_t<T> *w, 
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
-  const size_t work = scratch_region(ormqr_device_workspace<T>('L', std::max(n - 1, 1), n, std::max(n - 1, 1)));
+  const size_t work = after(ormqr_device_workspace<T>('L', std::max(n - 1, 1), n, std::max(n - 1, 1)));
   const size_t tau_at = work;
   void *dA = nullptr, *dZ = nullptr, *dReal = nullptr, *dW = nullptr;
   if ((s = device_buffers(ctx, {{Slot::a, ldd * size_t(n) * es, &dA},

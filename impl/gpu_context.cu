@@ -421,12 +421,6 @@ Status download_matrix(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_
                           ld_bytes, cols_done != nullptr ? cols_done : &done_here);
 }
 
-Status copy_to_host(GpuContext &ctx, void *host, const void *dev, size_t bytes, const char *what) {
-  cudaError_t error = cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, ctx.stream);
-  if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.stream);
-  return check(error, what);
-}
-
 Status return_lane(GpuContext &ctx) {
   if (ctx.return_stream != nullptr) return Status::ok;
   cudaError_t error = cudaSuccess;

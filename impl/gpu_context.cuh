@@ -154,9 +154,6 @@ Status download_matrix_returning(GpuContext &ctx, const void *dev, size_t ldd_by
                                  size_t cols, void *host, size_t ld_bytes);
 Status return_lane(GpuContext &ctx);
 
-// `bytes` of device memory into host memory, in ctx.stream's order; returns when they are there.
-Status copy_to_host(GpuContext &ctx, void *host, const void *dev, size_t bytes, const char *what);
-
 // On a failure (status not ok when it goes out of scope), what is queued on the GPU drains
 // before the lease is given up: the next call reuses the buffers.
 struct DrainOnFailure {

@@ -8,7 +8,6 @@
 #include "impl/device_info.h"
 #include "impl/gemm.h"
 #include "impl/gpu_context.cuh"
-#include "impl/stream_scratch.h"
 #include "impl/qr.h"
 #include "kernels/householder.cuh"
 
@@ -56,24 +55,29 @@ template <class T>
 QrWork<T> carve(void *base, bool panel, char side, int rows, int c_rows, int c_cols) {
   const int nb = panel_width();
   QrWork<T> w;
-  ScratchCarver carver(base);
+  size_t at = 0;
+  auto take = [&](size_t bytes) {
+    char *p = base == nullptr ? nullptr : static_cast<char *>(base) + at;
+    at += size_t(round_up(std::max<size_t>(bytes, 1), 256));
+    return p;
+  };
   const size_t es = sizeof(T);
   if (panel) {
-    w.arrivals = carver.take<unsigned long long>(sizeof(unsigned long long));
-    w.partials = carver.take<T>(2 * size_t(kernels::kQrPanelMaxBlocks) * kernels::qr_slot_values(nb) * es);
+    w.arrivals = reinterpret_cast<unsigned long long *>(take(sizeof(unsigned long long)));
+    w.partials = reinterpret_cast<T *>(take(2 * size_t(kernels::kQrPanelMaxBlocks) * kernels::qr_slot_values(nb) * es));
   }
   w.ldv = padded_ld(size_t(rows), es);
-  w.v = carver.take<T>(w.ldv * nb * es);
-  w.t = carver.take<T>(size_t(nb) * nb * es);
-  w.g = carver.take<T>(size_t(nb) * nb * es);
-  w.gram = carver.take<T>(size_t(kernels::gram_chunks(rows)) * nb * nb * es);
+  w.v = reinterpret_cast<T *>(take(w.ldv * nb * es));
+  w.t = reinterpret_cast<T *>(take(size_t(nb) * nb * es));
+  w.g = reinterpret_cast<T *>(take(size_t(nb) * nb * es));
+  w.gram = reinterpret_cast<T *>(take(size_t(kernels::gram_chunks(rows)) * nb * nb * es));
   w.ldw = side == 'L' ? size_t(nb) : padded_ld(size_t(c_rows), es);
   const size_t w_cols = side == 'L' ? size_t(c_cols) : size_t(nb);
-  w.w = carver.take<T>(w.ldw * w_cols * es);
-  w.w2 = carver.take<T>(w.ldw * w_cols * es);
+  w.w = reinterpret_cast<T *>(take(w.ldw * w_cols * es));
+  w.w2 = reinterpret_cast<T *>(take(w.ldw * w_cols * es));
   w.gemm_bytes = larfb_gemm_workspace<T>(side, rows, nb, c_rows, c_cols);
-  w.gemm = carver.take(w.gemm_bytes);
-  w.bytes = carver.bytes();
+  w.gemm = take(w.gemm_bytes);
+  w.bytes = at;
   return w;
 }
 

@@ -16,7 +16,6 @@
 #include "impl/host_copy.h"
 #include "impl/level3_device.h"
 #include "impl/qr.h"
-#include "impl/stream_scratch.h"
 #include "kernels/householder.cuh"
 
 namespace cudrop::impl {
@@ -30,6 +29,9 @@ void QrProgress::describe(char *text, size_t size) const {
 }
 
 namespace {
+
+// A 256-byte aligned region after `bytes` bytes: the next one starts there.
+size_t after(size_t bytes) { return size_t(round_up(bytes, 256)); }
 
 // Bytes of device memory holding small results that come back in one copy: the panel kernel's
 // flag, gels's magnitudes and first zero diagonal entry.
@@ -61,6 +63,11 @@ class SavedColumns {
   std::unique_ptr<unsigned char[]> copy_;
 };
 
+Status read_back(GpuContext &ctx, void *host, const void *dev, size_t bytes, const char *what) {
+  cudaError_t error = cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, ctx.stream);
+  if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.stream);
+  return check(error, what);
+}
 
 Status download_tracked(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_t row_bytes, int cols, void *host,
                         size_t ld_bytes, int *columns) {
@@ -79,11 +86,9 @@ Status geqrf_host(int m, int n, T *a, int lda, T *tau, QrProgress *progress) {
   GpuContext &ctx = lease.ctx();
   const size_t es = sizeof(T), ldda = padded_ld(size_t(m), es);
   const int mn = std::min(m, n);
-  const size_t work = scratch_region(geqrf_device_workspace<T>(m, n)), tau_at = work;
-  const size_t flags_at = scratch_region(tau_at + mn * es);
+  const size_t work = after(geqrf_device_workspace<T>(m, n)), tau_at = work, flags_at = after(tau_at + mn * es);
   void *dA = nullptr, *dW = nullptr;
-  Status s = device_buffers(ctx, {{Slot::a, ldda * size_t(n) * es, &dA},
-                                  {Slot::work, flags_at + sizeof(QrFlags), &dW}});
+  Status s = device_buffers(ctx, {{Slot::a, ldda * size_t(n) * es, &dA}, {Slot::work, flags_at + sizeof(QrFlags), &dW}});
   if (s != Status::ok) return s;
   DrainOnFailure drain{s, ctx};
   auto *d_tau = reinterpret_cast<T *>(static_cast<char *>(dW) + tau_at);
@@ -95,8 +100,8 @@ Status geqrf_host(int m, int n, T *a, int lda, T *tau, QrProgress *progress) {
   QrFlags flags;
   progress->tau.resize(size_t(mn) * es);
   progress->a_total = n;
-  if ((s = copy_to_host(ctx, progress->tau.data(), d_tau, size_t(mn) * es, "geqrf: tau")) != Status::ok) return s;
-  if ((s = copy_to_host(ctx, &flags, d_flags, sizeof flags, "geqrf: flag")) != Status::ok) return s;
+  if ((s = read_back(ctx, progress->tau.data(), d_tau, size_t(mn) * es, "geqrf: tau")) != Status::ok) return s;
+  if ((s = read_back(ctx, &flags, d_flags, sizeof flags, "geqrf: flag")) != Status::ok) return s;
   if (flags.special != 0) return Status::special_values;
   if ((s = download_tracked(ctx, dA, ldda * es, size_t(m) * es, n, a, size_t(lda) * es, &progress->a_columns)) !=
       Status::ok)
@@ -114,7 +119,7 @@ Status ormqr_host(char side, char trans, int m, int n, int k, const T *a, int ld
   const size_t es = sizeof(T);
   const int nq = side == 'L' ? m : n;
   const size_t ldda = padded_ld(size_t(nq), es), lddc = padded_ld(size_t(m), es);
-  const size_t work = scratch_region(ormqr_device_workspace<T>(side, m, n, k)), tau_at = work;
+  const size_t work = after(ormqr_device_workspace<T>(side, m, n, k)), tau_at = work;
   void *dA = nullptr, *dC = nullptr, *dW = nullptr;
   Status s = device_buffers(ctx, {{Slot::a, ldda * size_t(k) * es, &dA},
                                   {Slot::c, lddc * size_t(n) * es, &dC},
@@ -151,7 +156,7 @@ Status orgqr_host(int m, int n, int k, T *a, int lda, const T *tau, QrProgress *
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
   const size_t es = sizeof(T), ldd = padded_ld(size_t(m), es);
-  const size_t work = scratch_region(orgqr_device_workspace<T>(m, n, k)), tau_at = work;
+  const size_t work = after(orgqr_device_workspace<T>(m, n, k)), tau_at = work;
   void *dA = nullptr, *dQ = nullptr, *dW = nullptr;
   Status s = device_buffers(ctx, {{Slot::a, ldd * size_t(std::max(k, 1)) * es, &dA},
                                   {Slot::c, ldd * size_t(n) * es, &dQ},
@@ -187,10 +192,9 @@ Status gels_host(char trans, int m, int n, int nrhs, T *a, int lda, T *b, int ld
   GpuContext &ctx = lease.ctx();
   const size_t es = sizeof(T), ldd = padded_ld(size_t(m), es);
   const bool notrans = trans == 'N';
-  const size_t work = scratch_region(std::max({geqrf_device_workspace<T>(m, n),
-                                               ormqr_device_workspace<T>('L', m, nrhs, n),
-                                               trsm_device_workspace<T>('L', n, nrhs)}));
-  const size_t tau_at = work, flags_at = scratch_region(tau_at + size_t(n) * es);
+  const size_t work = after(std::max({geqrf_device_workspace<T>(m, n), ormqr_device_workspace<T>('L', m, nrhs, n),
+                                      trsm_device_workspace<T>('L', n, nrhs)}));
+  const size_t tau_at = work, flags_at = after(tau_at + size_t(n) * es);
   void *dA = nullptr, *dB = nullptr, *dW = nullptr;
   Status s = device_buffers(ctx, {{Slot::a, ldd * size_t(n) * es, &dA},
                                   {Slot::b, ldd * size_t(nrhs) * es, &dB},
@@ -233,8 +237,8 @@ Status gels_host(char trans, int m, int n, int nrhs, T *a, int lda, T *b, int ld
   progress->tau.resize(size_t(n) * es);
   progress->a_total = n;
   progress->b_total = nrhs;
-  if ((s = copy_to_host(ctx, progress->tau.data(), d_tau, size_t(n) * es, "gels: tau")) != Status::ok) return s;
-  if ((s = copy_to_host(ctx, &flags, d_flags, sizeof flags, "gels: checks")) != Status::ok) return s;
+  if ((s = read_back(ctx, progress->tau.data(), d_tau, size_t(n) * es, "gels: tau")) != Status::ok) return s;
+  if ((s = read_back(ctx, &flags, d_flags, sizeof flags, "gels: checks")) != Status::ok) return s;
   // xGELS scales A and B into [smlnum, bignum] and handles A == 0 apart; R with a zero on its
   // diagonal is its INFO > 0. All of these are left to the CPU routine.
   const double smlnum = double(std::numeric_limits<R>::min()) / double(std::numeric_limits<R>::epsilon());

@@ -48,22 +48,4 @@ class StreamScratch {
   void *owned_ = nullptr;
 };
 
-// Consecutive regions of one workspace, each on lines of its own (scratch_region); with a null
-// base nothing is handed out and bytes() is the size the regions need.
-class ScratchCarver {
- public:
-  explicit ScratchCarver(void *base) : base_(static_cast<char *>(base)) {}
-  template <class P = char>
-  P *take(size_t bytes) {
-    char *p = base_ == nullptr ? nullptr : base_ + at_;
-    at_ += scratch_region(std::max<size_t>(bytes, 1));
-    return reinterpret_cast<P *>(p);
-  }
-  size_t bytes() const { return at_; }
-
- private:
-  char *base_;
-  size_t at_ = 0;
-};
-
 }  // namespace cudrop::impl

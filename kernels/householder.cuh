@@ -135,24 +135,6 @@ __device__ Reflector<T> make_reflector(double total, real_t<T> biggest, T alpha)
   return h;
 }
 
-// xLARFG's inputs from x[begin, end) in steps of `step` (a thread's rows), reduced over the warp:
-// the sum of |x_r|^2 in double and the largest |x_r|.
-template <class T>
-__device__ __forceinline__ void warp_norm_parts(const T *x, int begin, int end, int step, double &sum,
-                                                real_t<T> &amax) {
-  sum = 0;
-  amax = 0;
-  for (int r = begin; r < end; r += step) {
-    sum += squared(x[r]);
-    amax = fmax(amax, modulus(x[r]));
-  }
-#pragma unroll
-  for (int o = 16; o > 0; o >>= 1) {
-    sum += __shfl_xor_sync(0xffffffffu, sum, o);
-    amax = fmax(amax, __shfl_xor_sync(0xffffffffu, amax, o));
-  }
-}
-
 // The sum of a warp's values (a fixed tree: the same bits in every block for the same inputs).
 template <class T>
 __device__ __forceinline__ T warp_sum(T s) {
@@ -187,9 +169,18 @@ __global__ void __launch_bounds__(kQrPanelThreads) qr_panel(QrPanelArgs<T> p) {
 
   for (int k = 0; k < cols; ++k) {
     // 1. This block's sum of squares and largest modulus of column k below row k.
-    double sum;
-    R amax;
-    warp_norm_parts(&at(0, k), max(r0, k + 1) + tid, r1, kQrPanelThreads, sum, amax);
+    double sum = 0;
+    R amax = 0;
+    for (int r = max(r0, k + 1) + tid; r < r1; r += kQrPanelThreads) {
+      const T a = at(r, k);
+      sum += squared(a);
+      amax = fmax(amax, modulus(a));
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+      sum += __shfl_xor_sync(0xffffffffu, sum, o);
+      amax = fmax(amax, __shfl_xor_sync(0xffffffffu, amax, o));
+    }
     if (lane == 0) red_sum[warp] = sum, red_max[warp] = amax;
     __syncthreads();
     if (tid == 0) {
@@ -418,8 +409,7 @@ template <class T>
 __global__ void largest_magnitude(int rows, int cols, const T *__restrict__ a, size_t lda, unsigned long long *out) {
   unsigned long long best = 0;
   const long long total = (long long)rows * cols;
-  const long long step = (long long)gridDim.x * blockDim.x;
-  for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += step)
+  for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (long long)gridDim.x * blockDim.x)
     best = max(best, magnitude_bits(a[size_t(e % rows) + size_t(e / rows) * lda]));
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) best = max(best, __shfl_xor_sync(0xffffffffu, best, o));

@@ -62,16 +62,23 @@ column_reflector(int n, int j, int i, T *__restrict__ a, size_t lda, const T *__
   __syncthreads();
   for (int r = c + tid; r < n; r += kReflectorThreads) {
     T s = x[r];
-    for (int l = 0; l < i; ++l)
-      s -= a[size_t(r) + size_t(j + l) * lda] * w_row[l] + w[size_t(r) + size_t(l) * ldw] * a_row[l];
+    for (int l = 0; l < i; ++l) s -= a[size_t(r) + size_t(j + l) * lda] * w_row[l] + w[size_t(r) + size_t(l) * ldw] * a_row[l];
     x[r] = r == c ? real_only(s) : s;
   }
   if (c + 1 >= n) return;
   __syncthreads();
   // xLARFG on alpha = x[c+1], x[c+2..n).
-  double sum;
-  R amax;
-  warp_norm_parts(x, c + 2 + tid, n, kReflectorThreads, sum, amax);
+  double sum = 0;
+  R amax = 0;
+  for (int r = c + 2 + tid; r < n; r += kReflectorThreads) {
+    sum += squared(x[r]);
+    amax = fmax(amax, modulus(x[r]));
+  }
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) {
+    sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    amax = fmax(amax, __shfl_xor_sync(0xffffffffu, amax, o));
+  }
   if (lane == 0) red_sum[warp] = sum, red_max[warp] = amax;
   __syncthreads();
   if (tid == 0) {
