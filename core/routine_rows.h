@@ -18,6 +18,7 @@
 #define CUDROP_SYMBOL_cblas(p, stem) cblas_##p##stem
 #define CUDROP_SYMBOL_ext(p, stem) cudrop_##p##stem##_
 #define CUDROP_SYMBOL_c(p, stem) cudrop_##stem
+#define CUDROP_SYMBOL_scalapack(precision, stem) p##precision##stem##_
 
 /* The name of precision p with 64-bit integers (OpenBLAS's INTERFACE64 SYMBOLSUFFIX=64_):
    dgemm_64_, cblas_dgemm64_. Rows of kind blas, lapack and cblas only. */
@@ -46,6 +47,7 @@
 #define CUDROP_FAMILY_cblas(stem) cblas_##stem
 #define CUDROP_FAMILY_ext(stem) stem
 #define CUDROP_FAMILY_c(stem) stem
+#define CUDROP_FAMILY_scalapack(stem) p##stem
 
 /* CUDROP_IF_UNDERNEATH(kind)(x): x for a routine also found in the CPU library underneath,
    else nothing. */
@@ -55,6 +57,7 @@
 #define CUDROP_UNDERNEATH_cblas CUDROP_KEEP
 #define CUDROP_UNDERNEATH_ext CUDROP_DROP
 #define CUDROP_UNDERNEATH_c CUDROP_DROP
+#define CUDROP_UNDERNEATH_scalapack CUDROP_DROP
 
 /* CUDROP_IF_ILP64(kind, entry)(x): x for an exported row with 64-bit-integer entries too (the
    Fortran and CBLAS routines cudrop accelerates), else nothing. */

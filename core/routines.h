@@ -48,7 +48,7 @@ enum class Routine {
 };
 }  // namespace cpu
 
-enum class RoutineKind { blas, lapack, cblas, ext, c };
+enum class RoutineKind { blas, lapack, cblas, ext, c, scalapack };
 
 // The name an error handler gets, and its length (the Fortran interface passes it).
 struct HandlerName {

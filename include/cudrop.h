@@ -381,6 +381,19 @@ void cudrop_dcsrpower_(const int *n, const double *val, const int *colind, const
                        const int *base, double *lambda, double *x, const int *init,
                        const double *tol, int *maxit, int *info);
 
+/* ---- ScaLAPACK (MPI programs, cudrop preloaded in every rank; README "Under MPI") ----
+ * ScaLAPACK's own routines and semantics: the local block-cyclic part of each rank, array
+ * descriptors DESCA(9). Calls the GPU path does not cover go to the ScaLAPACK routine found after
+ * cudrop in the process. */
+void pspotrf_(const char *uplo, const int *n, float *a, const int *ia, const int *ja, const int *desca,
+              int *info, size_t uplo_len);
+void pdpotrf_(const char *uplo, const int *n, double *a, const int *ia, const int *ja, const int *desca,
+              int *info, size_t uplo_len);
+void psgetrf_(const int *m, const int *n, float *a, const int *ia, const int *ja, const int *desca, int *ipiv,
+              int *info);
+void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *ja, const int *desca, int *ipiv,
+              int *info);
+
 #ifdef __cplusplus
 }
 #endif

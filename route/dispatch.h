@@ -72,6 +72,19 @@ void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&g
 template <class GpuAttempt, class CpuRun>
 void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run);
 
+// A call that every process of a group makes together (a ScaLAPACK driver on each rank of its
+// grid), so that all of them must take the same path. candidate: whether the mode and the call's
+// global arguments, the same on every process, make it one for the GPU (else it goes to the CPU
+// routine with nothing exchanged). Then fit (this process's own part: its GPU, its local
+// arguments) is put to the group: agree_max(values, count) leaves each value the group's
+// largest. gpu_attempt() -> Status agrees its own outcome with the group before it writes
+// anything and returns the group's, so that either every process has its result, or none has
+// written anything and every one runs cpu_run() (special_values: counted as a CPU call; any
+// other failure: a fallback on every process). No process is left waiting for another.
+template <class AgreeMax, class GpuAttempt, class CpuRun>
+void route_collective(const char *routine, bool candidate, bool fit, AgreeMax &&agree_max, GpuAttempt &&gpu_attempt,
+                      CpuRun &&cpu_run);
+
 namespace detail {
 bool gpu_wanted(const char *routine, bool worth_gpu, const CpuNeed &cpu_need);
 void count_gpu(const char *routine, double seconds);
@@ -151,6 +164,41 @@ template <class GpuAttempt, class CpuRun>
 void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run) {
   route(routine, worth_gpu, cpu_need, [&](detail::NoProgress *) { return gpu_attempt(); }, cpu_run,
         finish_on_cpu<detail::NoProgress>(routine, [](const detail::NoProgress &) {}));
+}
+
+template <class AgreeMax, class GpuAttempt, class CpuRun>
+void route_collective(const char *routine, bool candidate, bool fit, AgreeMax &&agree_max, GpuAttempt &&gpu_attempt,
+                      CpuRun &&cpu_run) {
+  if (!candidate) {
+    cpu_run();
+    detail::count_cpu_call();
+    return;
+  }
+  const double start = detail::now_seconds();
+  int unfit = fit && detail::gpu_wanted(routine, true, CpuNeed::nothing()) ? 0 : 1;
+  agree_max(&unfit, 1);
+  if (unfit != 0) {
+    log(2, "%s: a process of the grid cannot take the GPU path: the CPU routine computes it", routine);
+    cpu_run();
+    detail::count_cpu(routine, detail::now_seconds() - start);
+    return;
+  }
+  // The attempt throws nothing once it has started exchanging messages (impl/distributed.h);
+  // what it could throw before, it throws on every process alike or reports as a Status.
+  Status status;
+  try {
+    status = gpu_attempt();
+  } catch (...) {
+    status = Status::out_of_memory;
+  }
+  if (status == Status::ok) {
+    detail::count_gpu(routine, detail::now_seconds() - start);
+    return;
+  }
+  if (status == Status::special_values) log(2, "%s: %s: the CPU routine computes it", routine, status_text(status));
+  else detail::count_fallback(routine, status);
+  cpu_run();
+  detail::count_cpu(routine, detail::now_seconds() - start);
 }
 
 }  // namespace cudrop

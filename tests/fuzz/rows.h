@@ -21,3 +21,4 @@
 #define FUZZ_FORTRAN_cblas(entry) CUDROP_DROP
 #define FUZZ_FORTRAN_ext(entry) CUDROP_DROP
 #define FUZZ_FORTRAN_c(entry) CUDROP_DROP
+#define FUZZ_FORTRAN_scalapack(entry) CUDROP_DROP
