@@ -10,10 +10,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <vector>
 
+#include "core/interchanges.h"
 #include "impl/distributed.h"
 #include "impl/distributed_common.cuh"
 #include "impl/gemm.h"
@@ -25,34 +25,6 @@
 namespace cudrop::impl {
 
 using namespace distributed;
-
-namespace {
-
-// The interchanges of one panel as a permutation of the rows they touch: row target[i] gets the
-// old contents of row source[i] (global indices, targets ascending).
-struct Interchanges {
-  std::vector<int64_t> target, source;
-  Interchanges(int64_t g0, const std::vector<int64_t> &pivot) {
-    std::map<int64_t, int64_t> content;  // row -> the row whose old contents it holds now
-    auto holds = [&](int64_t row) {
-      auto it = content.find(row);
-      return it == content.end() ? row : it->second;
-    };
-    for (size_t i = 0; i < pivot.size(); ++i) {
-      const int64_t a = g0 + int64_t(i), b = pivot[i];
-      const int64_t ha = holds(a), hb = holds(b);
-      content[a] = hb;
-      content[b] = ha;
-    }
-    for (const auto &[row, from] : content)
-      if (row != from) {
-        target.push_back(row);
-        source.push_back(from);
-      }
-  }
-};
-
-}  // namespace
 
 template <class T>
 Status pgetrf_host(int64_t m, int64_t n, T *a, const Descriptor &desc, int *ipiv, GridComm &comm) {
