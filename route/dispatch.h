@@ -183,8 +183,10 @@ void route_collective(const char *routine, bool candidate, bool fit, AgreeMax &&
     detail::count_cpu(routine, detail::now_seconds() - start);
     return;
   }
-  // The attempt throws nothing once it has started exchanging messages (impl/distributed.h);
-  // what it could throw before, it throws on every process alike or reports as a Status.
+  // The distributed drivers take their buffers before their first message and report a failure
+  // to get them as a Status, which the processes agree on; only the LU's per-step index lists
+  // (a few KiB) are allocated between messages, where bad_alloc on one process would leave the
+  // others waiting.
   Status status;
   try {
     status = gpu_attempt();
