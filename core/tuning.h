@@ -128,8 +128,8 @@ constexpr int kQrPanelRows = 64;
 // comes from docs/perf/README.md, eigensolvers: measured for z, estimated for d from the
 // reduction's cost per column.
 constexpr int kEigenMinN = 2048;
-// Auto mode's crossover for ScaLAPACK's distributed drivers (CUDROP_SCALAPACK_MIN_N: the global
-// order of p?potrf_). Not measured yet: the order where one rank's local part alone passes
+// Auto mode's crossover for ScaLAPACK's distributed drivers (CUDROP_SCALAPACK_MIN_N: the order
+// of p?potrf_, min(m, n) of p?getrf_). Not measured yet: the order where one rank's local part alone passes
 // CUDROP_POTRF_MIN_N several times over on a 2 x 2 grid.
 constexpr int kScalapackMinN = 4096;
 constexpr int kSytrdNb = 32;
