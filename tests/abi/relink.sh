@@ -43,14 +43,14 @@ if echo "$needed" | grep -Eq '^lib(blas|openblas|cblas|mkl|blis|lapack)'; then
   echo "FAIL: the program needs another BLAS/LAPACK library"; exit 1
 fi
 
-LD_LIBRARY_PATH=$build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} CUDROP_VERBOSE=1 \
-  timeout 120 "$work/relink" >"$work/out.log" 2>&1
+# As a user runs it: no LD_LIBRARY_PATH (cudrop-uninstalled.pc's run path finds the build tree).
+env -u LD_LIBRARY_PATH CUDROP_VERBOSE=1 timeout 120 "$work/relink" >"$work/out.log" 2>&1
 rc=$?
 cat "$work/out.log"
 if [ "$rc" -ne 0 ]; then echo "FAIL: exit status $rc"; exit 1; fi
 grep -qx "$pass_line" "$work/out.log" || { echo "FAIL: no '$pass_line' line"; exit 1; }
 grep -q 'WRONG' "$work/out.log" && { echo "FAIL: a check printed WRONG"; exit 1; }
 # The library that actually ran is this build's (not an installed cudrop).
-LD_LIBRARY_PATH=$build ldd "$work/relink" | grep -q "libcudrop_full.so.* => $(readlink -f "$build")/\|libcudrop_full.so.* => $build/" ||
+env -u LD_LIBRARY_PATH ldd "$work/relink" | grep -q "libcudrop_full.so.* => $(readlink -f "$build")/\|libcudrop_full.so.* => $build/" ||
   { echo "FAIL: the loader does not take libcudrop_full from $build"; exit 1; }
 echo "relink_$lang: PASS"
