@@ -1,6 +1,7 @@
 // cudrop's own exported queries (routines.def rows of entry `own`).
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -66,33 +67,20 @@ std::string number(double value) {
   return text;
 }
 
-// The auto-mode crossovers: the setting that holds each and what it decides.
+// The auto-mode crossovers: every setting of core/settings.def named CUDROP_*_MIN_*, its value
+// in effect and its doc line (what it decides), so that a new threshold row is listed by itself.
 struct Threshold {
-  const char *name;
+  std::string name;
   double value;
   const char *rule;
 };
 
-std::vector<Threshold> thresholds() {
-  const cudrop::env::Environment &e = cudrop::settings();
-  return {
-      {"CUDROP_GEMM_MIN_FLOPS", e.gemm_min_flops, "GEMM on the GPU from 2*m*n*k flops (8*m*n*k: c, z)"},
-      {"CUDROP_GEMM_MIN_INTENSITY", e.gemm_min_intensity,
-       "and from this many flops per byte of its operands"},
-      {"CUDROP_GETRF_MIN_N", double(e.getrf_min_n), "LU on the GPU from min(m,n)"},
-      {"CUDROP_POTRF_MIN_N", double(e.potrf_min_n), "Cholesky on the GPU from n"},
-      // c and z count real flops: four per complex multiply-add.
-      {"CUDROP_SYMM_MIN_FLOPS", e.symm_min_flops,
-       "SYMM, HEMM on the GPU from 2*m*m*n (side L) or 2*m*n*n flops (c, z: 4x)"},
-      {"CUDROP_SYRK_MIN_FLOPS", e.syrk_min_flops, "SYRK, HERK on the GPU from n*n*k flops (c, z: 4x)"},
-      {"CUDROP_SYR2K_MIN_FLOPS", e.syr2k_min_flops, "SYR2K, HER2K on the GPU from 2*n*n*k flops (c, z: 4x)"},
-      {"CUDROP_TRMM_MIN_FLOPS", e.trmm_min_flops, "TRMM on the GPU from m*m*n (side L) or m*n*n flops (c, z: 4x)"},
-      {"CUDROP_TRSM_MIN_FLOPS", e.trsm_min_flops, "TRSM on the GPU from m*m*n (side L) or m*n*n flops (c, z: 4x)"},
-      {"CUDROP_SOLVE_MIN_FLOPS", e.solve_min_flops, "?getrs/?potrs on the GPU from 2*n*n*nrhs flops (c, z: 4x)"},
-      {"CUDROP_POWER_MIN_BYTES", e.power_min_bytes, "power method on the GPU from this many matrix bytes"},
-      {"CUDROP_GEMM_DEVICE_MIN_FLOPS", e.gemm_device_min_flops,
-       "with CUDROP_DEVICES: GEMM split over as many devices as get this many flops each"},
-  };
+std::vector<Threshold> thresholds(const std::vector<Reading> &settings) {
+  std::vector<Threshold> list;
+  for (const Reading &r : settings)
+    if (r.name.find("_MIN_") != std::string::npos)  // the effective text starts with the number
+      list.push_back({r.name, std::strtod(r.effective.c_str(), nullptr), r.doc});
+  return list;
 }
 
 // "0,1": the devices in use, as CUDROP_DEVICES lists them.
@@ -186,8 +174,8 @@ std::string plain(const cudrop::impl::GpuDescription &gpu, const std::vector<cud
     return out + "cudrop-info --all: each CPU routine, the tuning knobs and test hooks (docs/tuning.md), the "
                  "auto-mode thresholds\n";
   out += "auto mode (CUDROP_MODE=auto) runs a call on the GPU when:\n";
-  for (const Threshold &t : thresholds()) {
-    std::snprintf(line, sizeof line, "  %-34s %-12s %s\n", t.name, number(t.value).c_str(), t.rule);
+  for (const Threshold &t : thresholds(settings)) {
+    std::snprintf(line, sizeof line, "  %-34s %-12s %s\n", t.name.c_str(), number(t.value).c_str(), t.rule);
     out += line;
   }
   return out;
@@ -228,7 +216,7 @@ std::string json(const cudrop::impl::GpuDescription &gpu, const std::vector<cudr
     out += "}";
   }
   out += "\n  ],\n  \"auto_thresholds\": {";
-  const std::vector<Threshold> list = thresholds();
+  const std::vector<Threshold> list = thresholds(settings);
   for (size_t i = 0; i < list.size(); ++i)
     out += std::string(i ? ", " : "") + json_string(list[i].name) + ": " + number(list[i].value);
   return out + "}\n}\n";
