@@ -67,11 +67,34 @@ assert audience["CUDROP_TEST_FAULT_INJECT"] == "hook" and all(s["doc"] for s in 
 assert any(c["symbol"] == "sgemm_" for c in d["cpu"]), d["cpu"]
 ' <<<"$json" || fail "--json content"
 
+# Every auto-mode threshold of core/settings.def (CUDROP_*_MIN_*) among --all's thresholds and
+# --json's auto_thresholds: a new row must not be left out of cudrop-info.
+settings_def="$(dirname "$0")/../../core/settings.def"
+all=$("$tool" --all 2>&1)
+thresholds_text=$(sed -n '/^auto mode (CUDROP_MODE=auto) runs a call on the GPU when:$/,$p' <<<"$all")
+for name in $(sed -n 's/^CUDROP_SETTING(\(CUDROP_[A-Z0-9_]*_MIN_[A-Z0-9_]*\),.*/\1/p' "$settings_def"); do
+  grep -Eq "^  $name +[0-9]" <<<"$thresholds_text" || fail "--all lists no threshold $name"
+  grep -q "\"$name\": [0-9]" <<<"$json" || fail "--json's auto_thresholds lack $name"
+done
+[ -n "$(sed -n 's/^CUDROP_SETTING(\(CUDROP_[A-Z0-9_]*_MIN_[A-Z0-9_]*\),.*/\1/p' "$settings_def")" ] ||
+  fail "no CUDROP_*_MIN_* row read from $settings_def"
+
 out=$("$tool" --check 2>&1)
 rc=$?
 echo "$out"
-[ $rc -eq 0 ] || fail "--check exited $rc"
 [ "$(grep -c ' PASS$' <<<"$out")" -eq 4 ] || fail "--check: not 4 PASS lines"
+# Exit 0 only when the GPU ran them; two CPU runs agreeing is "not checked" (3), said last.
+if grep -q 'ran on GPU, CUDROP_MODE=cpu' <<<"$out"; then
+  [ $rc -eq 0 ] || fail "--check exited $rc with the GPU path run"
+else
+  [ $rc -eq 3 ] || fail "--check exited $rc, not 3, without the GPU path run"
+  [[ "$(tail -n 1 <<<"$out")" == "GPU path not checked:"* ]] || fail "--check: last line is not 'GPU path not checked'"
+fi
+
+out=$("$tool" --bogus 2>&1)
+rc=$?
+[ $rc -eq 2 ] || fail "--bogus exited $rc, not 2"
+grep -q "unknown option '--bogus'" <<<"$out" || fail "--bogus: the option is not named: $out"
 
 [ $failures -eq 0 ] && echo "cudrop_info: all passed"
 exit $((failures > 0))
