@@ -368,6 +368,12 @@ void read_setting(const Row &row, const char *&field, reader::LibraryName) {
     warn_invalid(row.name, text, "an absolute path or a library's file name (e.g. libopenblas.so.0)", instead);
     return;
   }
+  // Said now, not when the library would be opened: a preloaded cudrop takes the program's own
+  // library first and might never open it. (A bare name is looked up only when it is needed.)
+  if (text[0] == '/' && access(text, F_OK) != 0) {
+    warn_invalid(row.name, text, "a library that can be loaded (no such file)", instead);
+    return;
+  }
   settled(text);
   field = text;
 }

@@ -182,6 +182,13 @@ void start(Gpu &g) {
   int count = 0;
   if (std::string problem = driver_problem(&count); !problem.empty()) {
     g.unusable_reason = problem;
+    // Devices named on a machine where there are none: said, as any value that cannot be used.
+    if (e.devices.listed > 0) {
+      std::string value;
+      for (int i = 0; i < e.devices.listed; ++i) value += (i > 0 ? "," : "") + std::to_string(e.devices.index[i]);
+      const std::string expected = "a list of this machine's devices (" + problem + ")";
+      env::warn_invalid("CUDROP_DEVICES", value.c_str(), expected.c_str(), "the CPU");
+    }
     return;
   }
   GpuContext &ctx = g.context;

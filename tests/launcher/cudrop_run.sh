@@ -71,6 +71,14 @@ has "--verbose=1 --mode cpu" "C = 19 22 43 50"
 grep -q "^cudrop: summary: gpu_calls=0 cpu_calls=1 " <<<"$err" ||
   fail "--verbose=1 --mode cpu: no 'cudrop: summary: gpu_calls=0 cpu_calls=1' on stderr: $err"
 
+# A setting that cannot work warns under the launcher too, though the program's own BLAS (loaded
+# after cudrop) is taken first and the named library is never needed.
+capture "$run" --mode cpu --cpu-blas /nonexistent/libblas.so.3 "$prog" gemm
+[ "$rc" -eq 0 ] || fail "--cpu-blas /nonexistent: exit status $rc: $err"
+has "--cpu-blas /nonexistent" "C = 19 22 43 50"
+[ "$err" = "cudrop: CUDROP_CPU_BLAS=/nonexistent/libblas.so.3 is not a library that can be loaded (no such file); using the library loaded in the process, else the search list" ] ||
+  fail "--cpu-blas /nonexistent: not the one warning on stderr: $err"
+
 capture "$run" --mode gpu --verbose --devices 0,1 --device 1 --cpu-blas /opt/blas/libblas.so.3 \
   --cpu-lapack liblapack.so.3 "$prog" env
 [ "$rc" -eq 0 ] || fail "options with separate values: exit status $rc: $err"

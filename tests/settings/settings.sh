@@ -127,7 +127,7 @@ CUDROP_TEST_FAULT_INJECT|launch@x|none
 CUDROP_CPU_BLAS|./libblas.so.3|the library loaded in the process, else the search list
 CUDROP_CPU_BLAS|blas/libblas.so.3|the library loaded in the process, else the search list
 CUDROP_CPU_LAPACK|../liblapack.so.3|the library loaded in the process, else the search list
-CUDROP_CPU_BLAS|/nonexistent/libblas.so.3|the search list
+CUDROP_CPU_BLAS|/nonexistent/libblas.so.3|the library loaded in the process, else the search list
 TABLE
 # The exact text of one of them.
 expected='cudrop: CUDROP_MODE=fast is not auto, gpu or cpu; using auto'
@@ -158,6 +158,14 @@ for value in auto AUTO gpu cpu; do
   run "mode_$value" CUDROP_MODE=$value -- "$probe" 1
   grep -q 'is not' "$work/mode_$value.err" && { show "mode_$value"; fail "CUDROP_MODE=$value warned"; }
 done
+
+# Devices named on a machine without them: judged when CUDA starts (gpu mode), with a warning.
+if ! command -v nvidia-smi >/dev/null 2>&1; then
+  run devices_none CUDROP_MODE=gpu CUDROP_DEVICES=7 -- "$probe" 1
+  show devices_none
+  [[ $rc == 0 ]] && grep -q "^cudrop: CUDROP_DEVICES=7 is not a list of this machine's devices (.*); using the CPU$" "$work/devices_none.err" &&
+    pass "CUDROP_DEVICES=7 without a GPU: one warning" || fail "CUDROP_DEVICES=7 without a GPU: no warning"
+fi
 
 # --- CUDROP_* names cudrop does not know ---------------------------------------------------------------
 run typo CUDROP_MOD=gpu CUDROP_FROBNICATE=1 -- "$probe" 1
