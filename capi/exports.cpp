@@ -1,11 +1,12 @@
 // The exported entries of routines.def's rows of entry `thunk` and `asm`: each takes the
 // program's return address (where an illegal call's handler is looked up,
-// cpu::find_for_illegal_call) and calls capi::<routine><T>, which capi/<routine>.cpp defines and
+// cpu::find_for_illegal_call; whether the call is the program's or an inner one, CallerScope) and calls capi::<routine><T>, which capi/<routine>.cpp defines and
 // instantiates for each precision. No policy here: an entry is a call.
 #include <cstddef>
 #include <cstdint>
 
 #include "core/routines.h"
+#include "route/dispatch.h"
 // The public prototypes, so that an entry that differs from its declaration fails to compile.
 // Not the CBLAS ones: they take enums where the entries take int (the same ABI; an int holds
 // the illegal values that the checks must see).
@@ -26,6 +27,7 @@
   using I = int;                                                                                      \
   using P = int;                                                                                      \
   CUDROP_ENTRY_LINKAGE_##entry(p) void CUDROP_ENTRY_NAME_##entry(p, CUDROP_SYMBOL(kind, p, stem)) parameters { \
+    const cudrop::CallerScope scope(__builtin_return_address(0));                                      \
     cudrop::capi::CUDROP_FAMILY(kind, stem)<T>(CUDROP_UNPAREN arguments, __builtin_return_address(0));  \
   }                                                                                                   \
   }

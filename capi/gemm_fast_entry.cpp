@@ -3,7 +3,8 @@
 // CUDROP_VERBOSE >= 2), whose arguments pass every one of the reference's checks, that takes
 // none of the reference's own branches (m, n, k > 0, alpha != 0) and whose m*n*k is at most
 // max_mnk (below what auto mode could send to the GPU; any size in cpu mode) is counted as one
-// CPU call in the calling thread's own slot (route/dispatch.cpp), if the thread owns it, and
+// CPU call (or inner call: cpu/backend.h's CodeRange) in the calling thread's own slot
+// (route/dispatch.cpp), if the thread owns it, and
 // jumped to the CPU routine with the caller's registers and stack untouched: its result,
 // handlers and return address are exactly the CPU library's. Every other call jumps to the
 // full path, cudrop_[sd]gemm_full (capi/exports.cpp, then capi/gemm.cpp), which checks, reports and routes. Why: a
@@ -98,6 +99,16 @@ __asm__(R"(
   jl 9f
   .endm
 
+  # Jumps to 8 (an inner call) when the return address in r10 lies in range i of
+  # cudrop_cpu_code (cpu/backend.h's CodeRange: hi read first, then lo; hi 0 matches nothing).
+  .macro CUDROP_GEMM_INNER i
+  cmpq cudrop_cpu_code+16*\i+8(%rip), %r10
+  jae .Lcudrop_not_inner\@
+  cmpq cudrop_cpu_code+16*\i(%rip), %r10
+  jae 8f
+.Lcudrop_not_inner\@:
+  .endm
+
   .macro CUDROP_GEMM_ENTRY name, shortcut, full, alpha_mov, alpha_bits
   .globl \name
   .type \name, @function
@@ -149,7 +160,16 @@ __asm__(R"(
   addq %r10, %rax
   cmpq %r11, 8(%rax)
   jne 9f
+  # the program's own call, or an inner one (made by a CPU library underneath) counted apart
+  movq (%rsp), %r10
+  CUDROP_GEMM_INNER 0
+  CUDROP_GEMM_INNER 1
+  CUDROP_GEMM_INNER 2
+  CUDROP_GEMM_INNER 3
   incq (%rax)
+  jmp *\shortcut(%rip)
+8:
+  incq 16(%rax)
   jmp *\shortcut(%rip)
 9:
   jmp \full
@@ -161,6 +181,7 @@ __asm__(R"(
   CUDROP_GEMM_ENTRY dgemm_, cudrop_dgemm_shortcut, cudrop_dgemm_full, movq, %r10
   .purgem CUDROP_GEMM_ENTRY
   .purgem CUDROP_GEMM_TRANS_LD
+  .purgem CUDROP_GEMM_INNER
   .popsection
 )");
 #endif

@@ -16,6 +16,7 @@
 
 #include "core/routines.h"
 #include "cpu/backend.h"
+#include "route/dispatch.h"
 
 namespace cudrop::capi::ilp64 {
 
@@ -144,6 +145,7 @@ bool with_entry_cpu_call(CallerArguments<A...> &original, Lp64Call &&lp64_call) 
 // underneath the ILP64 routine for the CPU run (names.cpu64, or a wheel's names.cpu_wheel64).
 template <Family F, class T, class Lp64, class... A>
 void call(cpu::Routine underneath, Lp64 lp64, const void *caller, A... args) {
+  const CallerScope scope(caller);
   CallerArguments<A...> original{underneath, {args...}};
   std::tuple<Narrow<A>...> narrow{Narrow<A>(args)...};
   const auto all_fit = [&] { return std::apply([](const auto &...n) { return (n.fits && ...); }, narrow); };
@@ -163,6 +165,7 @@ void call(cpu::Routine underneath, Lp64 lp64, const void *caller, A... args) {
 // the same ABI, `underneath` (scipy's wheel: scipy_dgemm_).
 template <class Lp64, class... A>
 void call_lp64(cpu::Routine underneath, Lp64 lp64, const void *caller, A... args) {
+  const CallerScope scope(caller);
   CallerArguments<A...> original{underneath, {args...}};
   with_entry_cpu_call(original, [&] { lp64(args..., caller); });
 }

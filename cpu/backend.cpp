@@ -280,10 +280,47 @@ void *resolve(const Entry &entry, How *how) {
   return nullptr;
 }
 
+// Adds the executable segments of the object holding fn to cudrop_cpu_code (backend.h's
+// CodeRange), once per object; past kCpuCodeRanges objects the calls of the rest count as the
+// program's.
+void note_cpu_code(const void *fn) {
+  static auto *mutex = new std::mutex;  // never destroyed: forwarders resolve during exit too
+  struct Found {
+    uintptr_t address, lo = 0, hi = 0;
+  } found{reinterpret_cast<uintptr_t>(fn)};
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, size_t, void *data) {
+        auto *f = static_cast<Found *>(data);
+        uintptr_t lo = UINTPTR_MAX, hi = 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_LOAD || (ph.p_flags & PF_X) == 0) continue;
+          lo = std::min<uintptr_t>(lo, info->dlpi_addr + ph.p_vaddr);
+          hi = std::max<uintptr_t>(hi, info->dlpi_addr + ph.p_vaddr + ph.p_memsz);
+        }
+        if (f->address < lo || f->address >= hi) return 0;
+        // Never the program's own code (its name is empty): its calls are the program's.
+        if (info->dlpi_name != nullptr && info->dlpi_name[0] != '\0') f->lo = lo, f->hi = hi;
+        return 1;
+      },
+      &found);
+  if (found.hi == 0) return;
+  std::lock_guard<std::mutex> lock(*mutex);
+  for (CodeRange &r : cudrop_cpu_code) {
+    const uintptr_t hi = r.hi.load(std::memory_order_relaxed);
+    if (hi == found.hi) return;
+    if (hi != 0) continue;
+    r.lo.store(found.lo, std::memory_order_relaxed);
+    r.hi.store(found.hi, std::memory_order_release);
+    return;
+  }
+}
+
 // What CUDROP_VERBOSE says of a CPU routine found: at 1 the library, once per file and kind
 // ("cudrop: CPU BLAS: FILE (RULE)"); at 2 every routine as well ("cudrop: CPU dgemm_ from
 // FILE"), of which a stand-in resolves dozens, LAPACK's lsame_ and ilaenv_ among them.
 void tell_found(const char *symbol, const void *fn, Kind kind, bool ilp64, const char *rule) {
+  note_cpu_code(fn);
   if (settings().verbose < 1) return;
   Dl_info info{};
   const char *file = dladdr(fn, &info) != 0 && info.dli_fname != nullptr ? info.dli_fname : "?";
@@ -326,6 +363,11 @@ Table &table() {
 namespace detail {
 std::atomic<void *> resolved[static_cast<size_t>(Routine::count)] = {};
 }  // namespace detail
+}  // namespace cudrop::cpu
+
+cudrop::cpu::CodeRange cudrop_cpu_code[cudrop::cpu::kCpuCodeRanges] = {};
+
+namespace cudrop::cpu {
 
 void *find(Routine routine) {
   const auto index = static_cast<size_t>(routine);

@@ -65,6 +65,18 @@ inline bool take_entry_cpu_call() {
   return true;
 }
 
+// The executable code of the CPU libraries cudrop has found routines in, so that a call that
+// one of them makes back into cudrop's exports (the reference LAPACK's dgetrf_ calling dgemm_
+// through the global scope) is told apart from the program's own calls: it is counted as an
+// inner call, not as one of the program's (route/dispatch.h). Filled as libraries are found;
+// read without a lock: the x86-64 GEMM entry (capi/gemm_fast_entry.cpp) reads hi, then lo, and
+// an entry is written lo first, so that a reader never sees a range from 0.
+struct CodeRange {
+  std::atomic<uintptr_t> lo, hi;
+};
+static_assert(sizeof(std::atomic<uintptr_t>) == 8, "the x86-64 GEMM entry reads lo at 0 and hi at 8");
+constexpr int kCpuCodeRanges = 4;
+
 // missing()'s message for an ILP64 routine, then abort.
 [[noreturn]] void missing64(const char *symbol, bool lapack);
 
@@ -121,4 +133,19 @@ Fn<F, T> routine_cached() {
   return reinterpret_cast<Fn<F, T>>(require_cached(routine_names<F, T>.cpu));
 }
 
+}  // namespace cudrop::cpu
+
+extern "C" __attribute__((visibility("hidden"))) cudrop::cpu::CodeRange cudrop_cpu_code[cudrop::cpu::kCpuCodeRanges];
+
+namespace cudrop::cpu {
+// Whether return_address lies in a CPU library underneath (see CodeRange).
+inline bool called_from_cpu_library(const void *return_address) {
+  const auto address = reinterpret_cast<uintptr_t>(return_address);
+  for (const CodeRange &r : cudrop_cpu_code) {
+    const uintptr_t hi = r.hi.load(std::memory_order_acquire);
+    if (hi == 0) break;
+    if (address < hi && address >= r.lo.load(std::memory_order_relaxed)) return true;
+  }
+  return false;
+}
 }  // namespace cudrop::cpu

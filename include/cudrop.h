@@ -328,8 +328,9 @@ void cblas_xerbla(int info, const char *routine, const char *form, ...);
 const char *cudrop_version(void);
 /* 1 when a CUDA device is usable (starts CUDA on first call), else 0. */
 int cudrop_gpu_available(void);
-/* Calls so far: done on the GPU, done on the CPU, and GPU attempts that fell back
- * to the CPU after a GPU error. Any pointer may be NULL. */
+/* Calls the program made so far: done on the GPU, done on the CPU, and GPU attempts that fell
+ * back to the CPU after a GPU error (calls that the CPU library underneath makes back into
+ * cudrop are not the program's: not counted here). Any pointer may be NULL. */
 void cudrop_counters(long *gpu_calls, long *cpu_calls, long *gpu_fallbacks);
 /* What cudrop-info prints, in one of three FORMs:
  *   CUDROP_INFO_SHORT  version, build, the GPU used or why none is, the CPU BLAS/LAPACK

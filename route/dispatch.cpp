@@ -30,21 +30,24 @@ extern "C" {
 struct alignas(64) CudropCallSlot {
   long cpu_calls;     // offset 0, incremented by the assembly entry
   const void *owner;  // offset 8: the owning thread's pointer, or null
+  long inner_calls;   // offset 16: the same for inner calls (dispatch.h's inner_call)
 };
 __attribute__((visibility("hidden"))) CudropCallSlot cudrop_call_slots[256];
 }
 static_assert(offsetof(CudropCallSlot, cpu_calls) == 0 && offsetof(CudropCallSlot, owner) == 8 &&
+                  offsetof(CudropCallSlot, inner_calls) == 16 &&
                   sizeof(CudropCallSlot) == 64 && sizeof cudrop_call_slots / sizeof(CudropCallSlot) == 256,
               "the x86-64 GEMM entry (capi/gemm.cpp) hashes into 256 slots of 64 bytes");
 
 namespace cudrop {
 namespace {
 
-std::atomic<long> g_gpu_calls{0}, g_gpu_fallbacks{0};
+std::atomic<long> g_gpu_calls{0}, g_gpu_fallbacks{0}, g_inner_gpu_calls{0};
 
 std::mutex call_slots_mutex;      // guards claiming, giving back and the two totals
 long exited_threads_cpu_calls = 0;  // counts of given-back slots
 long unslotted_cpu_calls = 0;       // calls of threads without a slot of their own
+long exited_threads_inner_calls = 0, unslotted_inner_calls = 0;  // the same for inner calls
 pthread_key_t call_slot_exit_key;
 
 // This thread's pointer, as the assembly entry reads it (x86-64: %fs:0 holds its own address).
@@ -68,7 +71,9 @@ void give_back_call_slot(void *slot_pointer) {
   auto *slot = static_cast<CudropCallSlot *>(slot_pointer);
   std::lock_guard<std::mutex> lock(call_slots_mutex);
   exited_threads_cpu_calls += slot->cpu_calls;
+  exited_threads_inner_calls += slot->inner_calls;
   __atomic_store_n(&slot->cpu_calls, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&slot->inner_calls, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&slot->owner, nullptr, __ATOMIC_RELEASE);
 }
 
@@ -98,6 +103,14 @@ long cpu_call_total() {
   return total;
 }
 
+// Inner calls, on the CPU (the slots) or the GPU.
+long inner_call_total() {
+  std::lock_guard<std::mutex> lock(call_slots_mutex);
+  long total = exited_threads_inner_calls + unslotted_inner_calls + g_inner_gpu_calls.load();
+  for (const CudropCallSlot &slot : cudrop_call_slots) total += __atomic_load_n(&slot.inner_calls, __ATOMIC_RELAXED);
+  return total;
+}
+
 const char *mode_name(Mode mode) {
   return mode == Mode::Gpu ? "gpu" : mode == Mode::Cpu ? "cpu" : "auto";
 }
@@ -116,10 +129,16 @@ __attribute__((destructor)) void print_summary() {
                    "cudrop: %s: an OpenBLAS whose names cudrop does not serve (no dgemm_, dgemm_64_, "
                    "scipy_dgemm_ or scipy_dgemm_64_); its calls ran there, without cudrop\n",
                    file.c_str());
-  if (gpu_calls + cpu_calls == 0) return;
-  if (settings().verbose >= 1)
+  const long inner = inner_call_total();
+  if (gpu_calls + cpu_calls + inner == 0) return;
+  // The inner calls (those the CPU library underneath made back into cudrop) only where there
+  // were any: the line stays what it always was for a program that calls only what it calls.
+  if (settings().verbose >= 1 && inner == 0)
     std::fprintf(stderr, "cudrop: summary: gpu_calls=%ld cpu_calls=%ld gpu_fallbacks=%ld\n", gpu_calls, cpu_calls,
                  g_gpu_fallbacks.load());
+  else if (settings().verbose >= 1)
+    std::fprintf(stderr, "cudrop: summary: gpu_calls=%ld cpu_calls=%ld gpu_fallbacks=%ld inner_calls=%ld\n", gpu_calls,
+                 cpu_calls, g_gpu_fallbacks.load(), inner);
 }
 
 }  // namespace
@@ -150,7 +169,13 @@ bool gpu_wanted(const char *routine, bool worth_gpu, const CpuNeed &cpu_need) {
   return false;
 }
 
+thread_local bool inner_call = false;
+
 void count_gpu(const char *routine, double seconds) {
+  if (inner_call) {
+    g_inner_gpu_calls.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
   g_gpu_calls.fetch_add(1, std::memory_order_relaxed);
   log(2, "%s on GPU, %.3f ms", routine, seconds * 1e3);
 }
@@ -169,20 +194,24 @@ void count_partial_fallback(const char *routine, Status status, const char *deta
 void count_cpu_call() {
   const void *tp = thread_pointer();
   CudropCallSlot &slot = slot_of(tp);
+  const bool inner = inner_call;
   if (__atomic_load_n(&slot.owner, __ATOMIC_RELAXED) == tp || claim_call_slot(slot, tp)) {
-    __atomic_store_n(&slot.cpu_calls, slot.cpu_calls + 1, __ATOMIC_RELAXED);
+    long &count = inner ? slot.inner_calls : slot.cpu_calls;
+    __atomic_store_n(&count, count + 1, __ATOMIC_RELAXED);
   } else {
     std::lock_guard<std::mutex> lock(call_slots_mutex);
-    ++unslotted_cpu_calls;
+    ++(inner ? unslotted_inner_calls : unslotted_cpu_calls);
   }
 }
 
 void count_cpu(const char *routine, double seconds) {
   count_cpu_call();
-  log(2, "%s on CPU, %.3f ms", routine, seconds * 1e3);
+  if (!inner_call) log(2, "%s on CPU, %.3f ms", routine, seconds * 1e3);
 }
 
 }  // namespace detail
+
+long inner_calls() { return inner_call_total(); }
 
 void counters(long *gpu_calls, long *cpu_calls, long *gpu_fallbacks) {
   if (gpu_calls) *gpu_calls = g_gpu_calls.load();

@@ -86,6 +86,28 @@ void route_collective(const char *routine, bool candidate, bool fit, AgreeMax &&
                       CpuRun &&cpu_run);
 
 namespace detail {
+// Whether the call this thread is in was made by a CPU library underneath (an inner call, such
+// as the reference LAPACK's dgemm_ inside a dgetrf_ the program called): counted apart from the
+// program's own calls, and without CUDROP_VERBOSE=2's line. Set by CallerScope.
+extern thread_local bool inner_call;
+}  // namespace detail
+
+// Each exported entry's call, for the counters: where it came from (the caller's return
+// address), for as long as the entry runs; the outer call's state again afterwards.
+class CallerScope {
+ public:
+  explicit CallerScope(const void *return_address) : outer_(detail::inner_call) {
+    detail::inner_call = cpu::called_from_cpu_library(return_address);
+  }
+  ~CallerScope() { detail::inner_call = outer_; }
+  CallerScope(const CallerScope &) = delete;
+  CallerScope &operator=(const CallerScope &) = delete;
+
+ private:
+  bool outer_;
+};
+
+namespace detail {
 bool gpu_wanted(const char *routine, bool worth_gpu, const CpuNeed &cpu_need);
 void count_gpu(const char *routine, double seconds);
 void count_fallback(const char *routine, Status status);
@@ -206,5 +228,7 @@ void route_collective(const char *routine, bool candidate, bool fit, AgreeMax &&
 }  // namespace cudrop
 
 namespace cudrop {
+// The program's own calls (inner calls apart: CallerScope) and every fallback.
 void counters(long *gpu_calls, long *cpu_calls, long *gpu_fallbacks);
+long inner_calls();
 }

@@ -125,7 +125,7 @@ def main():
             failures.append("cudrop was loaded without the stand-in")
         if not any("libcudrop_full" in x for x in got_libs):
             failures.append("cudrop (libcudrop_full) was not loaded with the stand-in")
-        summary = re.search(r"^cudrop: summary: gpu_calls=(\d+) cpu_calls=(\d+) gpu_fallbacks=(\d+)$", log, re.M)
+        summary = re.search(r"^cudrop: summary: gpu_calls=(\d+) cpu_calls=(\d+) gpu_fallbacks=(\d+)( inner_calls=\d+)?$", log, re.M)
         if summary is None:
             failures.append("no 'cudrop: summary:' line from the stand-in run")
         elif gpu_mode and (int(summary.group(1)) == 0 or int(summary.group(3)) != 0):
