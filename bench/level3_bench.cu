@@ -8,7 +8,7 @@
 // Square problems: side L, uplo L, no transpose, non-unit diagonal; A diagonally dominant so
 // that TRSM's solution stays bounded. Median of --reps (default 3) after one warm-up; flops
 // (real ones: a complex multiply-add counts 4): SYMM, HEMM, SYR2K, HER2K, GEMM 2n^3; SYRK, HERK,
-// TRMM, TRSM n^3; ratio = cudrop device / cuBLAS time.
+// TRMM, TRSM n^3; ratio = cuBLAS time / cudrop device time (higher is better: > 1, cudrop faster).
 //   cudrop-level3-bench [--sizes 4096,8192] [--prec sdcz] [--reps 3]
 //                       [--routines gemm,symm,hemm,syrk,herk,syr2k,her2k,trmm,trsm]
 #include <cublas_v2.h>
@@ -219,7 +219,7 @@ void run(const std::string &r, int n, int reps, cublasHandle_t handle, cudaStrea
   std::printf("%s %s n=%d cudrop_e2e_ms=%.2f cudrop_e2e_tflops=%.2f cudrop_dev_ms=%.2f cudrop_dev_tflops=%.2f "
               "cublas_ms=%.2f cublas_tflops=%.2f ratio=%.2f%s\n",
               r.c_str(), BlasOf<T>::prec(), n, e2e, e2e > 0 ? flops / e2e / 1e9 : 0.0, ours, flops / ours / 1e9, theirs,
-              flops / theirs / 1e9, ours / theirs, on_gpu ? "" : " (WARNING: not every cudrop call ran on the GPU)");
+              flops / theirs / 1e9, theirs / ours, on_gpu ? "" : " (WARNING: not every cudrop call ran on the GPU)");
   std::fflush(stdout);
   cudaFree(dA); cudaFree(dB); cudaFree(dC); cudaFree(dBw); cudaFree(work);
 }

@@ -37,7 +37,7 @@ def main(path):
         print("  " + note)
     if device:
         print("  device-only GEMM (TFLOPS, median, same run):")
-        print("    prec op  m x n x k            cudrop  cuBLAS  ratio  maxdiff")
+        print("    prec op  m x n x k            cudrop  cuBLAS  ratio  maxdiff   (ratio = cuBLAS time / cudrop's)")
         for prec, op, f in device:
             shape = f"{f['m']}x{f['n']}x{f['k']}" + (" C-=AB" if f.get("beta") == "1" else "")
             print(f"    {prec}    {op}  {shape:<20} {float(f['cudrop_tflops']):6.2f}  {float(f['cublas_tflops']):6.2f}"
@@ -56,7 +56,8 @@ def main(path):
                     first_win = n
             print(f"    {prec}: GPU first faster at n={first_win}")
     if dispatch:
-        print("  auto mode's cost, one process (us per call, medians): CPU BLAS direct / cudrop auto, ratio, where")
+        print("  auto mode's cost, one process (us per call, medians): CPU BLAS direct / cudrop auto, ratio (direct"
+              " time / cudrop's), where")
         for prec, f in dispatch:
             print(f"    {prec} n={f['n']:<5} {float(f['direct_us']):9.3f} {float(f['cudrop_us']):9.3f}"
                   f"  {float(f['ratio']):5.3f}  {f['cudrop_on']}  {f.get('loaded', '')}")

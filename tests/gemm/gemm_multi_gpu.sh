@@ -1,6 +1,7 @@
 #!/bin/bash
-# gemm_multi_gpu: GEMM over several GPUs (CUDROP_DEVICES). Skipped (77), saying why, without a
-# GPU; the parts that need two are skipped with a message on a machine with one.
+# gemm_multi_gpu: GEMM over several GPUs (CUDROP_DEVICES). Skipped (exit 77, ctest's skip code),
+# saying why, without a GPU; on a machine with one GPU the checks that one GPU allows are made
+# and the test then reports skipped (77, or 1 if one of them failed): the multi-GPU checks need two.
 #   - CUDROP_DEVICES with an index beyond the GPUs there are: one warning naming what is used;
 #   - cudrop-info lists the devices in use;
 #   - with every call split (CUDROP_GEMM_DEVICE_MIN_FLOPS=0): gemm_accuracy's shapes (odd sizes,
@@ -25,7 +26,13 @@ read -r usable count devices < <(python3 -c '
 import json, sys
 g = json.loads(sys.stdin.read())["gpu"]
 print(int(g["usable"]), g.get("device_count", 0), len(g.get("devices", [])))' <<<"$json")
-if [[ ${usable:-0} != 1 ]]; then
+if [[ -z ${usable:-} ]]; then
+  # Not a machine without a GPU: cudrop-info --json (or python3) did not answer.
+  echo "$json" | head -20
+  echo "FAIL: cudrop-info --json gave no gpu.usable (is python3 there?)"
+  exit 1
+fi
+if [[ $usable != 1 ]]; then
   echo "gemm_multi_gpu: SKIP: no usable GPU"
   exit 77
 fi

@@ -42,6 +42,7 @@ namespace {
 
 harness::FactorOptions opt;
 long factorizations = 0;
+long reference_missing = 0;  // comparisons with the reference not made: none loaded
 
 template <class R>
 using getrf_fn = void (*)(const int *, const int *, std::complex<R> *, const int *, int *, int *);
@@ -173,7 +174,11 @@ void run_case(const Lapack<R> &lp, Kind kind, int m, int n, int pad, bool unalig
     for (int k = 0; k < mn; ++k) CHECK(ipiv[k] == k + 1, "%s: IPIV(%d) = %d in a zero matrix", what, k + 1, ipiv[k]);
   if (tie_row >= 0) CHECK(ipiv[0] == tie_row + 1, "%s: IPIV(1) = %d, ICAMAX takes %d", what, ipiv[0], tie_row + 1);
 
-  if (lp.ref_getrf == nullptr || double(m) * n * mn > 3e11 || (kind == tiny_column && !lp.netlib)) return;
+  if (double(m) * n * mn > 3e11 || (kind == tiny_column && !lp.netlib)) return;
+  if (lp.ref_getrf == nullptr) {
+    ++reference_missing;
+    return;
+  }
   std::vector<C> r(a0);
   std::vector<int> rpiv(mn);
   int rinfo = -99;
@@ -251,6 +256,11 @@ int main(int argc, char **argv) {
   harness::check_placement(opt.placement, start, factorizations);
   std::printf("getrf_complex_test: %d checks, %d failures, %ld factorizations, %.1f s\n", checks, failures,
               factorizations, harness::seconds_now() - t0);
+  if (failures == 0 && reference_missing != 0) {
+    std::printf("getrf_complex_test: SKIP: no reference LAPACK: %ld comparisons with it not made\n",
+                reference_missing);
+    return harness::kSkipped;
+  }
   std::printf(failures ? "FAIL\n" : "PASS\n");
   return failures ? 1 : 0;
 }

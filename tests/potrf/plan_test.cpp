@@ -12,6 +12,8 @@
 //     (liblapack.so.3) directly, bit for bit.
 //  4. The triangle transfers (piece planning and the host copy-out), on simulated buffers,
 //     and the steps issued as the host interface issues them, between upload pieces.
+// Exit 0 when every check passed, 1 when one failed, 77 (ctest's skip code) when none failed but
+// no reference LAPACK could be loaded: the comparisons of 2 and 3 with it were not made.
 #include <dlfcn.h>
 
 #include <cmath>
@@ -149,7 +151,8 @@ void load_system_lapack() {
       return;
     }
   }
-  std::printf("reference LAPACK: not found (the comparisons with it are skipped)\n");
+  std::printf("reference LAPACK: not found (liblapack.so.3, Debian's liblapack3): the comparisons with it are "
+              "not made, the test reports skipped\n");
 }
 
 double max_diff_lower(int n, const double *x, int ldx, const double *y, int ldy) {
@@ -476,5 +479,10 @@ int main() {
   test_transfers();
   test_streaming();
   std::printf("plan_test: %d checks, %d failures\n", checks, failures);
-  return failures == 0 ? 0 : 1;
+  if (failures != 0) return 1;
+  if (!sys_dpotrf || !sys_dpotrf2 || !sys_spotrf2) {
+    std::printf("plan_test: SKIP: no reference LAPACK with DPOTRF, DPOTRF2 and SPOTRF2: its comparisons not made\n");
+    return 77;  // ctest: skipped
+  }
+  return 0;
 }

@@ -58,6 +58,7 @@ namespace {
 
 harness::FactorOptions opt;
 long factorizations = 0;
+long reference_missing = 0;  // comparisons with the reference not made: none loaded
 
 template <class R>
 using potrf_fn = void (*)(const char *, const int *, std::complex<R> *, const int *, int *, size_t);
@@ -152,7 +153,11 @@ void run_case(const Lapack<R> &lp, bool upper, int n, int pad, bool unaligned, i
   for (int j = k0; j < n; ++j)
     for (int i = std::max(j, k1); i < n; ++i) kept = kept && same_bits(a[index(i, j)], a0[index(i, j)]);
   CHECK_STATE(kept, "%s: an entry beyond the failing block changed", what);
-  if (lp.ref_potrf == nullptr || n > 4200) return;
+  if (n > 4200) return;
+  if (lp.ref_potrf == nullptr) {
+    ++reference_missing;
+    return;
+  }
   std::vector<C> r(a0);
   int rinfo = -99;
   lp.ref_potrf(&uplo, &n, r.data(), &lda, &rinfo, 1);
@@ -221,6 +226,11 @@ int main(int argc, char **argv) {
   harness::check_placement(opt.placement, start, factorizations);
   std::printf("potrf_complex_test: %d checks, %d failures, %ld factorizations, %.1f s\n", checks, failures,
               factorizations, harness::seconds_now() - t0);
+  if (failures == 0 && reference_missing != 0) {
+    std::printf("potrf_complex_test: SKIP: no reference LAPACK: %ld comparisons with it not made\n",
+                reference_missing);
+    return harness::kSkipped;
+  }
   std::printf(failures ? "FAIL\n" : "PASS\n");
   return failures ? 1 : 0;
 }
