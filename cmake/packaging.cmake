@@ -70,9 +70,12 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "cudrop maintainers <cudrop@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "drop-in BLAS/LAPACK for NVIDIA GPUs")
 set(CPACK_PACKAGE_DESCRIPTION
-"cudrop runs BLAS and LAPACK calls (the Level 3 BLAS, LU, Cholesky, the linear solves, the power
-method) on an NVIDIA GPU with its own CUDA kernels, from unmodified programs; small calls, and every call on a machine without
-a usable GPU, go to the CPU BLAS/LAPACK underneath. This package registers cudrop in the
+"cudrop runs BLAS and LAPACK calls on an NVIDIA GPU with its own CUDA kernels, from unmodified
+programs: the Level 3 BLAS; LU, Cholesky and the linear solves; QR (?geqrf_, ?ormqr_/?unmqr_,
+?orgqr_/?ungqr_, ?gels_); the symmetric and Hermitian eigensolvers (?syevd_/?heevd_,
+?syev_/?heev_); ScaLAPACK's p?potrf_/p?getrf_ under MPI; the power method. Small calls, every
+other routine, and every call on a machine without a usable GPU, go to the CPU BLAS/LAPACK
+underneath. This package registers cudrop in the
 libblas.so.3 and liblapack.so.3 alternatives, above OpenBLAS, and libcudrop64 (64-bit integers)
 in the libblas64.so.3 and liblapack64.so.3 ones: programs linked with the system BLAS/LAPACK use
 it, and `update-alternatives --config libblas.so.3-${CUDROP_TRIPLET}` switches

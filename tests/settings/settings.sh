@@ -119,7 +119,7 @@ CUDROP_TEST_POWER_CSR_FORMAT|sell|the format chosen per matrix
 CUDROP_NO_CPU_SEARCH|yes|0
 CUDROP_DEVICE|first|the MPI launcher's local rank, else 0
 CUDROP_STAGING_MB|0|32
-CUDROP_GPU_MEM_LIMIT|lots|no limit
+CUDROP_GPU_MEM_LIMIT|lots|the device's free memory less a margin
 CUDROP_TEST_FAULT_INJECT|crash|none
 CUDROP_COPY_THREADS|many|one per core, at most 16 per device
 CUDROP_DEVICES|first|one device (CUDROP_DEVICE, else the MPI launcher's local rank, else 0)
