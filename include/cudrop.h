@@ -4,6 +4,14 @@
  * (netlib) semantics; calls too small to pay for their transfers, and every call
  * on a machine without a usable GPU, go to the CPU BLAS/LAPACK found underneath.
  * Environment: CUDROP_MODE=auto|gpu|cpu, CUDROP_VERBOSE=0|1|2 (see README.md).
+ *
+ * The Fortran-interface routines end with the hidden lengths of their CHARACTER arguments
+ * (size_t ..._len, as gfortran passes them). A call may leave them all out, in C (C99 and
+ * later) as in C++, as with the reference lapack.h: both
+ *   dgemm_("N", "N", &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc);
+ *   dgemm_("N", "N", &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
+ * compile. #define CUDROP_NO_STRLEN_MACROS before this header to have the plain prototypes
+ * only (see "Fortran ABI" below).
  */
 #ifndef CUDROP_H
 #define CUDROP_H
@@ -14,10 +22,27 @@
 extern "C" {
 #endif
 
-/* ---- Fortran ABI (gfortran, LP64). The trailing size_t are the hidden CHARACTER
- * lengths; cudrop accepts but never relies on them. COMPLEX and COMPLEX*16 arguments are
- * pointers to CUDROP_COMPLEX_FLOAT / CUDROP_COMPLEX_DOUBLE: void unless defined before this
- * header (float _Complex, std::complex<float>, or any struct of a real and an imaginary part). */
+/* ---- Fortran ABI (gfortran, LP64). The trailing size_t ..._len parameters are the hidden
+ * lengths of the CHARACTER arguments, in their order; cudrop accepts but never relies on them.
+ * A call gives all of them or none; left out, each is 1 (the length of a one-letter option, what
+ * the reference lapack.h passes):
+ *   C++  they are default arguments;
+ *   C    each routine that has them is also a function-like macro of its own name (defined at
+ *        the end of this header) that appends them to a call that has exactly as many arguments
+ *        as come before them, and passes any other call on unchanged. A name not followed by
+ *        '(' is not the macro: &dgemm_, a function pointer = dgemm_, and (dgemm_)(...), a call
+ *        that must give every argument, name the function itself.
+ * CUDROP_NO_STRLEN_MACROS, defined before this header: neither (no macros, no default
+ * arguments), for code whose own identifiers are these names (a struct member dgemm_, say) or
+ * that declares the routines again with default arguments.
+ * COMPLEX and COMPLEX*16 arguments are pointers to CUDROP_COMPLEX_FLOAT / CUDROP_COMPLEX_DOUBLE:
+ * void unless defined before this header (float _Complex, std::complex<float>, or any struct of
+ * a real and an imaginary part). */
+#if defined(__cplusplus) && !defined(CUDROP_NO_STRLEN_MACROS)
+#define CUDROP_DEFAULT_LEN_ = 1
+#else
+#define CUDROP_DEFAULT_LEN_
+#endif
 #ifndef CUDROP_COMPLEX_FLOAT
 #define CUDROP_COMPLEX_FLOAT void
 #endif
@@ -26,19 +51,23 @@ extern "C" {
 #endif
 void sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
             const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
-            const float *beta, float *c, const int *ldc, size_t transa_len, size_t transb_len);
+            const float *beta, float *c, const int *ldc,
+            size_t transa_len CUDROP_DEFAULT_LEN_, size_t transb_len CUDROP_DEFAULT_LEN_);
 void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,
-            const double *beta, double *c, const int *ldc, size_t transa_len, size_t transb_len);
+            const double *beta, double *c, const int *ldc,
+            size_t transa_len CUDROP_DEFAULT_LEN_, size_t transb_len CUDROP_DEFAULT_LEN_);
 /* Complex: TRANSA/TRANSB 'N', 'T' or 'C' (conjugate transpose). */
 void cgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
             const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a, const int *lda,
             const CUDROP_COMPLEX_FLOAT *b, const int *ldb, const CUDROP_COMPLEX_FLOAT *beta,
-            CUDROP_COMPLEX_FLOAT *c, const int *ldc, size_t transa_len, size_t transb_len);
+            CUDROP_COMPLEX_FLOAT *c, const int *ldc,
+            size_t transa_len CUDROP_DEFAULT_LEN_, size_t transb_len CUDROP_DEFAULT_LEN_);
 void zgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
             const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a, const int *lda,
             const CUDROP_COMPLEX_DOUBLE *b, const int *ldb, const CUDROP_COMPLEX_DOUBLE *beta,
-            CUDROP_COMPLEX_DOUBLE *c, const int *ldc, size_t transa_len, size_t transb_len);
+            CUDROP_COMPLEX_DOUBLE *c, const int *ldc,
+            size_t transa_len CUDROP_DEFAULT_LEN_, size_t transb_len CUDROP_DEFAULT_LEN_);
 
 /* LU factorization with partial pivoting, A = P*L*U (reference xGETRF semantics: IPIV 1-based,
  * INFO = i > 0 when U(i,i) is exactly zero, the factorization completed; c and z pivot on
@@ -52,10 +81,12 @@ void zgetrf_(const int *m, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *ld
  * U**H*U or L*L**H, reference xPOTRF semantics: only that triangle is read and written (the
  * imaginary parts of the diagonal are not read); INFO = k > 0 when the
  * leading minor of order k is not positive definite, A then left as the reference leaves it. */
-void spotrf_(const char *uplo, const int *n, float *a, const int *lda, int *info, size_t uplo_len);
-void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, size_t uplo_len);
-void cpotrf_(const char *uplo, const int *n, CUDROP_COMPLEX_FLOAT *a, const int *lda, int *info, size_t uplo_len);
-void zpotrf_(const char *uplo, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *lda, int *info, size_t uplo_len);
+void spotrf_(const char *uplo, const int *n, float *a, const int *lda, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void cpotrf_(const char *uplo, const int *n, CUDROP_COMPLEX_FLOAT *a, const int *lda, int *info,
+             size_t uplo_len CUDROP_DEFAULT_LEN_);
+void zpotrf_(const char *uplo, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *lda, int *info,
+             size_t uplo_len CUDROP_DEFAULT_LEN_);
 
 /* Householder QR, reference semantics (xGEQRF, xORMQR/xUNMQR, xORGQR/xUNGQR, xGELS): LWORK = -1
  * returns the CPU LAPACK's optimal LWORK; ?gels_ with M < N runs on the CPU LAPACK. */
@@ -69,16 +100,16 @@ void zgeqrf_(const int *m, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *ld
              const int *lwork, int *info);
 void sormqr_(const char *side, const char *trans, const int *m, const int *n, const int *k, const float *a,
              const int *lda, const float *tau, float *c, const int *ldc, float *work, const int *lwork, int *info,
-             size_t side_len, size_t trans_len);
+             size_t side_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void dormqr_(const char *side, const char *trans, const int *m, const int *n, const int *k, const double *a,
              const int *lda, const double *tau, double *c, const int *ldc, double *work, const int *lwork, int *info,
-             size_t side_len, size_t trans_len);
+             size_t side_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void cunmqr_(const char *side, const char *trans, const int *m, const int *n, const int *k, const CUDROP_COMPLEX_FLOAT *a,
              const int *lda, const CUDROP_COMPLEX_FLOAT *tau, CUDROP_COMPLEX_FLOAT *c, const int *ldc, CUDROP_COMPLEX_FLOAT *work, const int *lwork, int *info,
-             size_t side_len, size_t trans_len);
+             size_t side_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void zunmqr_(const char *side, const char *trans, const int *m, const int *n, const int *k, const CUDROP_COMPLEX_DOUBLE *a,
              const int *lda, const CUDROP_COMPLEX_DOUBLE *tau, CUDROP_COMPLEX_DOUBLE *c, const int *ldc, CUDROP_COMPLEX_DOUBLE *work, const int *lwork, int *info,
-             size_t side_len, size_t trans_len);
+             size_t side_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void sorgqr_(const int *m, const int *n, const int *k, float *a, const int *lda, const float *tau, float *work,
              const int *lwork, int *info);
 void dorgqr_(const int *m, const int *n, const int *k, double *a, const int *lda, const double *tau, double *work,
@@ -88,40 +119,46 @@ void cungqr_(const int *m, const int *n, const int *k, CUDROP_COMPLEX_FLOAT *a, 
 void zungqr_(const int *m, const int *n, const int *k, CUDROP_COMPLEX_DOUBLE *a, const int *lda, const CUDROP_COMPLEX_DOUBLE *tau, CUDROP_COMPLEX_DOUBLE *work,
              const int *lwork, int *info);
 void sgels_(const char *trans, const int *m, const int *n, const int *nrhs, float *a, const int *lda, float *b,
-            const int *ldb, float *work, const int *lwork, int *info, size_t trans_len);
+            const int *ldb, float *work, const int *lwork, int *info, size_t trans_len CUDROP_DEFAULT_LEN_);
 void dgels_(const char *trans, const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b,
-            const int *ldb, double *work, const int *lwork, int *info, size_t trans_len);
+            const int *ldb, double *work, const int *lwork, int *info, size_t trans_len CUDROP_DEFAULT_LEN_);
 void cgels_(const char *trans, const int *m, const int *n, const int *nrhs, CUDROP_COMPLEX_FLOAT *a, const int *lda, CUDROP_COMPLEX_FLOAT *b,
-            const int *ldb, CUDROP_COMPLEX_FLOAT *work, const int *lwork, int *info, size_t trans_len);
+            const int *ldb, CUDROP_COMPLEX_FLOAT *work, const int *lwork, int *info,
+            size_t trans_len CUDROP_DEFAULT_LEN_);
 void zgels_(const char *trans, const int *m, const int *n, const int *nrhs, CUDROP_COMPLEX_DOUBLE *a, const int *lda, CUDROP_COMPLEX_DOUBLE *b,
-            const int *ldb, CUDROP_COMPLEX_DOUBLE *work, const int *lwork, int *info, size_t trans_len);
+            const int *ldb, CUDROP_COMPLEX_DOUBLE *work, const int *lwork, int *info,
+            size_t trans_len CUDROP_DEFAULT_LEN_);
 
 /* Symmetric and Hermitian eigenproblems by divide and conquer, reference semantics (xSYEVD,
  * xHEEVD): eigenvalues ascending in W; with JOBZ = 'V' the orthonormal eigenvectors in A (their
  * signs may differ from the reference's, which leaves them free); with JOBZ = 'N' A is left as it
  * was. LWORK = -1 (or LIWORK, LRWORK) returns the CPU LAPACK's optimal sizes. */
 void ssyevd_(const char *jobz, const char *uplo, const int *n, float *a, const int *lda, float *w, float *work,
-             const int *lwork, int *iwork, const int *liwork, int *info, size_t jobz_len, size_t uplo_len);
+             const int *lwork, int *iwork, const int *liwork, int *info,
+             size_t jobz_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *w, double *work,
-             const int *lwork, int *iwork, const int *liwork, int *info, size_t jobz_len, size_t uplo_len);
+             const int *lwork, int *iwork, const int *liwork, int *info,
+             size_t jobz_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void cheevd_(const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_FLOAT *a, const int *lda, float *w,
              CUDROP_COMPLEX_FLOAT *work, const int *lwork, float *rwork, const int *lrwork, int *iwork,
-             const int *liwork, int *info, size_t jobz_len, size_t uplo_len);
+             const int *liwork, int *info, size_t jobz_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void zheevd_(const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *lda, double *w,
              CUDROP_COMPLEX_DOUBLE *work, const int *lwork, double *rwork, const int *lrwork, int *iwork,
-             const int *liwork, int *info, size_t jobz_len, size_t uplo_len);
+             const int *liwork, int *info, size_t jobz_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
 
 /* The same problems through xSYEV/xHEEV: the same GPU path (the tridiagonal problem by divide and
  * conquer, where the reference iterates QR). */
 void ssyev_(const char *jobz, const char *uplo, const int *n, float *a, const int *lda, float *w, float *work,
-            const int *lwork, int *info, size_t jobz_len, size_t uplo_len);
+            const int *lwork, int *info, size_t jobz_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *w, double *work,
-            const int *lwork, int *info, size_t jobz_len, size_t uplo_len);
+            const int *lwork, int *info, size_t jobz_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void cheev_(const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_FLOAT *a, const int *lda, float *w,
-            CUDROP_COMPLEX_FLOAT *work, const int *lwork, float *rwork, int *info, size_t jobz_len, size_t uplo_len);
+            CUDROP_COMPLEX_FLOAT *work, const int *lwork, float *rwork, int *info,
+            size_t jobz_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void zheev_(const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *lda, double *w,
-            CUDROP_COMPLEX_DOUBLE *work, const int *lwork, double *rwork, int *info, size_t jobz_len,
-            size_t uplo_len);
+            CUDROP_COMPLEX_DOUBLE *work, const int *lwork, double *rwork, int *info,
+            size_t jobz_len CUDROP_DEFAULT_LEN_,
+            size_t uplo_len CUDROP_DEFAULT_LEN_);
 
 /* The rest of Level 3, reference semantics: C = alpha*A*B + beta*C or alpha*B*A + beta*C with A
  * symmetric (SYMM); uplo's triangle of C = alpha*op(A)*op(A)**T + beta*C (SYRK) or
@@ -130,32 +167,38 @@ void zheev_(const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_DOU
  * the triangle uplo names is read of A (SYMM, TRMM, TRSM) and written of C (SYRK, SYR2K). */
 void ssymm_(const char *side, const char *uplo, const int *m, const int *n, const float *alpha, const float *a,
             const int *lda, const float *b, const int *ldb, const float *beta, float *c, const int *ldc,
-            size_t side_len, size_t uplo_len);
+            size_t side_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void ssyrk_(const char *uplo, const char *trans, const int *n, const int *k, const float *alpha, const float *a,
-            const int *lda, const float *beta, float *c, const int *ldc, size_t uplo_len, size_t trans_len);
+            const int *lda, const float *beta, float *c, const int *ldc,
+            size_t uplo_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void ssyr2k_(const char *uplo, const char *trans, const int *n, const int *k, const float *alpha, const float *a,
              const int *lda, const float *b, const int *ldb, const float *beta, float *c, const int *ldc,
-             size_t uplo_len, size_t trans_len);
+             size_t uplo_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void strmm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
-            const float *alpha, const float *a, const int *lda, float *b, const int *ldb, size_t side_len,
-            size_t uplo_len, size_t transa_len, size_t diag_len);
+            const float *alpha, const float *a, const int *lda, float *b, const int *ldb,
+            size_t side_len CUDROP_DEFAULT_LEN_,
+            size_t uplo_len CUDROP_DEFAULT_LEN_, size_t transa_len CUDROP_DEFAULT_LEN_, size_t diag_len CUDROP_DEFAULT_LEN_);
 void strsm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
-            const float *alpha, const float *a, const int *lda, float *b, const int *ldb, size_t side_len,
-            size_t uplo_len, size_t transa_len, size_t diag_len);
+            const float *alpha, const float *a, const int *lda, float *b, const int *ldb,
+            size_t side_len CUDROP_DEFAULT_LEN_,
+            size_t uplo_len CUDROP_DEFAULT_LEN_, size_t transa_len CUDROP_DEFAULT_LEN_, size_t diag_len CUDROP_DEFAULT_LEN_);
 void dsymm_(const char *side, const char *uplo, const int *m, const int *n, const double *alpha, const double *a,
             const int *lda, const double *b, const int *ldb, const double *beta, double *c, const int *ldc,
-            size_t side_len, size_t uplo_len);
+            size_t side_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k, const double *alpha, const double *a,
-            const int *lda, const double *beta, double *c, const int *ldc, size_t uplo_len, size_t trans_len);
+            const int *lda, const double *beta, double *c, const int *ldc,
+            size_t uplo_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void dsyr2k_(const char *uplo, const char *trans, const int *n, const int *k, const double *alpha, const double *a,
              const int *lda, const double *b, const int *ldb, const double *beta, double *c, const int *ldc,
-             size_t uplo_len, size_t trans_len);
+             size_t uplo_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void dtrmm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
-            const double *alpha, const double *a, const int *lda, double *b, const int *ldb, size_t side_len,
-            size_t uplo_len, size_t transa_len, size_t diag_len);
+            const double *alpha, const double *a, const int *lda, double *b, const int *ldb,
+            size_t side_len CUDROP_DEFAULT_LEN_,
+            size_t uplo_len CUDROP_DEFAULT_LEN_, size_t transa_len CUDROP_DEFAULT_LEN_, size_t diag_len CUDROP_DEFAULT_LEN_);
 void dtrsm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
-            const double *alpha, const double *a, const int *lda, double *b, const int *ldb, size_t side_len,
-            size_t uplo_len, size_t transa_len, size_t diag_len);
+            const double *alpha, const double *a, const int *lda, double *b, const int *ldb,
+            size_t side_len CUDROP_DEFAULT_LEN_,
+            size_t uplo_len CUDROP_DEFAULT_LEN_, size_t transa_len CUDROP_DEFAULT_LEN_, size_t diag_len CUDROP_DEFAULT_LEN_);
 /* The same for COMPLEX and COMPLEX*16, with the Hermitian forms: A Hermitian (HEMM, the imaginary
  * parts of its diagonal never read); uplo's triangle of C = alpha*op(A)*op(A)**H + beta*C (HERK,
  * alpha and beta real) or alpha*op(A)*op(B)**H + conjg(alpha)*op(B)*op(A)**H + beta*C (HER2K,
@@ -163,88 +206,97 @@ void dtrsm_(const char *side, const char *uplo, const char *transa, const char *
  * conjugate transpose. */
 void csymm_(const char *side, const char *uplo, const int *m, const int *n, const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a,
             const int *lda, const CUDROP_COMPLEX_FLOAT *b, const int *ldb, const CUDROP_COMPLEX_FLOAT *beta, CUDROP_COMPLEX_FLOAT *c, const int *ldc,
-            size_t side_len, size_t uplo_len);
+            size_t side_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void chemm_(const char *side, const char *uplo, const int *m, const int *n, const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a,
             const int *lda, const CUDROP_COMPLEX_FLOAT *b, const int *ldb, const CUDROP_COMPLEX_FLOAT *beta, CUDROP_COMPLEX_FLOAT *c, const int *ldc,
-            size_t side_len, size_t uplo_len);
+            size_t side_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void csyrk_(const char *uplo, const char *trans, const int *n, const int *k, const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a,
-            const int *lda, const CUDROP_COMPLEX_FLOAT *beta, CUDROP_COMPLEX_FLOAT *c, const int *ldc, size_t uplo_len, size_t trans_len);
+            const int *lda, const CUDROP_COMPLEX_FLOAT *beta, CUDROP_COMPLEX_FLOAT *c, const int *ldc,
+            size_t uplo_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void cherk_(const char *uplo, const char *trans, const int *n, const int *k, const float *alpha, const CUDROP_COMPLEX_FLOAT *a,
-            const int *lda, const float *beta, CUDROP_COMPLEX_FLOAT *c, const int *ldc, size_t uplo_len, size_t trans_len);
+            const int *lda, const float *beta, CUDROP_COMPLEX_FLOAT *c, const int *ldc,
+            size_t uplo_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void csyr2k_(const char *uplo, const char *trans, const int *n, const int *k, const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a,
              const int *lda, const CUDROP_COMPLEX_FLOAT *b, const int *ldb, const CUDROP_COMPLEX_FLOAT *beta, CUDROP_COMPLEX_FLOAT *c, const int *ldc,
-             size_t uplo_len, size_t trans_len);
+             size_t uplo_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void cher2k_(const char *uplo, const char *trans, const int *n, const int *k, const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a,
              const int *lda, const CUDROP_COMPLEX_FLOAT *b, const int *ldb, const float *beta, CUDROP_COMPLEX_FLOAT *c, const int *ldc,
-             size_t uplo_len, size_t trans_len);
+             size_t uplo_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void ctrmm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
-            const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a, const int *lda, CUDROP_COMPLEX_FLOAT *b, const int *ldb, size_t side_len,
-            size_t uplo_len, size_t transa_len, size_t diag_len);
+            const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a, const int *lda, CUDROP_COMPLEX_FLOAT *b, const int *ldb,
+            size_t side_len CUDROP_DEFAULT_LEN_,
+            size_t uplo_len CUDROP_DEFAULT_LEN_, size_t transa_len CUDROP_DEFAULT_LEN_, size_t diag_len CUDROP_DEFAULT_LEN_);
 void ctrsm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
-            const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a, const int *lda, CUDROP_COMPLEX_FLOAT *b, const int *ldb, size_t side_len,
-            size_t uplo_len, size_t transa_len, size_t diag_len);
+            const CUDROP_COMPLEX_FLOAT *alpha, const CUDROP_COMPLEX_FLOAT *a, const int *lda, CUDROP_COMPLEX_FLOAT *b, const int *ldb,
+            size_t side_len CUDROP_DEFAULT_LEN_,
+            size_t uplo_len CUDROP_DEFAULT_LEN_, size_t transa_len CUDROP_DEFAULT_LEN_, size_t diag_len CUDROP_DEFAULT_LEN_);
 void zsymm_(const char *side, const char *uplo, const int *m, const int *n, const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a,
             const int *lda, const CUDROP_COMPLEX_DOUBLE *b, const int *ldb, const CUDROP_COMPLEX_DOUBLE *beta, CUDROP_COMPLEX_DOUBLE *c, const int *ldc,
-            size_t side_len, size_t uplo_len);
+            size_t side_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void zhemm_(const char *side, const char *uplo, const int *m, const int *n, const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a,
             const int *lda, const CUDROP_COMPLEX_DOUBLE *b, const int *ldb, const CUDROP_COMPLEX_DOUBLE *beta, CUDROP_COMPLEX_DOUBLE *c, const int *ldc,
-            size_t side_len, size_t uplo_len);
+            size_t side_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void zsyrk_(const char *uplo, const char *trans, const int *n, const int *k, const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a,
-            const int *lda, const CUDROP_COMPLEX_DOUBLE *beta, CUDROP_COMPLEX_DOUBLE *c, const int *ldc, size_t uplo_len, size_t trans_len);
+            const int *lda, const CUDROP_COMPLEX_DOUBLE *beta, CUDROP_COMPLEX_DOUBLE *c, const int *ldc,
+            size_t uplo_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void zherk_(const char *uplo, const char *trans, const int *n, const int *k, const double *alpha, const CUDROP_COMPLEX_DOUBLE *a,
-            const int *lda, const double *beta, CUDROP_COMPLEX_DOUBLE *c, const int *ldc, size_t uplo_len, size_t trans_len);
+            const int *lda, const double *beta, CUDROP_COMPLEX_DOUBLE *c, const int *ldc,
+            size_t uplo_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void zsyr2k_(const char *uplo, const char *trans, const int *n, const int *k, const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a,
              const int *lda, const CUDROP_COMPLEX_DOUBLE *b, const int *ldb, const CUDROP_COMPLEX_DOUBLE *beta, CUDROP_COMPLEX_DOUBLE *c, const int *ldc,
-             size_t uplo_len, size_t trans_len);
+             size_t uplo_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void zher2k_(const char *uplo, const char *trans, const int *n, const int *k, const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a,
              const int *lda, const CUDROP_COMPLEX_DOUBLE *b, const int *ldb, const double *beta, CUDROP_COMPLEX_DOUBLE *c, const int *ldc,
-             size_t uplo_len, size_t trans_len);
+             size_t uplo_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
 void ztrmm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
-            const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a, const int *lda, CUDROP_COMPLEX_DOUBLE *b, const int *ldb, size_t side_len,
-            size_t uplo_len, size_t transa_len, size_t diag_len);
+            const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a, const int *lda, CUDROP_COMPLEX_DOUBLE *b, const int *ldb,
+            size_t side_len CUDROP_DEFAULT_LEN_,
+            size_t uplo_len CUDROP_DEFAULT_LEN_, size_t transa_len CUDROP_DEFAULT_LEN_, size_t diag_len CUDROP_DEFAULT_LEN_);
 void ztrsm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m, const int *n,
-            const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a, const int *lda, CUDROP_COMPLEX_DOUBLE *b, const int *ldb, size_t side_len,
-            size_t uplo_len, size_t transa_len, size_t diag_len);
+            const CUDROP_COMPLEX_DOUBLE *alpha, const CUDROP_COMPLEX_DOUBLE *a, const int *lda, CUDROP_COMPLEX_DOUBLE *b, const int *ldb,
+            size_t side_len CUDROP_DEFAULT_LEN_,
+            size_t uplo_len CUDROP_DEFAULT_LEN_, size_t transa_len CUDROP_DEFAULT_LEN_, size_t diag_len CUDROP_DEFAULT_LEN_);
 /* Solves with the factors of ?GETRF (A*X = B, A**T*X = B, A**H*X = B: TRANS = 'N', 'T' or 'C';
  * 'C' is 'T' for s and d) and of ?POTRF (c, z: A = U**H*U or L*L**H), and the drivers that
  * factor and solve in one call (?GESV, ?POSV), reference semantics: INFO = i > 0 from the
  * factorization leaves B unsolved. */
 void sgetrs_(const char *trans, const int *n, const int *nrhs, const float *a, const int *lda, const int *ipiv,
-             float *b, const int *ldb, int *info, size_t trans_len);
+             float *b, const int *ldb, int *info, size_t trans_len CUDROP_DEFAULT_LEN_);
 void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda, const int *ipiv,
-             double *b, const int *ldb, int *info, size_t trans_len);
+             double *b, const int *ldb, int *info, size_t trans_len CUDROP_DEFAULT_LEN_);
 void spotrs_(const char *uplo, const int *n, const int *nrhs, const float *a, const int *lda, float *b,
-             const int *ldb, int *info, size_t uplo_len);
+             const int *ldb, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a, const int *lda, double *b,
-             const int *ldb, int *info, size_t uplo_len);
+             const int *ldb, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void sgesv_(const int *n, const int *nrhs, float *a, const int *lda, int *ipiv, float *b, const int *ldb, int *info);
 void dgesv_(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv, double *b, const int *ldb,
             int *info);
 void sposv_(const char *uplo, const int *n, const int *nrhs, float *a, const int *lda, float *b, const int *ldb,
-            int *info, size_t uplo_len);
+            int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void dposv_(const char *uplo, const int *n, const int *nrhs, double *a, const int *lda, double *b, const int *ldb,
-            int *info, size_t uplo_len);
+            int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void cgetrs_(const char *trans, const int *n, const int *nrhs, const CUDROP_COMPLEX_FLOAT *a, const int *lda,
-             const int *ipiv, CUDROP_COMPLEX_FLOAT *b, const int *ldb, int *info, size_t trans_len);
+             const int *ipiv, CUDROP_COMPLEX_FLOAT *b, const int *ldb, int *info, size_t trans_len CUDROP_DEFAULT_LEN_);
 void zgetrs_(const char *trans, const int *n, const int *nrhs, const CUDROP_COMPLEX_DOUBLE *a, const int *lda,
-             const int *ipiv, CUDROP_COMPLEX_DOUBLE *b, const int *ldb, int *info, size_t trans_len);
+             const int *ipiv, CUDROP_COMPLEX_DOUBLE *b, const int *ldb, int *info,
+             size_t trans_len CUDROP_DEFAULT_LEN_);
 void cpotrs_(const char *uplo, const int *n, const int *nrhs, const CUDROP_COMPLEX_FLOAT *a, const int *lda,
-             CUDROP_COMPLEX_FLOAT *b, const int *ldb, int *info, size_t uplo_len);
+             CUDROP_COMPLEX_FLOAT *b, const int *ldb, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void zpotrs_(const char *uplo, const int *n, const int *nrhs, const CUDROP_COMPLEX_DOUBLE *a, const int *lda,
-             CUDROP_COMPLEX_DOUBLE *b, const int *ldb, int *info, size_t uplo_len);
+             CUDROP_COMPLEX_DOUBLE *b, const int *ldb, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void cgesv_(const int *n, const int *nrhs, CUDROP_COMPLEX_FLOAT *a, const int *lda, int *ipiv, CUDROP_COMPLEX_FLOAT *b,
             const int *ldb, int *info);
 void zgesv_(const int *n, const int *nrhs, CUDROP_COMPLEX_DOUBLE *a, const int *lda, int *ipiv,
             CUDROP_COMPLEX_DOUBLE *b, const int *ldb, int *info);
 void cposv_(const char *uplo, const int *n, const int *nrhs, CUDROP_COMPLEX_FLOAT *a, const int *lda,
-            CUDROP_COMPLEX_FLOAT *b, const int *ldb, int *info, size_t uplo_len);
+            CUDROP_COMPLEX_FLOAT *b, const int *ldb, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void zposv_(const char *uplo, const int *n, const int *nrhs, CUDROP_COMPLEX_DOUBLE *a, const int *lda,
-            CUDROP_COMPLEX_DOUBLE *b, const int *ldb, int *info, size_t uplo_len);
+            CUDROP_COMPLEX_DOUBLE *b, const int *ldb, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
 
 /* The reference error handler's prototype, for a program that defines its own. cudrop defines
  * no xerbla_ or cblas_xerbla: an illegal argument reaches the program's own handler, else the
  * one of the CPU BLAS/LAPACK underneath, as it would without cudrop (docs/semantics.md). */
-void xerbla_(const char *srname, const int *info, size_t srname_len);
+void xerbla_(const char *srname, const int *info, size_t srname_len CUDROP_DEFAULT_LEN_);
 
 /* ---- CBLAS. If a cblas.h was included first, its declarations are used. ---- */
 #ifndef CBLAS_H
@@ -387,9 +439,9 @@ void cudrop_dcsrpower_(const int *n, const double *val, const int *colind, const
  * descriptors DESCA(9). Calls the GPU path does not cover go to the ScaLAPACK routine found after
  * cudrop in the process. */
 void pspotrf_(const char *uplo, const int *n, float *a, const int *ia, const int *ja, const int *desca,
-              int *info, size_t uplo_len);
+              int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void pdpotrf_(const char *uplo, const int *n, double *a, const int *ia, const int *ja, const int *desca,
-              int *info, size_t uplo_len);
+              int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
 void psgetrf_(const int *m, const int *n, float *a, const int *ia, const int *ja, const int *desca, int *ipiv,
               int *info);
 void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *ja, const int *desca, int *ipiv,
@@ -398,4 +450,113 @@ void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *j
 #ifdef __cplusplus
 }
 #endif
+
+#undef CUDROP_DEFAULT_LEN_
+
+/* ---- The hidden lengths left out, in C ("Fortran ABI" above). NAME(...) is
+ * CUDROP_STRLEN_CALL_(NAME, F, L, ...): (NAME)(...), with L arguments 1 appended when the call
+ * has exactly F arguments, F the routine's parameters before its L lengths. C99's variadic macros;
+ * the '~' arguments keep every '...' given at least one (ISO C99 asks it of every call). */
+#if !defined(__cplusplus) && !defined(CUDROP_NO_STRLEN_MACROS)
+#define CUDROP_STRLEN_CALL_(f, fixed, lengths, ...) \
+  (f)(__VA_ARGS__ CUDROP_STRLEN_TAIL_(fixed, CUDROP_NARG_(__VA_ARGS__), lengths))
+/* The number of arguments, 1 to 32. */
+#define CUDROP_NARG_(...)                                                                      \
+  CUDROP_NARG2_(__VA_ARGS__, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, \
+                14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, ~)
+#define CUDROP_NARG2_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, \
+                      a18, a19, a20, a21, a22, a23, a24, a25, a26, a27, a28, a29, a30, a31, a32, n, ...) \
+  n
+/* CUDROP_STRLEN_OMITTED_<fixed>_<given> is defined, as "~, CUDROP_STRLEN_ONES_", only where
+ * given = fixed (one for each F the list below uses): the second item of "its expansion,
+ * CUDROP_STRLEN_NONE_" is the macro that writes the tail. */
+#define CUDROP_STRLEN_TAIL_(fixed, given, lengths) CUDROP_STRLEN_TAIL2_(fixed, given, lengths)
+#define CUDROP_STRLEN_TAIL2_(fixed, given, lengths) \
+  CUDROP_STRLEN_SECOND_(CUDROP_STRLEN_OMITTED_##fixed##_##given, CUDROP_STRLEN_NONE_, ~)(lengths)
+#define CUDROP_STRLEN_SECOND_(...) CUDROP_STRLEN_SECOND2_(__VA_ARGS__)
+#define CUDROP_STRLEN_SECOND2_(first, second, ...) second
+#define CUDROP_STRLEN_OMITTED_2_2 ~, CUDROP_STRLEN_ONES_
+#define CUDROP_STRLEN_OMITTED_5_5 ~, CUDROP_STRLEN_ONES_
+#define CUDROP_STRLEN_OMITTED_7_7 ~, CUDROP_STRLEN_ONES_
+#define CUDROP_STRLEN_OMITTED_8_8 ~, CUDROP_STRLEN_ONES_
+#define CUDROP_STRLEN_OMITTED_9_9 ~, CUDROP_STRLEN_ONES_
+#define CUDROP_STRLEN_OMITTED_10_10 ~, CUDROP_STRLEN_ONES_
+#define CUDROP_STRLEN_OMITTED_11_11 ~, CUDROP_STRLEN_ONES_
+#define CUDROP_STRLEN_OMITTED_12_12 ~, CUDROP_STRLEN_ONES_
+#define CUDROP_STRLEN_OMITTED_13_13 ~, CUDROP_STRLEN_ONES_
+#define CUDROP_STRLEN_NONE_(lengths)
+#define CUDROP_STRLEN_ONES_(lengths) CUDROP_STRLEN_ONES_##lengths
+#define CUDROP_STRLEN_ONES_1 , 1
+#define CUDROP_STRLEN_ONES_2 , 1, 1
+#define CUDROP_STRLEN_ONES_4 , 1, 1, 1, 1
+/* Every routine above with hidden lengths: its parameters before them, and their number. A routine
+ * added above with hidden lengths (each with CUDROP_DEFAULT_LEN_) needs its line here, and its
+ * two calls in tests/abi/header_calls.c and .cpp. */
+#define sgemm_(...) CUDROP_STRLEN_CALL_(sgemm_, 13, 2, __VA_ARGS__)
+#define dgemm_(...) CUDROP_STRLEN_CALL_(dgemm_, 13, 2, __VA_ARGS__)
+#define cgemm_(...) CUDROP_STRLEN_CALL_(cgemm_, 13, 2, __VA_ARGS__)
+#define zgemm_(...) CUDROP_STRLEN_CALL_(zgemm_, 13, 2, __VA_ARGS__)
+#define spotrf_(...) CUDROP_STRLEN_CALL_(spotrf_, 5, 1, __VA_ARGS__)
+#define dpotrf_(...) CUDROP_STRLEN_CALL_(dpotrf_, 5, 1, __VA_ARGS__)
+#define cpotrf_(...) CUDROP_STRLEN_CALL_(cpotrf_, 5, 1, __VA_ARGS__)
+#define zpotrf_(...) CUDROP_STRLEN_CALL_(zpotrf_, 5, 1, __VA_ARGS__)
+#define sormqr_(...) CUDROP_STRLEN_CALL_(sormqr_, 13, 2, __VA_ARGS__)
+#define dormqr_(...) CUDROP_STRLEN_CALL_(dormqr_, 13, 2, __VA_ARGS__)
+#define cunmqr_(...) CUDROP_STRLEN_CALL_(cunmqr_, 13, 2, __VA_ARGS__)
+#define zunmqr_(...) CUDROP_STRLEN_CALL_(zunmqr_, 13, 2, __VA_ARGS__)
+#define sgels_(...) CUDROP_STRLEN_CALL_(sgels_, 11, 1, __VA_ARGS__)
+#define dgels_(...) CUDROP_STRLEN_CALL_(dgels_, 11, 1, __VA_ARGS__)
+#define cgels_(...) CUDROP_STRLEN_CALL_(cgels_, 11, 1, __VA_ARGS__)
+#define zgels_(...) CUDROP_STRLEN_CALL_(zgels_, 11, 1, __VA_ARGS__)
+#define ssyevd_(...) CUDROP_STRLEN_CALL_(ssyevd_, 11, 2, __VA_ARGS__)
+#define dsyevd_(...) CUDROP_STRLEN_CALL_(dsyevd_, 11, 2, __VA_ARGS__)
+#define cheevd_(...) CUDROP_STRLEN_CALL_(cheevd_, 13, 2, __VA_ARGS__)
+#define zheevd_(...) CUDROP_STRLEN_CALL_(zheevd_, 13, 2, __VA_ARGS__)
+#define ssyev_(...) CUDROP_STRLEN_CALL_(ssyev_, 9, 2, __VA_ARGS__)
+#define dsyev_(...) CUDROP_STRLEN_CALL_(dsyev_, 9, 2, __VA_ARGS__)
+#define cheev_(...) CUDROP_STRLEN_CALL_(cheev_, 10, 2, __VA_ARGS__)
+#define zheev_(...) CUDROP_STRLEN_CALL_(zheev_, 10, 2, __VA_ARGS__)
+#define ssymm_(...) CUDROP_STRLEN_CALL_(ssymm_, 12, 2, __VA_ARGS__)
+#define ssyrk_(...) CUDROP_STRLEN_CALL_(ssyrk_, 10, 2, __VA_ARGS__)
+#define ssyr2k_(...) CUDROP_STRLEN_CALL_(ssyr2k_, 12, 2, __VA_ARGS__)
+#define strmm_(...) CUDROP_STRLEN_CALL_(strmm_, 11, 4, __VA_ARGS__)
+#define strsm_(...) CUDROP_STRLEN_CALL_(strsm_, 11, 4, __VA_ARGS__)
+#define dsymm_(...) CUDROP_STRLEN_CALL_(dsymm_, 12, 2, __VA_ARGS__)
+#define dsyrk_(...) CUDROP_STRLEN_CALL_(dsyrk_, 10, 2, __VA_ARGS__)
+#define dsyr2k_(...) CUDROP_STRLEN_CALL_(dsyr2k_, 12, 2, __VA_ARGS__)
+#define dtrmm_(...) CUDROP_STRLEN_CALL_(dtrmm_, 11, 4, __VA_ARGS__)
+#define dtrsm_(...) CUDROP_STRLEN_CALL_(dtrsm_, 11, 4, __VA_ARGS__)
+#define csymm_(...) CUDROP_STRLEN_CALL_(csymm_, 12, 2, __VA_ARGS__)
+#define chemm_(...) CUDROP_STRLEN_CALL_(chemm_, 12, 2, __VA_ARGS__)
+#define csyrk_(...) CUDROP_STRLEN_CALL_(csyrk_, 10, 2, __VA_ARGS__)
+#define cherk_(...) CUDROP_STRLEN_CALL_(cherk_, 10, 2, __VA_ARGS__)
+#define csyr2k_(...) CUDROP_STRLEN_CALL_(csyr2k_, 12, 2, __VA_ARGS__)
+#define cher2k_(...) CUDROP_STRLEN_CALL_(cher2k_, 12, 2, __VA_ARGS__)
+#define ctrmm_(...) CUDROP_STRLEN_CALL_(ctrmm_, 11, 4, __VA_ARGS__)
+#define ctrsm_(...) CUDROP_STRLEN_CALL_(ctrsm_, 11, 4, __VA_ARGS__)
+#define zsymm_(...) CUDROP_STRLEN_CALL_(zsymm_, 12, 2, __VA_ARGS__)
+#define zhemm_(...) CUDROP_STRLEN_CALL_(zhemm_, 12, 2, __VA_ARGS__)
+#define zsyrk_(...) CUDROP_STRLEN_CALL_(zsyrk_, 10, 2, __VA_ARGS__)
+#define zherk_(...) CUDROP_STRLEN_CALL_(zherk_, 10, 2, __VA_ARGS__)
+#define zsyr2k_(...) CUDROP_STRLEN_CALL_(zsyr2k_, 12, 2, __VA_ARGS__)
+#define zher2k_(...) CUDROP_STRLEN_CALL_(zher2k_, 12, 2, __VA_ARGS__)
+#define ztrmm_(...) CUDROP_STRLEN_CALL_(ztrmm_, 11, 4, __VA_ARGS__)
+#define ztrsm_(...) CUDROP_STRLEN_CALL_(ztrsm_, 11, 4, __VA_ARGS__)
+#define sgetrs_(...) CUDROP_STRLEN_CALL_(sgetrs_, 9, 1, __VA_ARGS__)
+#define dgetrs_(...) CUDROP_STRLEN_CALL_(dgetrs_, 9, 1, __VA_ARGS__)
+#define spotrs_(...) CUDROP_STRLEN_CALL_(spotrs_, 8, 1, __VA_ARGS__)
+#define dpotrs_(...) CUDROP_STRLEN_CALL_(dpotrs_, 8, 1, __VA_ARGS__)
+#define sposv_(...) CUDROP_STRLEN_CALL_(sposv_, 8, 1, __VA_ARGS__)
+#define dposv_(...) CUDROP_STRLEN_CALL_(dposv_, 8, 1, __VA_ARGS__)
+#define cgetrs_(...) CUDROP_STRLEN_CALL_(cgetrs_, 9, 1, __VA_ARGS__)
+#define zgetrs_(...) CUDROP_STRLEN_CALL_(zgetrs_, 9, 1, __VA_ARGS__)
+#define cpotrs_(...) CUDROP_STRLEN_CALL_(cpotrs_, 8, 1, __VA_ARGS__)
+#define zpotrs_(...) CUDROP_STRLEN_CALL_(zpotrs_, 8, 1, __VA_ARGS__)
+#define cposv_(...) CUDROP_STRLEN_CALL_(cposv_, 8, 1, __VA_ARGS__)
+#define zposv_(...) CUDROP_STRLEN_CALL_(zposv_, 8, 1, __VA_ARGS__)
+#define xerbla_(...) CUDROP_STRLEN_CALL_(xerbla_, 2, 1, __VA_ARGS__)
+#define pspotrf_(...) CUDROP_STRLEN_CALL_(pspotrf_, 7, 1, __VA_ARGS__)
+#define pdpotrf_(...) CUDROP_STRLEN_CALL_(pdpotrf_, 7, 1, __VA_ARGS__)
+#endif
+
 #endif /* CUDROP_H */

@@ -1,0 +1,204 @@
+/* header_calls.c: include/cudrop.h's Fortran-interface routines called from C with their hidden
+ * CHARACTER lengths left out and with them given. Compiled only (-fsyntax-only, with -pedantic
+ * -Wall -Wextra -Werror, as C99 and as C11: tests/CMakeLists.txt); nothing here runs. Compiled
+ * with -DCUDROP_NO_STRLEN_MACROS, the header must define no such macro and the calls that give
+ * every argument must still compile. (A call with some of the lengths, a 14-argument dgemm_,
+ * must not compile; the compiler says "too few arguments to function 'dgemm_'".)
+ * A routine added to the header with hidden lengths gets its two lines in every_routine(). */
+#define CUDROP_COMPLEX_DOUBLE double _Complex /* CUDROP_COMPLEX_FLOAT left void */
+#include <cudrop.h>
+
+#if defined(CUDROP_NO_STRLEN_MACROS) && (defined(dgemm_) || defined(xerbla_) || defined(pdpotrf_))
+#error "CUDROP_NO_STRLEN_MACROS: cudrop.h defined a routine's macro"
+#endif
+#if !defined(CUDROP_NO_STRLEN_MACROS) && !(defined(dgemm_) && defined(ztrsm_) && defined(xerbla_))
+#error "cudrop.h defined no macro for the routines with hidden lengths"
+#endif
+
+void typed_calls(void);
+void every_routine(void);
+void addresses(void);
+
+/* As a C program writes them. */
+void typed_calls(void) {
+  const int m = 2, n = 2, k = 2, nrhs = 1, lwork = 64, liwork = 16, lrwork = 64;
+  int info = 0, ipiv[2] = {1, 2}, iwork[16];
+  const double alpha = 1, beta = 0;
+  double a[4] = {0}, b[4] = {0}, c[4] = {0}, w[2], tau[2] = {0}, work[64], rwork[64];
+  const double _Complex zalpha = 1, zbeta = 0;
+  double _Complex za[4] = {0}, zb[4] = {0}, zc[4] = {0}, zwork[64];
+#ifndef CUDROP_NO_STRLEN_MACROS
+  dgemm_("N", "N", &m, &n, &k, &alpha, a, &m, b, &k, &beta, c, &m);
+  zgemm_("C", "N", &m, &n, &k, &zalpha, za, &k, zb, &k, &zbeta, zc, &m);
+  dpotrf_("L", &n, a, &n, &info);
+  dgetrs_("N", &n, &nrhs, a, &n, ipiv, b, &n, &info);
+  dposv_("U", &n, &nrhs, a, &n, b, &n, &info);
+  dormqr_("L", "T", &m, &n, &k, a, &m, tau, c, &m, work, &lwork, &info);
+  dsyevd_("V", "L", &n, a, &n, w, work, &lwork, iwork, &liwork, &info);
+  zheevd_("V", "U", &n, za, &n, w, zwork, &lwork, rwork, &lrwork, iwork, &liwork, &info);
+  dsyrk_("L", "N", &n, &k, &alpha, a, &n, &beta, c, &n);
+  dtrsm_("L", "L", "N", "U", &m, &n, &alpha, a, &m, b, &m);
+  zherk_("U", "C", &n, &k, &alpha, za, &k, &beta, zc, &n);
+#endif
+  dgemm_("N", "N", &m, &n, &k, &alpha, a, &m, b, &k, &beta, c, &m, 1, 1);
+  zgemm_("C", "N", &m, &n, &k, &zalpha, za, &k, zb, &k, &zbeta, zc, &m, 1, 1);
+  dpotrf_("L", &n, a, &n, &info, 1);
+  dgetrs_("N", &n, &nrhs, a, &n, ipiv, b, &n, &info, 1);
+  dposv_("U", &n, &nrhs, a, &n, b, &n, &info, 1);
+  dormqr_("L", "T", &m, &n, &k, a, &m, tau, c, &m, work, &lwork, &info, 1, 1);
+  dsyevd_("V", "L", &n, a, &n, w, work, &lwork, iwork, &liwork, &info, 1, 1);
+  zheevd_("V", "U", &n, za, &n, w, zwork, &lwork, rwork, &lrwork, iwork, &liwork, &info, 1, 1);
+  dsyrk_("L", "N", &n, &k, &alpha, a, &n, &beta, c, &n, 1, 1);
+  dtrsm_("L", "L", "N", "U", &m, &n, &alpha, a, &m, b, &m, 1, 1, 1, 1);
+  zherk_("U", "C", &n, &k, &alpha, za, &k, &beta, zc, &n, 1, 1);
+}
+
+/* Every routine with hidden lengths, both ways (0: a null pointer or a length). */
+void every_routine(void) {
+#ifndef CUDROP_NO_STRLEN_MACROS
+  sgemm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dgemm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cgemm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zgemm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  spotrf_(0, 0, 0, 0, 0);
+  dpotrf_(0, 0, 0, 0, 0);
+  cpotrf_(0, 0, 0, 0, 0);
+  zpotrf_(0, 0, 0, 0, 0);
+  sormqr_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dormqr_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cunmqr_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zunmqr_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  sgels_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dgels_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cgels_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zgels_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ssyevd_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dsyevd_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cheevd_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zheevd_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ssyev_(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dsyev_(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cheev_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zheev_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ssymm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ssyrk_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ssyr2k_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  strmm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  strsm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dsymm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dsyrk_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dsyr2k_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dtrmm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dtrsm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  csymm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  chemm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  csyrk_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cherk_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  csyr2k_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cher2k_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ctrmm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ctrsm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zsymm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zhemm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zsyrk_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zherk_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zsyr2k_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zher2k_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ztrmm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ztrsm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  sgetrs_(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dgetrs_(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  spotrs_(0, 0, 0, 0, 0, 0, 0, 0);
+  dpotrs_(0, 0, 0, 0, 0, 0, 0, 0);
+  sposv_(0, 0, 0, 0, 0, 0, 0, 0);
+  dposv_(0, 0, 0, 0, 0, 0, 0, 0);
+  cgetrs_(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zgetrs_(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cpotrs_(0, 0, 0, 0, 0, 0, 0, 0);
+  zpotrs_(0, 0, 0, 0, 0, 0, 0, 0);
+  cposv_(0, 0, 0, 0, 0, 0, 0, 0);
+  zposv_(0, 0, 0, 0, 0, 0, 0, 0);
+  xerbla_(0, 0);
+  pspotrf_(0, 0, 0, 0, 0, 0, 0);
+  pdpotrf_(0, 0, 0, 0, 0, 0, 0);
+#endif
+  sgemm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dgemm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cgemm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zgemm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  spotrf_(0, 0, 0, 0, 0, 0);
+  dpotrf_(0, 0, 0, 0, 0, 0);
+  cpotrf_(0, 0, 0, 0, 0, 0);
+  zpotrf_(0, 0, 0, 0, 0, 0);
+  sormqr_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dormqr_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cunmqr_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zunmqr_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  sgels_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dgels_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cgels_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zgels_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ssyevd_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dsyevd_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cheevd_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zheevd_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ssyev_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dsyev_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cheev_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zheev_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ssymm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ssyrk_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ssyr2k_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  strmm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  strsm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dsymm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dsyrk_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dsyr2k_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dtrmm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dtrsm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  csymm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  chemm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  csyrk_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cherk_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  csyr2k_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cher2k_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ctrmm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ctrsm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zsymm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zhemm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zsyrk_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zherk_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zsyr2k_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zher2k_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ztrmm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  ztrsm_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  sgetrs_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dgetrs_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  spotrs_(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dpotrs_(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  sposv_(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  dposv_(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cgetrs_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zgetrs_(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cpotrs_(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zpotrs_(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  cposv_(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  zposv_(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  xerbla_(0, 0, 0);
+  pspotrf_(0, 0, 0, 0, 0, 0, 0, 0);
+  pdpotrf_(0, 0, 0, 0, 0, 0, 0, 0);
+}
+
+/* A routine's name not followed by '(' is the function itself; in parentheses it is called
+ * without the macro. */
+typedef void Dpotrf(const char *, const int *, double *, const int *, int *, size_t);
+void addresses(void) {
+  Dpotrf *f = dpotrf_;
+  Dpotrf *g = &dpotrf_;
+  const int n = 1;
+  int info;
+  double a[1] = {1};
+  (dpotrf_)("L", &n, a, &n, &info, 1);
+  f("L", &n, a, &n, &info, 1);
+  g("L", &n, a, &n, &info, 1);
+}
