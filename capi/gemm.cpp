@@ -142,10 +142,6 @@ void cblas_gemm(int layout, int trans_a, int trans_b, int m, int n, int k, Cblas
   if (row_major) checked_gemm<T>(&cb, &ca, &n, &m, &k, &alpha, b, &ldb, a, &lda, &beta, c, &ldc, 1, 1, caller, cblas_label);
   else checked_gemm<T>(&ca, &cb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1, caller, cblas_label);
 }
-template decltype(cblas_gemm<float>) cblas_gemm<float>;
-template decltype(cblas_gemm<double>) cblas_gemm<double>;
-template decltype(cblas_gemm<Complex<float>>) cblas_gemm<Complex<float>>;
-template decltype(cblas_gemm<Complex<double>>) cblas_gemm<Complex<double>>;
 
 
 // The entry of ?gemm_ (capi/exports.cpp): for s and d past the assembly entry's short way.
@@ -157,10 +153,9 @@ void gemm(const char *transa, const char *transb, const int *m, const int *n, co
   checked_gemm(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, transa_len, transb_len, caller);
   if constexpr (!is_complex_v<T>) open_gemm_shortcut<T>();  // c and z have no short way
 }
-template decltype(gemm<float>) gemm<float>;
-template decltype(gemm<double>) gemm<double>;
-template decltype(gemm<Complex<float>>) gemm<Complex<float>>;
-template decltype(gemm<Complex<double>>) gemm<Complex<double>>;
 
 }  // namespace cudrop::capi
 
+#define CUDROP_DEFINES_gemm CUDROP_DEFINED
+#define CUDROP_DEFINES_cblas_gemm CUDROP_DEFINED
+#include "capi/instantiate.h"

@@ -46,9 +46,8 @@ void gesv(const int *n, const int *nrhs, T *a, const int *lda, int *ipiv, T *b, 
           gesv_finish_on_cpu<T>(*n, *nrhs, a, *lda, ipiv, b, *ldb, progress, info);
         }));
 }
-template decltype(gesv<float>) gesv<float>;
-template decltype(gesv<double>) gesv<double>;
-template decltype(gesv<Complex<float>>) gesv<Complex<float>>;
-template decltype(gesv<Complex<double>>) gesv<Complex<double>>;
 
 }  // namespace cudrop::capi
+
+#define CUDROP_DEFINES_gesv CUDROP_DEFINED
+#include "capi/instantiate.h"

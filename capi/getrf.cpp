@@ -37,9 +37,8 @@ void getrf(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *inf
         [&] { return impl::getrf_host<T>(*m, *n, a, *lda, ipiv, info); },
         [&] { cpu::routine<Family::getrf, T>()(m, n, a, lda, ipiv, info); });
 }
-template decltype(getrf<float>) getrf<float>;
-template decltype(getrf<double>) getrf<double>;
-template decltype(getrf<Complex<float>>) getrf<Complex<float>>;
-template decltype(getrf<Complex<double>>) getrf<Complex<double>>;
 
 }  // namespace cudrop::capi
+
+#define CUDROP_DEFINES_getrf CUDROP_DEFINED
+#include "capi/instantiate.h"

@@ -52,9 +52,8 @@ void getrs(const char *trans, const int *n, const int *nrhs, const T *a, const i
         finish_on_cpu<impl::SolveProgress>(names.symbol,
                                            [&](const impl::SolveProgress &progress) { cpu_getrs(progress.columns); }));
 }
-template decltype(getrs<float>) getrs<float>;
-template decltype(getrs<double>) getrs<double>;
-template decltype(getrs<Complex<float>>) getrs<Complex<float>>;
-template decltype(getrs<Complex<double>>) getrs<Complex<double>>;
 
 }  // namespace cudrop::capi
+
+#define CUDROP_DEFINES_getrs CUDROP_DEFINED
+#include "capi/instantiate.h"

@@ -44,9 +44,8 @@ void posv(const char *uplo, const int *n, const int *nrhs, T *a, const int *lda,
           posv_finish_on_cpu<T>(u == 'U', *n, *nrhs, a, *lda, b, *ldb, progress, info);
         }));
 }
-template decltype(posv<float>) posv<float>;
-template decltype(posv<double>) posv<double>;
-template decltype(posv<Complex<float>>) posv<Complex<float>>;
-template decltype(posv<Complex<double>>) posv<Complex<double>>;
 
 }  // namespace cudrop::capi
+
+#define CUDROP_DEFINES_posv CUDROP_DEFINED
+#include "capi/instantiate.h"

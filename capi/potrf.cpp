@@ -46,9 +46,8 @@ void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info, size
           potrf_finish_on_cpu<T>(u == 'U', *n, a, *lda, progress, info);
         }));
 }
-template decltype(potrf<float>) potrf<float>;
-template decltype(potrf<double>) potrf<double>;
-template decltype(potrf<Complex<float>>) potrf<Complex<float>>;
-template decltype(potrf<Complex<double>>) potrf<Complex<double>>;
 
 }  // namespace cudrop::capi
+
+#define CUDROP_DEFINES_potrf CUDROP_DEFINED
+#include "capi/instantiate.h"

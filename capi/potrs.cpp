@@ -46,9 +46,8 @@ void potrs(const char *uplo, const int *n, const int *nrhs, const T *a, const in
         finish_on_cpu<impl::SolveProgress>(names.symbol,
                                            [&](const impl::SolveProgress &progress) { cpu_potrs(progress.columns); }));
 }
-template decltype(potrs<float>) potrs<float>;
-template decltype(potrs<double>) potrs<double>;
-template decltype(potrs<Complex<float>>) potrs<Complex<float>>;
-template decltype(potrs<Complex<double>>) potrs<Complex<double>>;
 
 }  // namespace cudrop::capi
+
+#define CUDROP_DEFINES_potrs CUDROP_DEFINED
+#include "capi/instantiate.h"

@@ -76,8 +76,6 @@ void power(const int *n, const T *a, const int *lda, T *lambda, T *x, const int 
         [&] { power_dense_cpu<T>(*n, a, *lda, lambda, x, ones, *tol, maxit, info); });
 }
 
-template decltype(power<float>) power<float>;
-template decltype(power<double>) power<double>;
 
 // The entry of cudrop_scsrpower_/cudrop_dcsrpower_ (capi/exports.cpp); the caller's return
 // address is not used (report()).
@@ -113,7 +111,9 @@ void csrpower(const int *n, const T *val, const int *colind, const int *rowptr, 
         [&] { return impl::power_csr_host<T>(*n, val, colind, rowptr, *base, lambda, x, ones, *tol, maxit, info); },
         [&] { power_csr_cpu<T>(*n, val, colind, rowptr, *base, lambda, x, ones, *tol, maxit, info); });
 }
-template decltype(csrpower<float>) csrpower<float>;
-template decltype(csrpower<double>) csrpower<double>;
 
 }  // namespace cudrop::capi
+
+#define CUDROP_DEFINES_power CUDROP_DEFINED
+#define CUDROP_DEFINES_csrpower CUDROP_DEFINED
+#include "capi/instantiate.h"

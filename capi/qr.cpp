@@ -225,21 +225,13 @@ void gels(const char *trans, const int *m, const int *n, const int *nrhs, T *a, 
         }));
 }
 
-#define CUDROP_QR_ENTRIES(T) \
-  template decltype(geqrf<T>) geqrf<T>; \
-  template decltype(gels<T>) gels<T>;
-CUDROP_QR_ENTRIES(float)
-CUDROP_QR_ENTRIES(double)
-CUDROP_QR_ENTRIES(Complex<float>)
-CUDROP_QR_ENTRIES(Complex<double>)
-#undef CUDROP_QR_ENTRIES
-template decltype(ormqr<float>) ormqr<float>;
-template decltype(ormqr<double>) ormqr<double>;
-template decltype(unmqr<Complex<float>>) unmqr<Complex<float>>;
-template decltype(unmqr<Complex<double>>) unmqr<Complex<double>>;
-template decltype(orgqr<float>) orgqr<float>;
-template decltype(orgqr<double>) orgqr<double>;
-template decltype(ungqr<Complex<float>>) ungqr<Complex<float>>;
-template decltype(ungqr<Complex<double>>) ungqr<Complex<double>>;
 
 }  // namespace cudrop::capi
+
+#define CUDROP_DEFINES_geqrf CUDROP_DEFINED
+#define CUDROP_DEFINES_gels CUDROP_DEFINED
+#define CUDROP_DEFINES_ormqr CUDROP_DEFINED
+#define CUDROP_DEFINES_unmqr CUDROP_DEFINED
+#define CUDROP_DEFINES_orgqr CUDROP_DEFINED
+#define CUDROP_DEFINES_ungqr CUDROP_DEFINED
+#include "capi/instantiate.h"

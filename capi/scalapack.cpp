@@ -113,8 +113,6 @@ void ppotrf(const char *uplo, const int *n, T *a, const int *ia, const int *ja, 
         return status;
       });
 }
-template decltype(ppotrf<float>) ppotrf<float>;
-template decltype(ppotrf<double>) ppotrf<double>;
 
 // The entry of p?getrf_. The GPU path covers A(1:m, 1:n) (IA = JA = 1), s and d.
 template <class T>
@@ -132,7 +130,9 @@ void pgetrf(const int *m, const int *n, T *a, const int *ia, const int *ja, cons
         return status;
       });
 }
-template decltype(pgetrf<float>) pgetrf<float>;
-template decltype(pgetrf<double>) pgetrf<double>;
 
 }  // namespace cudrop::capi
+
+#define CUDROP_DEFINES_ppotrf CUDROP_DEFINED
+#define CUDROP_DEFINES_pgetrf CUDROP_DEFINED
+#include "capi/instantiate.h"

@@ -241,10 +241,6 @@ void heevd(const char *jobz, const char *uplo, const int *n, T *a, const int *ld
   symmetric_eigen<Family::heevd, T>(jobz, uplo, n, a, lda, w, work, lwork, rwork, lrwork, iwork, liwork, info,
                                     jobz_len, uplo_len, caller);
 }
-template decltype(syevd<float>) syevd<float>;
-template decltype(syevd<double>) syevd<double>;
-template decltype(heevd<Complex<float>>) heevd<Complex<float>>;
-template decltype(heevd<Complex<double>>) heevd<Complex<double>>;
 
 template <class T>
 void syev(const char *jobz, const char *uplo, const int *n, T *a, const int *lda, T *w, T *work, const int *lwork,
@@ -256,9 +252,11 @@ void heev(const char *jobz, const char *uplo, const int *n, T *a, const int *lda
           const int *lwork, real_t<T> *rwork, int *info, size_t jobz_len, size_t uplo_len, const void *caller) {
   symmetric_eigen_qr<Family::heev, T>(jobz, uplo, n, a, lda, w, work, lwork, rwork, info, jobz_len, uplo_len, caller);
 }
-template decltype(syev<float>) syev<float>;
-template decltype(syev<double>) syev<double>;
-template decltype(heev<Complex<float>>) heev<Complex<float>>;
-template decltype(heev<Complex<double>>) heev<Complex<double>>;
 
 }  // namespace cudrop::capi
+
+#define CUDROP_DEFINES_syevd CUDROP_DEFINED
+#define CUDROP_DEFINES_heevd CUDROP_DEFINED
+#define CUDROP_DEFINES_syev CUDROP_DEFINED
+#define CUDROP_DEFINES_heev CUDROP_DEFINED
+#include "capi/instantiate.h"

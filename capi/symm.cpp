@@ -118,17 +118,11 @@ void cblas_hemm(int layout, int side, int uplo, int m, int n, CblasScalar<T> alp
                                                           ldc, caller);
 }
 
-#define CUDROP_SYMM_ENTRIES(T)                     \
-  template decltype(symm<T>) symm<T>;              \
-  template decltype(cblas_symm<T>) cblas_symm<T>;
-CUDROP_SYMM_ENTRIES(float)
-CUDROP_SYMM_ENTRIES(double)
-CUDROP_SYMM_ENTRIES(Complex<float>)
-CUDROP_SYMM_ENTRIES(Complex<double>)
-#undef CUDROP_SYMM_ENTRIES
-template decltype(hemm<Complex<float>>) hemm<Complex<float>>;
-template decltype(hemm<Complex<double>>) hemm<Complex<double>>;
-template decltype(cblas_hemm<Complex<float>>) cblas_hemm<Complex<float>>;
-template decltype(cblas_hemm<Complex<double>>) cblas_hemm<Complex<double>>;
 
 }  // namespace cudrop::capi
+
+#define CUDROP_DEFINES_symm CUDROP_DEFINED
+#define CUDROP_DEFINES_cblas_symm CUDROP_DEFINED
+#define CUDROP_DEFINES_hemm CUDROP_DEFINED
+#define CUDROP_DEFINES_cblas_hemm CUDROP_DEFINED
+#include "capi/instantiate.h"

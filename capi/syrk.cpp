@@ -235,23 +235,15 @@ void cblas_her2k(int layout, int uplo, int trans, int n, int k, CblasScalar<T> a
   cblas_rank<Family::her2k, T>(layout, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc, caller);
 }
 
-#define CUDROP_RANK_ENTRIES(T)                        \
-  template decltype(syrk<T>) syrk<T>;                 \
-  template decltype(syr2k<T>) syr2k<T>;               \
-  template decltype(cblas_syrk<T>) cblas_syrk<T>;     \
-  template decltype(cblas_syr2k<T>) cblas_syr2k<T>;
-#define CUDROP_HERMITIAN_RANK_ENTRIES(T)              \
-  template decltype(herk<T>) herk<T>;                 \
-  template decltype(her2k<T>) her2k<T>;               \
-  template decltype(cblas_herk<T>) cblas_herk<T>;     \
-  template decltype(cblas_her2k<T>) cblas_her2k<T>;
-CUDROP_RANK_ENTRIES(float)
-CUDROP_RANK_ENTRIES(double)
-CUDROP_RANK_ENTRIES(Complex<float>)
-CUDROP_RANK_ENTRIES(Complex<double>)
-CUDROP_HERMITIAN_RANK_ENTRIES(Complex<float>)
-CUDROP_HERMITIAN_RANK_ENTRIES(Complex<double>)
-#undef CUDROP_RANK_ENTRIES
-#undef CUDROP_HERMITIAN_RANK_ENTRIES
 
 }  // namespace cudrop::capi
+
+#define CUDROP_DEFINES_syrk CUDROP_DEFINED
+#define CUDROP_DEFINES_syr2k CUDROP_DEFINED
+#define CUDROP_DEFINES_cblas_syrk CUDROP_DEFINED
+#define CUDROP_DEFINES_cblas_syr2k CUDROP_DEFINED
+#define CUDROP_DEFINES_herk CUDROP_DEFINED
+#define CUDROP_DEFINES_her2k CUDROP_DEFINED
+#define CUDROP_DEFINES_cblas_herk CUDROP_DEFINED
+#define CUDROP_DEFINES_cblas_her2k CUDROP_DEFINED
+#include "capi/instantiate.h"

@@ -128,15 +128,11 @@ void cblas_trsm(int layout, int side, int uplo, int trans_a, int diag, int m, in
   cblas_triangular<Family::cblas_trsm, Family::trsm, T>(layout, side, uplo, trans_a, diag, m, n, alpha, a, lda, b,
                                                         ldb, caller);
 }
-#define CUDROP_TRIANGULAR_ENTRIES(T)              \
-  template decltype(trmm<T>) trmm<T>;             \
-  template decltype(trsm<T>) trsm<T>;             \
-  template decltype(cblas_trmm<T>) cblas_trmm<T>; \
-  template decltype(cblas_trsm<T>) cblas_trsm<T>;
-CUDROP_TRIANGULAR_ENTRIES(float)
-CUDROP_TRIANGULAR_ENTRIES(double)
-CUDROP_TRIANGULAR_ENTRIES(Complex<float>)
-CUDROP_TRIANGULAR_ENTRIES(Complex<double>)
-#undef CUDROP_TRIANGULAR_ENTRIES
 
 }  // namespace cudrop::capi
+
+#define CUDROP_DEFINES_trmm CUDROP_DEFINED
+#define CUDROP_DEFINES_cblas_trmm CUDROP_DEFINED
+#define CUDROP_DEFINES_trsm CUDROP_DEFINED
+#define CUDROP_DEFINES_cblas_trsm CUDROP_DEFINED
+#include "capi/instantiate.h"
