@@ -99,7 +99,7 @@ template <class T>
 void ppotrf(const char *uplo, const int *n, T *a, const int *ia, const int *ja, const int *desca, int *info,
             size_t uplo_len, const void *) {
   constexpr const RoutineNames &names = routine_names<Family::ppotrf, T>;
-  using Fn = void (*)(const char *, const int *, T *, const int *, const int *, const int *, int *, size_t);
+  using Fn = typename Signature<Family::ppotrf, T>::type;
   const char u = upper(*uplo);
   const bool covered = potrf_covered(u, *n, *ia, *ja, Descriptor::of(desca));
   run_distributed(
@@ -119,7 +119,7 @@ template <class T>
 void pgetrf(const int *m, const int *n, T *a, const int *ia, const int *ja, const int *desca, int *ipiv, int *info,
             const void *) {
   constexpr const RoutineNames &names = routine_names<Family::pgetrf, T>;
-  using Fn = void (*)(const int *, const int *, T *, const int *, const int *, const int *, int *, int *);
+  using Fn = typename Signature<Family::pgetrf, T>::type;
   const bool covered = getrf_covered(*m, *n, *ia, *ja, Descriptor::of(desca));
   run_distributed(
       names.symbol, desca, covered, std::min(*m, *n),

@@ -59,6 +59,16 @@
 #define CUDROP_UNDERNEATH_c CUDROP_DROP
 #define CUDROP_UNDERNEATH_scalapack CUDROP_DROP
 
+/* CUDROP_IF_CPU_ROUTINE(kind)(x): x for a routine cudrop calls on the CPU by its row's signature:
+   one found underneath, or ScaLAPACK's found after cudrop (cpu/scalapack.h). */
+#define CUDROP_IF_CPU_ROUTINE(kind) CUDROP_CPU_ROUTINE_##kind
+#define CUDROP_CPU_ROUTINE_blas CUDROP_KEEP
+#define CUDROP_CPU_ROUTINE_lapack CUDROP_KEEP
+#define CUDROP_CPU_ROUTINE_cblas CUDROP_KEEP
+#define CUDROP_CPU_ROUTINE_ext CUDROP_DROP
+#define CUDROP_CPU_ROUTINE_c CUDROP_DROP
+#define CUDROP_CPU_ROUTINE_scalapack CUDROP_KEEP
+
 /* CUDROP_IF_ILP64(kind, entry)(x): x for an exported row with 64-bit-integer entries too (the
    Fortran and CBLAS routines cudrop accelerates), else nothing. */
 #define CUDROP_IF_ILP64(kind, entry) CUDROP_ILP64_##entry(kind)

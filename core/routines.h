@@ -134,7 +134,7 @@ const char *symbol_of(Family family) {
 
 // Signature<F, T>::type: the C function type of row F's routine in precision T, its parameters
 // as the row writes them with int sizes (I = P = int): how cudrop calls the routine underneath
-// (cpu::Fn, cpu::routine) and how capi's LP64 entry takes its arguments. Rows found underneath.
+// (cpu::Fn, cpu::routine) or ScaLAPACK's, and how capi's LP64 entry takes its arguments.
 template <Family F, class T>
 struct Signature {
   static_assert(no_such_routine<T>, "routines.def has no such routine underneath in this precision");
@@ -148,7 +148,7 @@ struct Signature {
     using type = void(*) parameters;                              \
   };
 #define CUDROP_ROUTINE(kind, stem, precisions, entry, parameters, arguments, renumbering) \
-  CUDROP_IF_UNDERNEATH(kind)(CUDROP_EACH_PRECISION(precisions, CUDROP_SIGNATURE, kind, stem, parameters))
+  CUDROP_IF_CPU_ROUTINE(kind)(CUDROP_EACH_PRECISION(precisions, CUDROP_SIGNATURE, kind, stem, parameters))
 #include "routines.def"
 #undef CUDROP_ROUTINE
 #undef CUDROP_SIGNATURE
