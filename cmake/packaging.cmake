@@ -98,4 +98,6 @@ endif()
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
     ${cudrop_deb_dir}/postinst ${cudrop_deb_dir}/prerm ${cudrop_deb_dir}/triggers)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
+# CPack's Installed-Size counts each symbolic link as its target: the true size instead.
+set(CPACK_POST_BUILD_SCRIPTS ${CMAKE_CURRENT_SOURCE_DIR}/cmake/deb-installed-size.cmake)
 include(CPack)

@@ -37,6 +37,12 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [[ $(field Package) == cudrop ]] || fail "Package is '$(field Package)'"
 [[ $(field Version) == "$version" ]] || fail "Version is '$(field Version)', not $version"
 [[ $(field Architecture) == "$arch" ]] || fail "Architecture is '$(field Architecture)'"
+# Installed-Size (KiB): what the files take, within 10% (not each link counted as its target).
+installed=$(field Installed-Size)
+files_kib=$(dpkg-deb -c "$deb" | awk '$1 ~ /^-/ {s += $3} END {printf "%d", s / 1024}')
+echo "deb_package: Installed-Size $installed KiB, regular files $files_kib KiB"
+[[ -n $installed && $files_kib -gt 0 ]] && (( installed * 10 <= files_kib * 11 && installed * 10 >= files_kib * 9 )) ||
+  fail "Installed-Size $installed KiB is not within 10% of the files' $files_kib KiB"
 depends=$(field Depends)
 echo "deb_package: Depends: $depends"
 [[ $depends == *"libblas3 | libopenblas0"* ]] || fail "Depends lacks a CPU BLAS (libblas3 | libopenblas0)"
