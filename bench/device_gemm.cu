@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "bench/bench_common.cuh"
-#include "impl/gemm.h"
+#include "impl/gemm/gemm.h"
 
 
 #define CHECK_CUBLAS(x) do { cublasStatus_t s_ = (x); if (s_ != CUBLAS_STATUS_SUCCESS) { \

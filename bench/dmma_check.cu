@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "core/env.h"
-#include "impl/gemm_config.h"
+#include "impl/gemm/gemm_config.h"
 #include "kernels/gemm_dmma.cuh"
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \

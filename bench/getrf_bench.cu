@@ -33,8 +33,8 @@
 #include "bench/cusolver_work.cuh"
 #include "bench/factor_check.cuh"
 #include "cudrop.h"
-#include "impl/gemm.h"
-#include "impl/getrf.h"
+#include "impl/gemm/gemm.h"
+#include "impl/getrf/getrf.h"
 
 
 namespace {

@@ -1,6 +1,6 @@
 /* The host's pageable memory copy rate with T threads, the floor of every host->host call: each
  * byte of a caller's array is copied once by the CPU between pageable memory and a pinned staging
- * buffer (impl/host_copy.cpp) whatever the GPUs do. bench/multi-gemm compares GEMMs over several
+ * buffer (impl/context/host_copy.cpp) whatever the GPUs do. bench/multi-gemm compares GEMMs over several
  * GPUs with it. T threads each copy their slice of a G GiB buffer; the median of R rounds.
  * usage: cudrop-host-copy-rate [threads [gib [reps]]]
  * prints: host_copy threads=T gib=G GBps=X */

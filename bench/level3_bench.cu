@@ -3,7 +3,7 @@
 //  * cudrop host->host through the exported Fortran entries (pageable malloc'd arrays, wall
 //    clock, transfers included; every call must have run on the GPU: checked on the counters);
 //    s and d only;
-//  * cudrop device-only (impl::*_device of impl/level3_device.h, impl::gemm_device, CUDA events);
+//  * cudrop device-only (impl::*_device of impl/level3/level3_device.h, impl::gemm_device, CUDA events);
 //  * cuBLAS device-only (cublas<t>symm ... cublas<t>trsm, CUDA events): the reference.
 // Square problems: side L, uplo L, no transpose, non-unit diagonal; A diagonally dominant so
 // that TRSM's solution stays bounded. Median of --reps (default 3) after one warm-up; flops
@@ -26,8 +26,8 @@
 #include "bench/bench_common.cuh"
 #include "core/complex.h"
 #include "cudrop.h"
-#include "impl/gemm.h"
-#include "impl/level3_device.h"
+#include "impl/gemm/gemm.h"
+#include "impl/level3/level3_device.h"
 
 #define CHECK_CUBLAS(call)                                                      \
   do {                                                                          \

@@ -30,7 +30,7 @@
 #include "bench/bench_common.cuh"
 #include "bench/cusolver_work.cuh"
 #include "cudrop.h"
-#include "impl/potrf.h"
+#include "impl/potrf/potrf.h"
 
 
 namespace {

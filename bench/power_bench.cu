@@ -49,7 +49,7 @@
 
 #include "bench/bench_common.cuh"
 #include "cudrop.h"
-#include "impl/power.h"
+#include "impl/power/power.h"
 #include "cpu/power_loop.h"
 #include "kernels/csr_power.cuh"
 

@@ -31,12 +31,12 @@
 #include "bench/factor_check.cuh"
 #include "bench/seeds_matrix.h"
 #include "cudrop.h"
-#include "impl/gemm.h"
-#include "impl/getrf.h"
-#include "impl/level3_device.h"
-#include "impl/potrf.h"
-#include "impl/potrf_plan.h"
-#include "impl/power.h"
+#include "impl/gemm/gemm.h"
+#include "impl/getrf/getrf.h"
+#include "impl/level3/level3_device.h"
+#include "impl/potrf/potrf.h"
+#include "impl/potrf/potrf_plan.h"
+#include "impl/power/power.h"
 #include "kernels/potrf_panel.cuh"
 
 namespace {
@@ -174,7 +174,7 @@ void run_lu(int n, int reps) {
 }
 
 // Blocked lower Cholesky of width nb over the library's device functions (bench only: the
-// library's potrf_device has its own schedule, impl/potrf_plan.h). d_work: two ints (the panel
+// library's potrf_device has its own schedule, impl/potrf/potrf_plan.h). d_work: two ints (the panel
 // kernel's INFO and its finished-block counter), zeroed by the caller. INFO of a block is
 // relative to that block: nonzero means not positive definite somewhere. scratch: SYRK's
 // workspace (syr2k_device_workspace bytes), so that no step allocates its own.

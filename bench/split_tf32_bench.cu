@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "bench/bench_common.cuh"
-#include "impl/gemm.h"
-#include "impl/gemm_split_tf32.h"
+#include "impl/gemm/gemm.h"
+#include "impl/gemm/gemm_split_tf32.h"
 
 #define CHECK_CUBLAS(x)                                                           \
   do {                                                                            \

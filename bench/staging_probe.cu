@@ -2,9 +2,9 @@
 // a function of the staging buffer size, the number of buffers and the kind of CPU stores.
 // The question behind it: a small staging buffer may stay in the host's last-level cache, so
 // the DMA reads it (or writes it) there instead of in DRAM; whether that beats large buffers
-// with streaming stores (what impl/host_copy.cpp does) is measured, not assumed.
+// with streaming stores (what impl/context/host_copy.cpp does) is measured, not assumed.
 //
-// Streaming stores are the library's own (impl/host_copy.cpp). Measured on the lent H100's host:
+// Streaming stores are the library's own (impl/context/host_copy.cpp). Measured on the lent H100's host:
 // no geometry beat the library's two 32 MB buffers by more than run-to-run noise, and both
 // directions at once share one host copy rate (docs/perf/README.md, host copies).
 //
@@ -26,7 +26,7 @@
 #include <thread>
 #include <vector>
 
-#include "impl/host_copy.h"
+#include "impl/context/host_copy.h"
 
 namespace {
 

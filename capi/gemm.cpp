@@ -10,7 +10,7 @@
 #include "core/letter.h"
 #include "capi/report.h"
 #include "core/routines.h"
-#include "impl/gemm.h"
+#include "impl/gemm/gemm.h"
 #include "route/dispatch.h"
 #include "route/finish_on_cpu.h"
 

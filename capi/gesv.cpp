@@ -7,7 +7,7 @@
 
 #include "capi/report.h"
 #include "core/routines.h"
-#include "impl/solve.h"
+#include "impl/solve/solve.h"
 #include "route/dispatch.h"
 #include "route/finish_on_cpu.h"
 

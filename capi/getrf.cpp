@@ -7,7 +7,7 @@
 
 #include "capi/report.h"
 #include "core/routines.h"
-#include "impl/getrf.h"
+#include "impl/getrf/getrf.h"
 #include "route/dispatch.h"
 
 namespace cudrop::capi {

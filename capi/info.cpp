@@ -9,8 +9,8 @@
 #include "core/env.h"
 #include "core/env_record.h"
 #include "core/routines.h"
-#include "impl/gpu.h"
-#include "impl/gpu_description.h"
+#include "impl/context/gpu.h"
+#include "impl/context/gpu_description.h"
 #include "cpu/origin.h"
 #include "route/dispatch.h"
 

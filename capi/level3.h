@@ -9,7 +9,7 @@
 #include "capi/cblas_codes.h"
 #include "capi/report.h"
 #include "core/routines.h"
-#include "impl/level3.h"
+#include "impl/level3/level3.h"
 #include "route/dispatch.h"
 
 namespace cudrop::capi::level3 {

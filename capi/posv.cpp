@@ -9,7 +9,7 @@
 #include "capi/report.h"
 #include "capi/solve_checks.h"
 #include "core/routines.h"
-#include "impl/potrf.h"
+#include "impl/potrf/potrf.h"
 #include "route/dispatch.h"
 #include "route/finish_on_cpu.h"
 

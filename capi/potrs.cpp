@@ -8,7 +8,7 @@
 #include "capi/report.h"
 #include "capi/solve_checks.h"
 #include "core/routines.h"
-#include "impl/solve.h"
+#include "impl/solve/solve.h"
 #include "route/dispatch.h"
 
 namespace cudrop::capi {

@@ -10,7 +10,7 @@
 
 #include "capi/report.h"
 #include "core/routines.h"
-#include "impl/power.h"
+#include "impl/power/power.h"
 #include "route/dispatch.h"
 #include "cpu/power_loop.h"
 

@@ -11,7 +11,7 @@
 #include "capi/report.h"
 #include "core/letter.h"
 #include "core/routines.h"
-#include "impl/qr.h"
+#include "impl/qr/qr.h"
 #include "route/dispatch.h"
 #include "route/finish_on_cpu.h"
 

@@ -1,6 +1,6 @@
 // ScaLAPACK's distributed drivers (rows of kind scalapack in routines.def), for MPI programs
 // with cudrop preloaded in every rank. A call the GPU path covers runs with each rank's local
-// part on its GPU (impl/distributed.h), the ranks talking through the process's own BLACS;
+// part on its GPU (impl/distributed/distributed.h), the ranks talking through the process's own BLACS;
 // every other call, and every call in CPU mode, goes unchanged to the ScaLAPACK routine after
 // cudrop, whose checks report an illegal one exactly as without cudrop.
 #include <algorithm>
@@ -12,7 +12,7 @@
 #include "core/letter.h"
 #include "core/routines.h"
 #include "cpu/scalapack.h"
-#include "impl/distributed.h"
+#include "impl/distributed/distributed.h"
 #include "route/dispatch.h"
 
 namespace cudrop::capi {

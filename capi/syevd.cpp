@@ -1,7 +1,7 @@
 // Symmetric and Hermitian eigenproblem entry points: ?syevd_, ?syev_ (s, d) and ?heevd_, ?heev_ (c, z). The
 // reference routine's argument checks in the reference order; workspace queries and N <= 1 go to
 // the CPU routine, whose answers they are; every other call is one routed call. The GPU path
-// (impl/eigen.h) solves the tridiagonal problem with the CPU LAPACK's xSTERF or xSTEDC, called
+// (impl/eigen/eigen.h) solves the tridiagonal problem with the CPU LAPACK's xSTERF or xSTEDC, called
 // from here (impl does not reach the CPU library).
 #include <algorithm>
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include "capi/report.h"
 #include "core/letter.h"
 #include "core/routines.h"
-#include "impl/eigen.h"
+#include "impl/eigen/eigen.h"
 #include "route/dispatch.h"
 #include "route/finish_on_cpu.h"
 

@@ -416,7 +416,7 @@ void read_setting(const Row &row, FaultInjection &field, reader::FaultSpec) {
 }
 
 // CUDROP_DEVICES=all or a list of distinct device indices ("0,1", "2, 3"). Indices beyond the
-// devices there are are found only when CUDA starts (impl/gpu_context.cu warns then).
+// devices there are are found only when CUDA starts (impl/context/gpu_context.cu warns then).
 void read_setting(const Row &row, DeviceList &field, reader::DeviceIndices) {
   const char *text = value_of(row);
   const char *fallback = "one device (CUDROP_DEVICE, else the MPI launcher's local rank, else 0)";

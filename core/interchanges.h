@@ -2,7 +2,7 @@
 // The row interchanges of one LU panel (LAPACK's IPIV: row g0 + i swapped with pivot[i], in
 // order) as a permutation of the rows they touch: row target[i] ends up holding the old contents
 // of row source[i]. Rows are global indices; targets ascending; a row that ends where it began
-// is left out. Pure host code (impl/distributed_getrf.cu; tests/scalapack/interchanges_test.cpp).
+// is left out. Pure host code (impl/distributed/distributed_getrf.cu; tests/scalapack/interchanges_test.cpp).
 #include <cstdint>
 #include <map>
 #include <vector>

@@ -43,7 +43,7 @@ constexpr V pick(const ByPrecision<V> &row) {
 
 // ---- values of one generation ----
 struct Table {
-  // ---- GETRF (impl/getrf.cu), docs/perf/README.md, LU panel ----
+  // ---- GETRF (impl/getrf/getrf.cu), docs/perf/README.md, LU panel ----
   // The panel runs beside the look-ahead's trailing GEMM and each of its blocks takes an SM's
   // shared memory from it: few, tall blocks while the panel is tall.
   //                                      s      d
@@ -58,7 +58,7 @@ struct Table {
   int dmma_128x64_max_k = 1024;
   long long dmma_128x128_min_waves = 6;
 
-  // ---- host GEMM pipeline (impl/gemm.cu), docs/perf/README.md, host GEMM pipeline ----
+  // ---- host GEMM pipeline (impl/gemm/gemm.cu), docs/perf/README.md, host GEMM pipeline ----
   // Column panels of about n / pipeline_panels, at least pipeline_min_panel wide, once the
   // operands pass pipeline_min_bytes and n pipeline_min_n; the first panel takes A in chunks of
   // at least pipeline_a_chunk_k (at most pipeline_a_chunks, rounded to pipeline_a_chunk_round).
@@ -70,7 +70,7 @@ struct Table {
   int pipeline_a_chunks = 8;
   int pipeline_a_chunk_round = 256;
 
-  // ---- out-of-core GEMM model (impl/gemm.h), only to rank plans ----
+  // ---- out-of-core GEMM model (impl/gemm/gemm.h), only to rank plans ----
   // PCIe bandwidth, GEMM rate once the GPU is full (about two 128 x 128 tiles of C per SM),
   // cost of one tile step (launch, events); a resident C is kept when it costs at most
   // resident_slack times the best plan.
@@ -80,7 +80,7 @@ struct Table {
   double step_seconds = 30e-6;
   double resident_slack = 1.25;
 
-  // ---- device memory (impl/gpu_context.cu) ----
+  // ---- device memory (impl/context/gpu_context.cu) ----
   // Left free for the runtime and other users: 1/device_margin_divisor of the device, at
   // least device_margin_min.
   size_t device_margin_min = size_t(256) << 20;
@@ -97,9 +97,9 @@ constexpr const Table &table(Generation g) { return kTables[static_cast<int>(g)]
 constexpr int kStagingMiB = 32;
 // A GEMM whose operands (A, B and C, with the complex product's workspace) take at most this many
 // bytes crosses the link in one piece each way, through the staging buffers, with one
-// synchronization: its fixed cost, not its bytes, is what such a call pays (impl/gemm.cu).
+// synchronization: its fixed cost, not its bytes, is what such a call pays (impl/gemm/gemm.cu).
 constexpr size_t kSmallCallBytes = size_t(1) << 20;
-// Pageable <-> pinned host copies (impl/host_copy.cpp; docs/perf/README.md, host copies): streaming
+// Pageable <-> pinned host copies (impl/context/host_copy.cpp; docs/perf/README.md, host copies): streaming
 // stores from this many bytes on; a copy cut in one piece per thread, pieces between these sizes.
 constexpr size_t kStreamingCopyFrom = 16384;
 constexpr size_t kCopyPieceMin = size_t(128) << 10, kCopyPieceMax = size_t(1) << 20;
@@ -110,7 +110,7 @@ constexpr size_t kCopyPieceMin = size_t(128) << 10, kCopyPieceMax = size_t(1) <<
 // (docs/perf/README.md, float A^T B repacking). A rule of gemm_device_workspace, which
 // callers ask without a device: one value for every generation.
 constexpr int kSgemmRepackMinM = 2048, kSgemmRepackMinNK = 128;
-// CUDROP_SGEMM=3xtf32 (impl/gemm_split_tf32.cu): the split operands of one pass over k take at
+// CUDROP_SGEMM=3xtf32 (impl/gemm/gemm_split_tf32.cu): the split operands of one pass over k take at
 // most this much device memory (k is cut into passes to fit; each pass after the first adds to
 // C with beta = 1), and consecutive blocks walk this many row tiles of C down a column of tiles.
 constexpr size_t kSplitTf32WorkspaceMiB = 768;
@@ -208,7 +208,7 @@ constexpr long long kSellMinAverageRow = 12;
 // (docs/perf/README.md, SELL power copy).
 constexpr long long kSellNearMinAverageRow = 7;
 
-// ---- Cholesky (impl/potrf_plan.h, impl/potrf_device.cuh) ----
+// ---- Cholesky (impl/potrf/potrf_plan.h, impl/potrf/potrf_device.cuh) ----
 // Columns per outer panel (multiple of 64): the k of the big GEMMs. 512 is the fastest of 256,
 // 384 and 512 in both precisions (docs/perf/README.md, Cholesky blocking).
 constexpr int kPotrfOuter = 512;

@@ -13,7 +13,7 @@ namespace cudrop {
 namespace {
 
 // ---- the iteration ----------------------------------------------------------------------
-// The iteration of impl/power.h with plain loops; matvec(x, y) computes y = A x.
+// The iteration of impl/power/power.h with plain loops; matvec(x, y) computes y = A x.
 template <class T, class MatVec>
 void iterate_cpu(int n, MatVec &&matvec, T *lambda, T *x, bool start_ones, T tol, int *maxit, int *info) {
   // Allocated before anything of the caller's is written, so that a failure leaves all but

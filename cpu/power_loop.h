@@ -1,6 +1,6 @@
 #pragma once
 // The power method's CPU path (cudrop_spower_/dpower_/scsrpower_/dcsrpower_): the iteration of
-// impl/power.h with plain loops, on the calling thread (the dense mat-vec column by column, an
+// impl/power/power.h with plain loops, on the calling thread (the dense mat-vec column by column, an
 // axpy each; the CSR mat-vec row by row). It needs no CPU library underneath.
 namespace cudrop {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The operand kernels of complex GEMM as one real GEMM (impl/gemm_complex.cu):
+// The operand kernels of complex GEMM as one real GEMM (impl/gemm/gemm_complex.cu):
 //   copy_op_complex  out = s * op(in), rows x cols of op(in) (op: as is, transposed, conjugate
 //                    transposed); with `widen` every column l of op(in) becomes the two columns
 //                    2l and 2l+1 of out, s * op(in)(:, l) and i * s * op(in)(:, l), so that out,

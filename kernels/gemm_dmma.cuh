@@ -83,7 +83,7 @@ static_assert(DmmaConfig128x128::smem_bytes == 128 * 1024 && DmmaConfig128x64::s
                   DmmaConfig64x64::smem_bytes == 64 * 1024,
               "the shared memory the comments above state");
 
-// The block tiles launch_gemm_dmma can run (impl/gemm_config.h chooses).
+// The block tiles launch_gemm_dmma can run (impl/gemm/gemm_config.h chooses).
 enum class DmmaTile { t128x128, t128x64, t64x64 };
 
 namespace dmma_detail {

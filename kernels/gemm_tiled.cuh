@@ -3,7 +3,7 @@
 // dimension, any alignment; beta == 0 never reads C. One entry point for both precisions:
 // float on the FP32 pipes (kernels/gemm_ffma.cuh; the netlib thresholds forbid TF32),
 // double on the FP64 tensor cores (kernels/gemm_dmma.cuh).
-// Include it in impl/gemm.cu only (everything else calls impl::gemm_device): the launchers
+// Include it in impl/gemm/gemm.cu only (everything else calls impl::gemm_device): the launchers
 // raise each kernel's shared-memory limit once per process, and a kernel instantiated in a
 // second translation unit is a second kernel whose limit was never raised (its launch fails
 // with "invalid argument").
@@ -17,7 +17,7 @@
 
 namespace cudrop::kernels {
 
-// The kernel configuration of one launch, chosen by the caller (impl/gemm_config.h) from the
+// The kernel configuration of one launch, chosen by the caller (impl/gemm/gemm_config.h) from the
 // shape, the device and the tuning table.
 struct GemmKernelConfig {
   DmmaTile dmma_tile = DmmaTile::t128x64;  // double: the block tile

@@ -49,7 +49,7 @@ namespace cudrop::kernels {
 
 constexpr int kPanelThreads = 256;
 // The variant for tall float panels: 448 rows of 128 floats per block (224 KiB of shared
-// memory) with a thread for each row, so that fewer blocks hold the panel (impl/getrf.cu).
+// memory) with a thread for each row, so that fewer blocks hold the panel (impl/getrf/getrf.cu).
 constexpr int kPanelThreadsTall = 512;
 constexpr int kPanelMaxCols = 128;    // widest panel (the exchange buffers' row length)
 constexpr int kPanelMaxBlocks = 160;  // largest grid (each lane of warp 0 polls <= 5 blocks)

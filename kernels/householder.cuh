@@ -1,5 +1,5 @@
 #pragma once
-// Householder QR kernels (impl/qr_device.cu): the panel factorization (LAPACK xGEQR2 with
+// Householder QR kernels (impl/qr/qr_device.cu): the panel factorization (LAPACK xGEQR2 with
 // xLARFG's reflectors) in one kernel, and the pieces of a block reflector H = I - V T V^H
 // (xLARFT): V as an explicit unit lower trapezoid, its Gram matrix V^H V, and T from it.
 //

@@ -16,7 +16,7 @@
 // loaded before their x is gathered, so ~2-4 KB per warp are in flight; the CSR-stream kernel
 // parks products in shared memory and keeps less in flight per warp, and is slower with
 // columns in a band. With random columns both are bound by one L2 sector per gather
-// (docs/perf/README.md, SELL power copy). Which matrices get the copy: impl/power_csr.cu.
+// (docs/perf/README.md, SELL power copy). Which matrices get the copy: impl/power/power_csr.cu.
 // Sorting within windows keeps the padding small (1.5% on rows of 4..12 entries) and y local:
 // a lane writes y[row_of[p]], within a window of its slice.
 //

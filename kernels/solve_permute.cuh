@@ -2,7 +2,7 @@
 // Row permutation of a block of right-hand sides: the interchanges of an LU's IPIV applied to B
 // (xLASWP forward: gather, dst(i, :) = src(perm[i], :)) or undone (backward: scatter,
 // dst(perm[i], :) = src(i, :)), out of place. perm is the composition of the interchanges
-// (impl/solve.h, row_permutation), so the sequential chain of swaps becomes one parallel pass.
+// (impl/solve/solve.h, row_permutation), so the sequential chain of swaps becomes one parallel pass.
 #include <cuda_runtime.h>
 
 #include <cstddef>

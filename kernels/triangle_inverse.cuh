@@ -1,5 +1,5 @@
 #pragma once
-// TRSM's diagonal blocks as inverses (impl/level3_device.cu): the inverses of the nb-wide
+// TRSM's diagonal blocks as inverses (impl/level3/level3_device.cu): the inverses of the nb-wide
 // diagonal blocks of a triangle, built from kTriNb-wide ones by doubling
 //     inv([A11 0; A21 A22]) = [X11 0; -X22 A21 X11  X22]   (X = inv; upper: X12 = -X11 A12 X22),
 // their 1-norm condition numbers, and the substitution that replaces the inverse's product for a

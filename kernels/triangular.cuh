@@ -1,5 +1,5 @@
 #pragma once
-// Small kernels around the Level-3 BLAS built on GEMM (impl/level3_device.cu): the diagonal
+// Small kernels around the Level-3 BLAS built on GEMM (impl/level3/level3_device.cu): the diagonal
 // blocks of a triangle solved by substitution (TRSM), a triangle mirrored into a full square
 // (SYMM) or copied into one with zeros (TRMM), scalings of a block or a triangle, and the scan
 // for Inf and NaN.
@@ -172,7 +172,7 @@ cudaError_t launch_triangle_square(bool lower, bool unit, long long n, const T *
 
 // *flag = 1 when an element of `part` of the m x n matrix x is Inf or NaN (the diagonal left out
 // with skip_diagonal: a unit triangle's is never read); *flag is zeroed by the caller. The
-// routines whose reference skips zero entries (impl/level3_host.cu) send such calls to the CPU.
+// routines whose reference skips zero entries (impl/level3/level3_host.cu) send such calls to the CPU.
 template <class T>
 __device__ bool finite_element(T v) {
   if constexpr (is_complex_v<T>) return isfinite(v.re) && isfinite(v.im);

@@ -1,6 +1,6 @@
 #pragma once
 // Reduction of a symmetric (Hermitian) matrix to tridiagonal form, lower triangle, as LAPACK's
-// xSYTRD/xHETRD with xLATRD's panels define it (impl/eigen_device.cu): the per-column kernels of
+// xSYTRD/xHETRD with xLATRD's panels define it (impl/eigen/eigen_device.cu): the per-column kernels of
 // a panel and the symmetric matrix-vector product over the trailing matrix.
 //
 // For panel column c (panel-local i, the panel starting at column j), W the panel's n x nb

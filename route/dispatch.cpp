@@ -14,7 +14,7 @@
 
 #include <pthread.h>
 
-#include "impl/gpu.h"
+#include "impl/context/gpu.h"
 #include "cpu/origin.h"
 
 

@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "impl/potrf_plan.h"
+#include "impl/potrf/potrf_plan.h"
 #include "cpu/backend.h"
 
 namespace cudrop {

@@ -2,11 +2,11 @@
 // The CPU completions of GPU attempts that stopped after writing part of the caller's output
 // (route()'s finish_on_cpu, route/dispatch.h): each computes the rest of the call on the CPU
 // library, from the state impl's progress record describes.
-#include "impl/eigen.h"
-#include "impl/gemm.h"
-#include "impl/potrf.h"
-#include "impl/qr.h"
-#include "impl/solve.h"
+#include "impl/eigen/eigen.h"
+#include "impl/gemm/gemm.h"
+#include "impl/potrf/potrf.h"
+#include "impl/qr/qr.h"
+#include "impl/solve/solve.h"
 
 namespace cudrop {
 

@@ -1,11 +1,11 @@
-// device_split: how a GEMM is shared out over several devices (impl/device_split.h), no GPU:
+// device_split: how a GEMM is shared out over several devices (impl/context/device_split.h), no GPU:
 // how many devices a call is worth; the regions cover C exactly once, proportional to the
 // weights, edges on multiples of 128; a failed region's record (what its device wrote back, the
 // rest missing) and the retries' records together cover C exactly once, and what the CPU is
 // left to compute is exactly what no device wrote.
 #include <vector>
 
-#include "impl/device_split.h"
+#include "impl/context/device_split.h"
 #include "tests/harness/check.h"
 
 namespace {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "cudrop.h"
-#include "impl/gemm.h"      // the out-of-core plan (header-only), for --expect-tiling
+#include "impl/gemm/gemm.h"      // the out-of-core plan (header-only), for --expect-tiling
 #include "route/dispatch.h"  // parse_byte_size, as the library reads CUDROP_GPU_MEM_LIMIT
 #include "tests/harness/gpu.h"
 #include "tests/harness/options.h"

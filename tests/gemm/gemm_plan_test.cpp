@@ -18,7 +18,7 @@
 #include <exception>
 #include <vector>
 
-#include "impl/gemm.h"
+#include "impl/gemm/gemm.h"
 #include "route/dispatch.h"
 
 namespace {

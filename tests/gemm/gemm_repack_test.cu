@@ -17,7 +17,7 @@
 #include <cstring>
 #include <vector>
 
-#include "impl/gemm.h"
+#include "impl/gemm/gemm.h"
 #include "tests/harness/cuda_check.h"
 
 namespace {

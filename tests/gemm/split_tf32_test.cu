@@ -30,9 +30,9 @@
 #include <cstring>
 #include <vector>
 
-#include "impl/gemm.h"
+#include "impl/gemm/gemm.h"
 #include "tests/harness/cuda_check.h"
-#include "impl/gemm_split_tf32.h"
+#include "impl/gemm/gemm_split_tf32.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// impl::trsm_device, the device interface blocked LAPACK solvers call (impl/level3_device.h):
+// impl::trsm_device, the device interface blocked LAPACK solvers call (impl/level3/level3_device.h):
 // every side/uplo/trans/diag at orders around the 64-wide diagonal blocks, past a few levels of
 // the recursion and past the 256-wide inverted blocks (with a tiny diagonal entry too), device
 // arrays with padded leading dimensions, with and without a caller's workspace, alpha 1 / -0.5 /
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/complex.h"
-#include "impl/level3_device.h"
+#include "impl/level3/level3_device.h"
 #include "tests/harness/check.h"
 #include "tests/harness/rng.h"
 
@@ -86,7 +86,7 @@ std::vector<Wide<T>> reference(char side, char uplo, char trans, char diag, int 
 }
 
 // tiny >= 0: A(tiny, tiny) = 1e-4 (diag 'N'), so that its block's inverse is too ill-conditioned
-// to use (impl/level3_device.cu): that block is solved by substitution.
+// to use (impl/level3/level3_device.cu): that block is solved by substitution.
 template <class T>
 void run(char side, char uplo, char trans, char diag, int m, int n, T alpha, bool own_workspace, Rng &rng,
          int tiny = -1) {

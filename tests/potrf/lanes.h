@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "impl/potrf_plan.h"
+#include "impl/potrf/potrf_plan.h"
 
 namespace potrf_lanes {
 

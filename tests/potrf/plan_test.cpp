@@ -1,4 +1,4 @@
-// plan_test: the host-side logic of the GPU Cholesky, without a GPU (impl/potrf_plan.h).
+// plan_test: the host-side logic of the GPU Cholesky, without a GPU (impl/potrf/potrf_plan.h).
 //  1. potrf_schedule: for many orders and blockings, executing its steps on the host (Panel =
 //     factor the 64-wide diagonal block and solve the panel below, Update = the GEMM) gives
 //     the Cholesky factor; every step touches only columns < its `needs`; Update sources lie
@@ -23,7 +23,7 @@
 #include <cstring>
 #include <vector>
 
-#include "impl/potrf_plan.h"
+#include "impl/potrf/potrf_plan.h"
 #include "tests/potrf/lanes.h"
 #include "tests/potrf/model.h"
 #include "tests/harness/check.h"

@@ -13,7 +13,7 @@
 #include <limits>
 #include <vector>
 
-#include "impl/potrf_plan.h"
+#include "impl/potrf/potrf_plan.h"
 #include "tests/harness/check.h"
 #include "tests/harness/rng.h"
 

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "impl/host_copy.h"
+#include "impl/context/host_copy.h"
 
 int main() {
   std::mt19937 rng(7);

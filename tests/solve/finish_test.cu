@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "impl/potrf.h"
-#include "impl/solve.h"
+#include "impl/potrf/potrf.h"
+#include "impl/solve/solve.h"
 #include "route/finish_on_cpu.h"
 #include "tests/harness/check.h"
 #include "tests/harness/reference.h"

@@ -1,0 +1,29 @@
+#pragma once
+// One call over several devices (CUDROP_DEVICES): its output cut into regions
+// (impl/context/device_split.h), each region computed on its own device by its own host thread, with
+// that device's own streams, staging buffers and share of the host copy threads. Any routine
+// whose output splits into independent blocks (GEMM's C; a Level-3 routine's columns of C or B)
+// runs through run_on_devices with its own region work.
+#include <functional>
+#include <vector>
+
+#include "impl/gemm/gemm.h"
+#include "impl/context/gpu_context.cuh"
+
+namespace cudrop::impl {
+
+// Computes `region` of the output on ctx's device (the calling thread's current device on
+// entry). On failure, *progress (in the region's own coordinates, as gemm_host's) says which of
+// its columns reached the caller's output; nothing else of the caller's output was changed, so
+// that the rest can be computed again from the caller's inputs.
+using RegionWork = std::function<Status(GpuContext &ctx, const GemmBlock &region, GemmProgress *progress)>;
+
+// Runs regions[i] on devices[i] (regions.size() <= devices.size(); devices[0], the leased one, on
+// the calling thread). A region whose device fails is then computed, what is missing of it, on a
+// device whose own region succeeded. Status::ok once every region is computed; else the first
+// failure, with *progress covering the whole output (what reached it, what did not) so that the
+// dispatch layer finishes only the rest on the CPU.
+Status run_on_devices(const std::vector<GpuContext *> &devices, const std::vector<GemmBlock> &regions,
+                      const RegionWork &work, GemmProgress *progress);
+
+}  // namespace cudrop::impl

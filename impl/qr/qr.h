@@ -1,0 +1,87 @@
+#pragma once
+// Householder QR on the GPU (LAPACK xGEQRF, xORMQR/xUNMQR, xORGQR/xUNGQR, xGELS): host
+// interfaces (host arrays in and out, what the Fortran entries use) over device interfaces
+// (arrays already on the GPU, what the benchmarks and the drivers use).
+//
+// Algorithm: blocked Householder QR, panel width qr_nb (CUDROP_QR_NB, core/tuning.h). Each
+// panel is factored by one kernel (kernels/householder.cuh: xGEQR2 with xLARFG's reflectors);
+// its block reflector H = I - V T V^H gets T from V^H V (xLARFT), and the trailing matrix is
+// updated by three GEMMs (xLARFB: W = V^H C, W = T^H W, C -= V W). Applying Q or Q^H (xORMQR)
+// is the same xLARFT and xLARFB per block of reflectors, in the order the reference applies
+// them; generating Q (xORGQR) applies the blocks to the identity, each only to the columns
+// it can change.
+#include <cstddef>
+#include <vector>
+
+#include "core/complex.h"
+#include "impl/context/gpu.h"
+
+namespace cudrop::impl {
+
+// ---- device interfaces: column-major device arrays, asynchronous on `stream` ----
+
+// Workspace geqrf_device needs for an m x n matrix (and ormqr_device, orgqr_device for a
+// matrix of nq rows and k reflectors applied to C m x n: see the *_workspace functions), bytes.
+template <class T>
+size_t geqrf_device_workspace(int m, int n);
+
+// A = Q R: R on and above the diagonal, the reflectors' vectors below it, d_tau[0..min(m,n)).
+// d_flag (one int, device): set to 1 when a column's scaling or values need the CPU routine
+// (kernels/householder.cuh); the factorization then stops part way and the caller must run the
+// CPU routine on its own copy of A.
+template <class T>
+Status geqrf_device(int m, int n, T *dA, size_t ldda, T *d_tau, int *d_flag, void *d_work, size_t work_bytes,
+                    void *stream);
+
+// C := op(Q) C (side 'L') or C op(Q) (side 'R'), Q = H_1 ... H_k from xGEQRF's reflectors in
+// the first k columns of A (nq x k, nq = m for 'L', n for 'R') and d_tau; trans 'N' or 'C'
+// (a real T: 'T' is 'C').
+template <class T>
+size_t ormqr_device_workspace(char side, int m, int n, int k);
+template <class T>
+Status ormqr_device(char side, char trans, int m, int n, int k, const T *dA, size_t ldda, const T *d_tau, T *dC,
+                    size_t lddc, void *d_work, size_t work_bytes, void *stream);
+
+// Q's first n columns (m x n, n <= m) into dQ from k reflectors in dA (m x k) and d_tau; dQ must
+// not overlap dA.
+template <class T>
+size_t orgqr_device_workspace(int m, int n, int k);
+template <class T>
+Status orgqr_device(int m, int n, int k, const T *dA, size_t ldda, const T *d_tau, T *dQ, size_t lddq,
+                    void *d_work, size_t work_bytes, void *stream);
+
+// ---- host interfaces: arguments already checked, nothing trivial; LAPACK's semantics ----
+
+// How far the caller's output holds the GPU's results when an attempt stops after writing some
+// of it (every other element is the caller's original): for the dispatch layer to finish on the
+// CPU from there.
+struct QrProgress {
+  int a_columns = 0;      // A's leading columns written (xGEQRF's factor, xORGQR's Q)
+  int b_columns = 0;      // xGELS: X's leading columns written in B (only once A is whole)
+  int a_total = 0, b_total = 0;
+  std::vector<unsigned char> tau;  // the reflectors' tau as the GPU computed them (bytes of T)
+  bool any_written() const { return a_columns != 0 || b_columns != 0; }
+  void describe(char *text, size_t size) const;
+};
+
+// xGEQRF: a (m x n) := its QR factorization, tau[0..min(m,n)).
+template <class T>
+Status geqrf_host(int m, int n, T *a, int lda, T *tau, QrProgress *progress);
+
+// xORMQR/xUNMQR: c (m x n) := op(Q) c or c op(Q); a holds k reflectors (nq x k).
+template <class T>
+Status ormqr_host(char side, char trans, int m, int n, int k, const T *a, int lda, const T *tau, T *c, int ldc,
+                  QrProgress *progress);
+
+// xORGQR/xUNGQR: a (m x n) := Q's first n columns from its first k columns' reflectors.
+template <class T>
+Status orgqr_host(int m, int n, int k, T *a, int lda, const T *tau, QrProgress *progress);
+
+// xGELS for m >= n (the QR case), trans 'N' or 'C' ('T' for a real T): a := its QR factor,
+// b := the solution (and, for 'N', the residual's rotated rows below it), *info = 0.
+// Status::special_values when the reference would scale A or B, A is zero, holds Inf or NaN, or
+// R has an exactly zero diagonal entry: nothing was written, the CPU routine takes the call.
+template <class T>
+Status gels_host(char trans, int m, int n, int nrhs, T *a, int lda, T *b, int ldb, QrProgress *progress);
+
+}  // namespace cudrop::impl
