@@ -211,8 +211,6 @@ void count_cpu(const char *routine, double seconds) {
 
 }  // namespace detail
 
-long inner_calls() { return inner_call_total(); }
-
 void counters(long *gpu_calls, long *cpu_calls, long *gpu_fallbacks) {
   if (gpu_calls) *gpu_calls = g_gpu_calls.load();
   if (cpu_calls) *cpu_calls = cpu_call_total();

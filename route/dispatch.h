@@ -230,5 +230,4 @@ void route_collective(const char *routine, bool candidate, bool fit, AgreeMax &&
 namespace cudrop {
 // The program's own calls (inner calls apart: CallerScope) and every fallback.
 void counters(long *gpu_calls, long *cpu_calls, long *gpu_fallbacks);
-long inner_calls();
 }
