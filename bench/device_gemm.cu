@@ -195,39 +195,39 @@ int main(int argc, char **argv) {
   using cudrop::Complex;
   using cudrop::Op;
   for (int n : sizes) {
-    bench_device<float>("s", n, n, n, false, false, reps, handle, stream);
-    bench_device<double>("d", n, n, n, false, false, reps, handle, stream);
-    bench_device<Complex<float>>("c", n, n, n, false, false, reps, handle, stream);
-    bench_device<Complex<double>>("z", n, n, n, false, false, reps, handle, stream);
+    bench_device<float>("s", n, n, n, Op::none, Op::none, reps, handle, stream);
+    bench_device<double>("d", n, n, n, Op::none, Op::none, reps, handle, stream);
+    bench_device<Complex<float>>("c", n, n, n, Op::none, Op::none, reps, handle, stream);
+    bench_device<Complex<double>>("z", n, n, n, Op::none, Op::none, reps, handle, stream);
   }
   // Complex with conjugation, at the first size.
   if (!sizes.empty()) {
     const int n = sizes.front();
-    bench_device<Complex<float>>("c", n, n, n, Op::conj_trans, false, reps, handle, stream);
-    bench_device<Complex<double>>("z", n, n, n, Op::conj_trans, false, reps, handle, stream);
-    bench_device<Complex<float>>("c", n, n, n, false, Op::conj_trans, reps, handle, stream);
-    bench_device<Complex<double>>("z", n, n, n, false, Op::conj_trans, reps, handle, stream);
+    bench_device<Complex<float>>("c", n, n, n, Op::conj_trans, Op::none, reps, handle, stream);
+    bench_device<Complex<double>>("z", n, n, n, Op::conj_trans, Op::none, reps, handle, stream);
+    bench_device<Complex<float>>("c", n, n, n, Op::none, Op::conj_trans, reps, handle, stream);
+    bench_device<Complex<double>>("z", n, n, n, Op::none, Op::conj_trans, reps, handle, stream);
   }
   // The transposed float cases: at --trans-sizes, or else at the first size only.
   if (trans_sizes.empty() && !sizes.empty()) trans_sizes.push_back(sizes.front());
   for (int n : trans_sizes) {
-    bench_device<float>("s", n, n, n, true, false, reps, handle, stream);
-    bench_device<float>("s", n, n, n, false, true, reps, handle, stream);
-    bench_device<float>("s", n, n, n, true, true, reps, handle, stream);
+    bench_device<float>("s", n, n, n, Op::trans, Op::none, reps, handle, stream);
+    bench_device<float>("s", n, n, n, Op::none, Op::trans, reps, handle, stream);
+    bench_device<float>("s", n, n, n, Op::trans, Op::trans, reps, handle, stream);
   }
   if (!sizes.empty()) {
     const int n = sizes.front();
     // The skinny shapes of the LU and Cholesky trailing updates.
-    bench_device<float>("s", 4 * n, 4 * n, 256, false, false, reps, handle, stream);
-    bench_device<float>("s", 4 * n, 4 * n, 512, false, false, reps, handle, stream);
+    bench_device<float>("s", 4 * n, 4 * n, 256, Op::none, Op::none, reps, handle, stream);
+    bench_device<float>("s", 4 * n, 4 * n, 512, Op::none, Op::none, reps, handle, stream);
   }
   // The trailing updates themselves (C -= A B): LU's k = 128 (NN) and Cholesky's k = 512 (NT),
   // at --update-n (0: none).
   if (update_n > 0) {
-    bench_device<float>("s", update_n, update_n, 128, false, false, reps, handle, stream, true);
-    bench_device<double>("d", update_n, update_n, 128, false, false, reps, handle, stream, true);
-    bench_device<float>("s", update_n, update_n, 512, false, true, reps, handle, stream, true);
-    bench_device<double>("d", update_n, update_n, 512, false, true, reps, handle, stream, true);
+    bench_device<float>("s", update_n, update_n, 128, Op::none, Op::none, reps, handle, stream, true);
+    bench_device<double>("d", update_n, update_n, 128, Op::none, Op::none, reps, handle, stream, true);
+    bench_device<float>("s", update_n, update_n, 512, Op::none, Op::trans, reps, handle, stream, true);
+    bench_device<double>("d", update_n, update_n, 512, Op::none, Op::trans, reps, handle, stream, true);
   }
   CHECK_CUBLAS(cublasSetStream(handle, nullptr));
   for (int n : host_sizes) {

@@ -151,7 +151,7 @@ void run_getrf(int n, int reps, int nb, cusolverDnHandle_t handle, cudaStream_t 
   const double gemm_ms = timed([&] {
     for (int j = 0; j + panel < n; j += panel) {
       const int rest = n - j - panel;
-      if (cudrop::impl::gemm_device<T>(false, false, rest, rest, panel, T(-1), dA + j + panel + size_t(j) * n,
+      if (cudrop::impl::gemm_device<T>(cudrop::Op::none, cudrop::Op::none, rest, rest, panel, T(-1), dA + j + panel + size_t(j) * n,
                                        size_t(n), dA + j + size_t(j + panel) * n, size_t(n), T(1),
                                        dA + j + panel + size_t(j + panel) * n, size_t(n), stream) !=
           cudrop::impl::Status::ok) {

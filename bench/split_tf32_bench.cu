@@ -62,7 +62,8 @@ void split_call(bool ta, bool tb, int n, const float *A, const float *B, float *
     work_bytes = need;
   }
   bool ran = false;
-  if (cudrop::impl::split_tf32_gemm_device(ta, tb, n, n, n, 1.0f, A, n, B, n, 0.0f, C, n, stream,
+  if (cudrop::impl::split_tf32_gemm_device(cudrop::Op::transposed_if(ta), cudrop::Op::transposed_if(tb), n, n, n,
+                                           1.0f, A, n, B, n, 0.0f, C, n, stream,
                                            cudrop::GemmPart{}, work, work_bytes, &ran) !=
           cudrop::Status::ok ||
       !ran) {
@@ -71,7 +72,8 @@ void split_call(bool ta, bool tb, int n, const float *A, const float *B, float *
   }
 }
 void fp32_call(bool ta, bool tb, int n, const float *A, const float *B, float *C, cudaStream_t stream) {
-  if (cudrop::impl::gemm_device<float>(ta, tb, n, n, n, 1.0f, A, n, B, n, 0.0f, C, n, stream) != cudrop::Status::ok) {
+  if (cudrop::impl::gemm_device<float>(cudrop::Op::transposed_if(ta), cudrop::Op::transposed_if(tb), n, n, n, 1.0f, A,
+                                       n, B, n, 0.0f, C, n, stream) != cudrop::Status::ok) {
     std::fprintf(stderr, "gemm_device failed\n");
     std::exit(2);
   }

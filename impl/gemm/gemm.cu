@@ -215,7 +215,7 @@ size_t gemm_device_workspace(Op trans_a, Op trans_b, int m, int n, int k) {
 namespace {
 
 template <class T>
-Status real_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha, const T *dA,
+Status real_gemm_device(Op trans_a, Op trans_b, int m, int n, int k, T alpha, const T *dA,
                         size_t ldda, const T *dB, size_t lddb, T beta, T *dC, size_t lddc,
                         void *stream, GemmPart part, void *workspace, size_t workspace_bytes) {
   if (inject_fault("launch")) return Status::cuda_error;
@@ -257,8 +257,8 @@ Status real_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, T alpha
                                          static_cast<const T *>(packed), ld_packed, beta, dC, lddc, cuda_stream,
                                          part);
   } else {
-    error = kernels::launch_gemm_tiled(config, trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc,
-                                       cuda_stream, part);
+    error = kernels::launch_gemm_tiled(config, trans_a.transposed(), trans_b.transposed(), m, n, k, alpha, dA, ldda,
+                                       dB, lddb, beta, dC, lddc, cuda_stream, part);
   }
   if (error == cudaSuccess) return Status::ok;
   char what[160];  // the shape goes into the (verbose) failure message

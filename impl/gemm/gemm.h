@@ -8,28 +8,13 @@
 #include <vector>
 
 #include "core/complex.h"
+#include "core/options.h"
 #include "core/gemm_part.h"
 #include "core/layout.h"
 #include "core/tuning.h"
 #include "impl/context/gpu.h"
 
 namespace cudrop {
-
-// op(X) of a BLAS call: X, X^T, or X^H (TRANS = 'C': the conjugate transpose, X^T itself for
-// a real X). Converts to and from bool (transposed or not), as the real routines' code and
-// kernels take it.
-struct Op {
-  enum Kind : unsigned char { none, trans, conj_trans };
-  Kind kind = none;
-  Op() = default;
-  constexpr Op(bool transposed) : kind(transposed ? trans : none) {}
-  constexpr Op(Kind k) : kind(k) {}
-  // The reference's letter, checked already: 'N', 'T' or 'C' (upper case).
-  static constexpr Op from_letter(char letter) { return letter == 'N' ? none : letter == 'C' ? conj_trans : trans; }
-  constexpr operator bool() const { return kind != none; }
-  constexpr bool conjugated() const { return kind == conj_trans; }
-  constexpr char letter() const { return kind == none ? 'N' : kind == trans ? 'T' : 'C'; }
-};
 
 // One column-major GEMM call as the Fortran routine received it (checked, non-trivial).
 template <class T>
@@ -199,7 +184,7 @@ constexpr double kStepSeconds = kModel.step_seconds;
 
 // The plan for given block sizes and order, with the largest k chunk that fits (k whole if
 // possible). fits == false when nothing does.
-inline GemmTilePlan evaluate(bool trans_a, bool trans_b, int m, int n, int k, size_t es,
+inline GemmTilePlan evaluate(Op trans_a, Op trans_b, int m, int n, int k, size_t es,
                              bool reads_c, size_t cap, int mb, int nb, bool rows_outer,
                              bool resident) {
   GemmTilePlan p;
@@ -281,7 +266,7 @@ inline GemmTilePlan evaluate(bool trans_a, bool trans_b, int m, int n, int k, si
 // in_core when A, B and C fit whole; else the fitting tiling the model finds fastest, with
 // C kept whole on the device when C is read and that costs at most 25% more (C then stays
 // intact until the end, whatever fails).
-inline GemmTilePlan plan_gemm_tiles(bool trans_a, bool trans_b, int m, int n, int k,
+inline GemmTilePlan plan_gemm_tiles(Op trans_a, Op trans_b, int m, int n, int k,
                                     size_t es, bool reads_c, size_t cap, size_t max_block_rows) {
   GemmTilePlan whole;
   whole.mb = m;

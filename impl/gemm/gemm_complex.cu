@@ -98,7 +98,7 @@ Status complex_gemm_device(Op trans_a, Op trans_b, int m, int n, int k, Complex<
   T *widened = reinterpret_cast<T *>(work);
   const size_t ldw = widened_ld<R>(m);
   if (inject_fault("launch")) return Status::cuda_error;
-  cudaError_t error = kernels::launch_copy_op_complex<R, true>(m, k, bool(trans_a), trans_a.conjugated(), fold, dA,
+  cudaError_t error = kernels::launch_copy_op_complex<R, true>(m, k, trans_a.transposed(), trans_a.conjugated(), fold, dA,
                                                               ldda, widened, ldw, cuda_stream);
   const T *b_complex = dB;
   size_t ldb_complex = lddb;
@@ -119,7 +119,7 @@ Status complex_gemm_device(Op trans_a, Op trans_b, int m, int n, int k, Complex<
   // C read as real has two rows per complex row: the part's diagonal moves with them.
   GemmPart real_view = part;
   real_view.row_scale = 2;
-  return gemm_device<R>(false, false, 2 * m, n, 2 * k, kernel_alpha, reinterpret_cast<const R *>(widened), 2 * ldw,
+  return gemm_device<R>(Op::none, Op::none, 2 * m, n, 2 * k, kernel_alpha, reinterpret_cast<const R *>(widened), 2 * ldw,
                         reinterpret_cast<const R *>(b_complex), 2 * ldb_complex, real_beta_value, c_real, ldc_real,
                         stream, real_view);
 }

@@ -164,7 +164,7 @@ size_t split_tf32_workspace(int m, int n, int k) {
   return m > 0 && n > 0 && k > 0 ? split_layout(m, n, k).bytes() : 0;
 }
 
-Status split_tf32_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *dA,
+Status split_tf32_gemm_device(Op trans_a, Op trans_b, int m, int n, int k, float alpha, const float *dA,
                               size_t ldda, const float *dB, size_t lddb, float beta, float *dC, size_t lddc,
                               void *stream, GemmPart part, void *workspace, size_t workspace_bytes, bool *ran) {
   *ran = false;
@@ -177,7 +177,7 @@ Status split_tf32_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, f
     if (!said.exchange(true)) log(1, "CUDROP_SGEMM=3xtf32: this device or build has no sm_90a code; FP32 kernels run");
     return Status::ok;
   }
-  return run(trans_a, trans_b, m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc, cuda_stream, part, workspace,
+  return run(trans_a.transposed(), trans_b.transposed(), m, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc, cuda_stream, part, workspace,
              workspace_bytes, ran);
 }
 

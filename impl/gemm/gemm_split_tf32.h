@@ -5,6 +5,7 @@
 #include <cstddef>
 
 #include "core/gemm_part.h"
+#include "core/options.h"
 #include "core/status.h"
 
 namespace cudrop::impl {
@@ -18,7 +19,7 @@ size_t split_tf32_workspace(int m, int n, int k);
 // else its own taken in stream order. *ran = false with Status::ok when this device or build
 // has no such kernel, or when that memory cannot be had: the caller then runs its FP32 kernel.
 // part: as gemm_device's.
-Status split_tf32_gemm_device(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float *dA,
+Status split_tf32_gemm_device(Op trans_a, Op trans_b, int m, int n, int k, float alpha, const float *dA,
                               size_t ldda, const float *dB, size_t lddb, float beta, float *dC, size_t lddc,
                               void *stream, GemmPart part, void *workspace, size_t workspace_bytes, bool *ran);
 

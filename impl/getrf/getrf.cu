@@ -184,7 +184,7 @@ Status getrf_device(int m, int n, T *dA, size_t ldda, int *d_ipiv, int *d_info, 
     if (error == cudaSuccess && jb > 1) error = kernels::launch_getrf_trsm(at(j, j), ldda, at(j, c0), ldda, jb, w, work);
     if (Status s = check(error, "getrf: swap/trsm"); s != Status::ok) return s;
     if (m - j - jb <= 0) return Status::ok;
-    return gemm_device<T>(false, false, m - j - jb, w, jb, T(-1), at(j + jb, j), ldda, at(j, c0), ldda,
+    return gemm_device<T>(cudrop::Op::none, cudrop::Op::none, m - j - jb, w, jb, T(-1), at(j + jb, j), ldda, at(j, c0), ldda,
                           T(1), at(j + jb, c0), ldda, work);
   };
 

@@ -169,9 +169,9 @@ struct TriangularSolve {
     void *work = inverses != nullptr ? inverses->gemm_work : nullptr;
     const size_t work_bytes = inverses != nullptr ? inverses->gemm_bytes : 0;
     if (left)
-      return gemm_device<T>(A.trans, false, int(t1 - t0), n, int(f1 - f0), scale, A.at(t0, f0), A.lda, in + f0, ldi,
+      return gemm_device<T>(A.trans, Op::none, int(t1 - t0), n, int(f1 - f0), scale, A.at(t0, f0), A.lda, in + f0, ldi,
                             T(1), out + t0, ldo, stream, GemmPart{}, work, work_bytes);
-    return gemm_device<T>(false, A.trans, m, int(t1 - t0), int(f1 - f0), scale, in + size_t(f0) * ldi, ldi,
+    return gemm_device<T>(Op::none, A.trans, m, int(t1 - t0), int(f1 - f0), scale, in + size_t(f0) * ldi, ldi,
                           A.at(f0, t0), A.lda, T(1), out + size_t(t0) * ldo, ldo, stream, GemmPart{}, work,
                           work_bytes);
   }
@@ -210,9 +210,9 @@ struct TriangularSolve {
         st != Status::ok)
       return st;
     const T *inverse = v.inverse + r0;
-    Status st = left ? gemm_device<T>(A.trans, false, s, n, s, T(1), inverse, v.ldi, v.rhs, v.ld_rhs, T(0), range, ldb,
+    Status st = left ? gemm_device<T>(A.trans, Op::none, s, n, s, T(1), inverse, v.ldi, v.rhs, v.ld_rhs, T(0), range, ldb,
                                       stream, GemmPart{}, v.gemm_work, v.gemm_bytes)
-                     : gemm_device<T>(false, A.trans, m, s, s, T(1), v.rhs, v.ld_rhs, inverse, v.ldi, T(0), range, ldb,
+                     : gemm_device<T>(Op::none, A.trans, m, s, s, T(1), v.rhs, v.ld_rhs, inverse, v.ldi, T(0), range, ldb,
                                       stream, GemmPart{}, v.gemm_work, v.gemm_bytes);
     if (st != Status::ok) return st;
     return launched(kernels::launch_solve_flagged_block<T, tuning::kTrsmInverseNb>(
@@ -230,7 +230,7 @@ TriangularSolve<T> triangular_solve(char side, char uplo, char trans, char diag,
   TriangularSolve<T> t;
   t.left = upper(side) == 'L';
   t.A = {dA, ldda, op_of(trans)};
-  const bool op_lower = (upper(uplo) == 'L') != t.A.trans;
+  const bool op_lower = (upper(uplo) == 'L') != t.A.trans.transposed();
   t.forward = t.left ? op_lower : !op_lower;
   t.lower = upper(uplo) == 'L';
   t.unit = upper(diag) == 'U';
@@ -353,8 +353,8 @@ Status symmetric_product(bool hermitian, char side, char uplo, int64_t m, int64_
                           "symm symmetrize");
       s != Status::ok)
     return s;
-  if (left) return gemm_device<T>(false, false, int(m), int(n), int(m), alpha, full, ldf, dB, lddb, beta, dC, lddc, stream);
-  return gemm_device<T>(false, false, int(m), int(n), int(n), alpha, dB, lddb, full, ldf, beta, dC, lddc, stream);
+  if (left) return gemm_device<T>(Op::none, Op::none, int(m), int(n), int(m), alpha, full, ldf, dB, lddb, beta, dC, lddc, stream);
+  return gemm_device<T>(Op::none, Op::none, int(m), int(n), int(n), alpha, dB, lddb, full, ldf, beta, dC, lddc, stream);
 }
 }  // namespace
 

@@ -183,7 +183,8 @@ void note_plan(const Case &cs) {
   const long staging_mb = staging && std::atol(staging) > 0 ? std::atol(staging) : 32;
   const size_t max_rows = std::max<size_t>(128, (size_t(staging_mb) << 20) / sizeof(T) / 128 * 128);
   const cudrop::impl::GemmTilePlan p = cudrop::impl::plan_gemm_tiles(
-      ta, tb, int(m), int(n), int(cs.k), sizeof(T), cs.beta != 0, g_mem_cap, max_rows);
+      cudrop::Op::transposed_if(ta), cudrop::Op::transposed_if(tb), int(m), int(n), int(cs.k), sizeof(T), cs.beta != 0,
+      g_mem_cap, max_rows);
   ++g_plans.calls;
   if (!p.fits) return;
   if (p.in_core) {

@@ -97,7 +97,8 @@ bool check_plan(bool ta, bool tb, int m, int n, int k, size_t es, bool reads_c, 
                 int(ta), int(tb), m, n, k, es, int(reads_c), cap, max_rows);
   GemmTilePlan p;
   try {
-    p = plan_gemm_tiles(ta, tb, m, n, k, es, reads_c, cap, max_rows);
+    p = plan_gemm_tiles(cudrop::Op::transposed_if(ta), cudrop::Op::transposed_if(tb), m, n, k, es, reads_c, cap,
+                        max_rows);
   } catch (const std::exception &e) {
     EXPECT(false, "plan_gemm_tiles threw %s: %s", e.what(), what);
     return false;
@@ -251,7 +252,8 @@ int main() {
   // Big tiles: a cap of 64 MiB and more with dimensions of 20000 gets blocks of >= 512.
   for (size_t es : {size_t(4), size_t(8)})
     for (size_t cap : {64 * MiB, 300 * MiB, size_t(2) << 30}) {
-      const GemmTilePlan p = plan_gemm_tiles(false, false, 20000, 20000, 20000, es, true, cap, 32 * MiB / es);
+      const GemmTilePlan p = plan_gemm_tiles(cudrop::Op::none, cudrop::Op::none, 20000, 20000, 20000, es, true, cap,
+                                                   32 * MiB / es);
       EXPECT(p.fits && !p.in_core && p.mb >= 512 && p.nb >= 512,
              "es=%zu cap=%zu: mb=%d nb=%d (want >= 512)", es, cap, p.mb, p.nb);
     }
@@ -270,7 +272,8 @@ int main() {
             for (int t = 0; t < 4; ++t) {
               const bool reads_c = (m + n + k + t) % 2 == 0;
               if (!check_plan(t & 1, t & 2, m, n, k, es, reads_c, cap, 32 * MiB / es)) continue;
-              const GemmTilePlan p = plan_gemm_tiles(t & 1, t & 2, m, n, k, es, reads_c, cap, 32 * MiB / es);
+              const GemmTilePlan p = plan_gemm_tiles(cudrop::Op::transposed_if(t & 1), cudrop::Op::transposed_if(t & 2), m,
+                                                     n, k, es, reads_c, cap, 32 * MiB / es);
               ++plans;
               if (p.in_core) continue;
               ++tiled;

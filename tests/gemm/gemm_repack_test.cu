@@ -58,7 +58,7 @@ void run(const Case &c, unsigned seed) {
   CHECK_CUDA(cudaMalloc(&dB, b_count * sizeof(float)));
   CHECK_CUDA(cudaMemcpy(dA, a.data(), a_count * sizeof(float), cudaMemcpyHostToDevice));
   CHECK_CUDA(cudaMemcpy(dB, b.data(), b_count * sizeof(float), cudaMemcpyHostToDevice));
-  const size_t work_bytes = cudrop::impl::gemm_device_workspace<float>(true, false, m, n, k);
+  const size_t work_bytes = cudrop::impl::gemm_device_workspace<float>(cudrop::Op::trans, cudrop::Op::none, m, n, k);
   void *work = nullptr;
   if (work_bytes > 0) CHECK_CUDA(cudaMalloc(&work, work_bytes));
   // 0: repacked (enough workspace), 1: direct (none), 2: direct (one byte short).
@@ -67,7 +67,7 @@ void run(const Case &c, unsigned seed) {
   for (int v = 0; v < 3; ++v) {
     CHECK_CUDA(cudaMalloc(&dC[v], c_count * sizeof(float)));
     CHECK_CUDA(cudaMemcpy(dC[v], c0.data(), c_count * sizeof(float), cudaMemcpyHostToDevice));
-    const Status s = gemm_device<float>(true, false, m, n, k, 1.3f, dA + off, lda, dB + off, ldb, c.beta,
+    const Status s = gemm_device<float>(cudrop::Op::trans, cudrop::Op::none, m, n, k, 1.3f, dA + off, lda, dB + off, ldb, c.beta,
                                         dC[v] + off, ldc, nullptr, cudrop::GemmPart{}, v == 1 ? nullptr : work, given[v]);
     expect(s == Status::ok, "gemm_device returned ok");
     CHECK_CUDA(cudaDeviceSynchronize());
@@ -104,13 +104,15 @@ int main() {
     return 77;
   }
   using cudrop::impl::gemm_device_workspace;
-  expect(gemm_device_workspace<float>(true, false, 4096, 4096, 4096) > 0, "float A^T B at 4096 repacks");
-  expect(gemm_device_workspace<float>(true, false, 2047, 4096, 4096) == 0, "below m = 2048 it does not");
-  expect(gemm_device_workspace<double>(true, false, 4096, 4096, 4096) == 0, "double never repacks");
+  expect(gemm_device_workspace<float>(cudrop::Op::trans, cudrop::Op::none, 4096, 4096, 4096) > 0, "float A^T B at 4096 repacks");
+  expect(gemm_device_workspace<float>(cudrop::Op::trans, cudrop::Op::none, 2047, 4096, 4096) == 0, "below m = 2048 it does not");
+  expect(gemm_device_workspace<double>(cudrop::Op::trans, cudrop::Op::none, 4096, 4096, 4096) == 0, "double never repacks");
   for (const bool ta : {false, true})
     for (const bool tb : {false, true})
       if (ta != true || tb != false)
-        expect(gemm_device_workspace<float>(ta, tb, 4096, 4096, 4096) == 0, "only A^T B repacks");
+        expect(gemm_device_workspace<float>(cudrop::Op::transposed_if(ta), cudrop::Op::transposed_if(tb), 4096, 4096,
+                                            4096) == 0,
+               "only A^T B repacks");
 
   const Case cases[] = {
       {2048, 128, 128, 0, false, 0.0f},  {2049, 257, 1001, 3, true, -0.7f}, {2051, 1031, 129, 5, false, 0.0f},

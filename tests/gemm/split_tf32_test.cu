@@ -117,11 +117,12 @@ void run(const Case &c, unsigned seed) {
   if (work_bytes > 0) CHECK_CUDA(cudaMalloc(&work, work_bytes));
   bool ran = false;
   const cudrop::Status s = cudrop::impl::split_tf32_gemm_device(
-      c.ta, c.tb, c.m, c.n, c.k, c.alpha, dA + A.off, A.ld, dB + B.off, B.ld, c.beta, dC + C.off, C.ld, stream,
-      cudrop::GemmPart(c.store), work, work_bytes, &ran);
+      cudrop::Op::transposed_if(c.ta), cudrop::Op::transposed_if(c.tb), c.m, c.n, c.k, c.alpha, dA + A.off, A.ld,
+      dB + B.off, B.ld, c.beta, dC + C.off, C.ld, stream, cudrop::GemmPart(c.store), work, work_bytes, &ran);
   expect(s == cudrop::Status::ok, "status ok", label);
-  const cudrop::Status s2 = cudrop::impl::gemm_device<float>(c.ta, c.tb, c.m, c.n, c.k, c.alpha, dA + A.off, A.ld,
-                                                             dB + B.off, B.ld, c.beta, dC2 + C.off, C.ld, stream);
+  const cudrop::Status s2 = cudrop::impl::gemm_device<float>(
+      cudrop::Op::transposed_if(c.ta), cudrop::Op::transposed_if(c.tb), c.m, c.n, c.k, c.alpha, dA + A.off, A.ld,
+      dB + B.off, B.ld, c.beta, dC2 + C.off, C.ld, stream);
   expect(s2 == cudrop::Status::ok, "FP32 kernel status ok", label);
   CHECK_CUDA(cudaStreamSynchronize(stream));
   std::vector<float> got(C.buf.size()), fp32(C.buf.size());

@@ -1,0 +1,24 @@
+#pragma once
+// The typed options of a call, converted once from the caller's letters at the entry: the floors
+// below take these, not letters or bools.
+namespace cudrop {
+
+// op(X) of a BLAS call: X, X^T, or X^H (TRANS = 'C': the conjugate transpose, X^T itself for
+// a real X). No implicit conversion from or to bool: a real kernel that takes "transposed or
+// not" is given transposed(); a condition may test the Op itself (explicit operator bool).
+struct Op {
+  enum Kind : unsigned char { none, trans, conj_trans };
+  Kind kind = none;
+  Op() = default;
+  constexpr Op(Kind k) : kind(k) {}  // NOLINT: Op::trans reads as the Op it names
+  // The reference's letter, checked already: 'N', 'T' or 'C' (upper case).
+  static constexpr Op from_letter(char letter) { return letter == 'N' ? none : letter == 'C' ? conj_trans : trans; }
+  // X^T where transposed, else X (the real routines' own choice; no conjugate).
+  static constexpr Op transposed_if(bool transposed) { return transposed ? trans : none; }
+  constexpr bool transposed() const { return kind != none; }
+  explicit constexpr operator bool() const { return transposed(); }
+  constexpr bool conjugated() const { return kind == conj_trans; }
+  constexpr char letter() const { return kind == none ? 'N' : kind == trans ? 'T' : 'C'; }
+};
+
+}  // namespace cudrop
