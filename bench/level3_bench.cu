@@ -111,11 +111,20 @@ template <class T> struct Blas {
   static cudrop::Status device(const std::string &r, int n, const T *a, const T *b, T *c, T *bw, cudaStream_t s,
                                void *work, size_t work_bytes) {
     using namespace cudrop::impl;
-    if (r == "symm") return symm_device<T>('L', 'L', n, n, T(1), a, n, b, n, T(0.5), c, n, s, work, work_bytes);
-    if (r == "syrk") return syr2k_device<T>('L', 'N', n, n, T(1), a, n, nullptr, n, T(0.5), c, n, s, work, work_bytes);
-    if (r == "syr2k") return syr2k_device<T>('L', 'N', n, n, T(1), a, n, b, n, T(0.5), c, n, s, work, work_bytes);
-    if (r == "trmm") return trmm_device<T>('L', 'L', 'N', 'N', n, n, T(1), a, n, b, n, c, n, s, work, work_bytes);
-    return trsm_device<T>('L', 'L', 'N', 'N', n, n, T(1), a, n, bw, n, s, work, work_bytes);
+    if (r == "symm")
+      return symm_device<T>(cudrop::Side::left, cudrop::Uplo::lower, n, n, T(1), a, n, b, n, T(0.5), c, n, s, work,
+                            work_bytes);
+    if (r == "syrk")
+      return syr2k_device<T>(cudrop::Uplo::lower, cudrop::Op::none, n, n, T(1), a, n, nullptr, n, T(0.5), c, n, s, work,
+                             work_bytes);
+    if (r == "syr2k")
+      return syr2k_device<T>(cudrop::Uplo::lower, cudrop::Op::none, n, n, T(1), a, n, b, n, T(0.5), c, n, s, work,
+                             work_bytes);
+    if (r == "trmm")
+      return trmm_device<T>(cudrop::Side::left, cudrop::Uplo::lower, cudrop::Op::none, cudrop::Diag::non_unit, n, n,
+                            T(1), a, n, b, n, c, n, s, work, work_bytes);
+    return trsm_device<T>(cudrop::Side::left, cudrop::Uplo::lower, cudrop::Op::none, cudrop::Diag::non_unit, n, n, T(1),
+                          a, n, bw, n, s, work, work_bytes);
   }
 };
 
@@ -166,9 +175,15 @@ template <class T> struct ComplexBlas {
     if (r == "gemm")
       return gemm_device<T>(cudrop::Op::none, cudrop::Op::none, n, n, n, one, a, n, b, n, beta, c, n, s,
                             cudrop::GemmPart{}, work, work_bytes);
-    if (r == "hemm") return hemm_device<T>('L', 'L', n, n, one, a, n, b, n, beta, c, n, s, work, work_bytes);
-    if (r == "herk") return her2k_device<T>('L', 'N', n, n, one, a, n, nullptr, n, R(0.5), c, n, s, work, work_bytes);
-    if (r == "her2k") return her2k_device<T>('L', 'N', n, n, one, a, n, b, n, R(0.5), c, n, s, work, work_bytes);
+    if (r == "hemm")
+      return hemm_device<T>(cudrop::Side::left, cudrop::Uplo::lower, n, n, one, a, n, b, n, beta, c, n, s, work,
+                            work_bytes);
+    if (r == "herk")
+      return her2k_device<T>(cudrop::Uplo::lower, cudrop::Op::none, n, n, one, a, n, nullptr, n, R(0.5), c, n, s, work,
+                             work_bytes);
+    if (r == "her2k")
+      return her2k_device<T>(cudrop::Uplo::lower, cudrop::Op::none, n, n, one, a, n, b, n, R(0.5), c, n, s, work,
+                             work_bytes);
     return Blas<T>::device(r, n, a, b, c, bw, s, work, work_bytes);
   }
 };
@@ -194,9 +209,9 @@ void run(const std::string &r, int n, int reps, cublasHandle_t handle, cudaStrea
       [&] { BlasOf<T>::host(r, n, a.data(), b.data(), cw.data(), bw.data()); }, &on_gpu);
   T *dA, *dB, *dC, *dBw;
   void *work;
-  size_t work_bytes = std::max({cudrop::impl::trsm_device_workspace<T>('L', n, n),
-                                cudrop::impl::symm_device_workspace<T>('L', n, n),
-                                cudrop::impl::syr2k_device_workspace<T>('N', n, n)});
+  size_t work_bytes = std::max({cudrop::impl::trsm_device_workspace<T>(cudrop::Side::left, n, n),
+                                cudrop::impl::symm_device_workspace<T>(cudrop::Side::left, n, n),
+                                cudrop::impl::syr2k_device_workspace<T>(cudrop::Op::none, n, n)});
   if (complex && r == "gemm") work_bytes = cudrop::impl::gemm_device_workspace<T>(cudrop::Op::none, cudrop::Op::none, n, n, n);
   CHECK_CUDA(cudaMalloc(&dA, bytes));
   CHECK_CUDA(cudaMalloc(&dB, bytes));

@@ -186,8 +186,8 @@ void chol_blocked(int n, T *dA, size_t ld, int nb, bool left, int *d_work, void 
   for (int j = 0; j < n; j += nb) {
     const int jb = std::min(nb, n - j), rest = n - j - jb;
     if (left && j > 0) {  // this block column receives every earlier column's update
-      CHECK_STATUS(syr2k_device<T>('L', 'N', jb, j, T(-1), at(j, 0), ld, nullptr, 0, T(1), at(j, j), ld, stream, scratch,
-                                   scratch_bytes));
+      CHECK_STATUS(syr2k_device<T>(cudrop::Uplo::lower, cudrop::Op::none, jb, j, T(-1), at(j, 0), ld, nullptr, 0, T(1),
+                                   at(j, j), ld, stream, scratch, scratch_bytes));
       if (rest > 0)
         CHECK_STATUS(gemm_device<T>(Op::none, Op::trans, rest, jb, j, T(-1), at(j + jb, 0), ld, at(j, 0), ld, T(1),
                                     at(j + jb, j), ld, stream));
@@ -195,10 +195,11 @@ void chol_blocked(int n, T *dA, size_t ld, int nb, bool left, int *d_work, void 
     // the diagonal block alone: the panel kernel on a jb x jb matrix factors it and solves nothing
     CHECK_CUDA(cudrop::kernels::launch_potrf_panel<T>({1, stream}, at(j, j), ld, jb, 0, d_work, finished));
     if (rest == 0) break;
-    CHECK_STATUS(trsm_device<T>('R', 'L', 'T', 'N', rest, jb, T(1), at(j, j), ld, at(j + jb, j), ld, stream));
+    CHECK_STATUS(trsm_device<T>(cudrop::Side::right, cudrop::Uplo::lower, cudrop::Op::trans, cudrop::Diag::non_unit,
+                                rest, jb, T(1), at(j, j), ld, at(j + jb, j), ld, stream));
     if (!left)  // the trailing matrix receives this block column's update at once
-      CHECK_STATUS(syr2k_device<T>('L', 'N', rest, jb, T(-1), at(j + jb, j), ld, nullptr, 0, T(1), at(j + jb, j + jb),
-                                   ld, stream, scratch, scratch_bytes));
+      CHECK_STATUS(syr2k_device<T>(cudrop::Uplo::lower, cudrop::Op::none, rest, jb, T(-1), at(j + jb, j), ld, nullptr,
+                                   0, T(1), at(j + jb, j + jb), ld, stream, scratch, scratch_bytes));
   }
 }
 
@@ -210,7 +211,7 @@ void run_chol(int n, const std::vector<int> &nbs, int reps) {
   CHECK_CUDA(cudaMalloc(&dPristine, count * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&dA, count * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&dWork, 256));
-  const size_t scratch_bytes = syr2k_device_workspace<T>('N', n, n);
+  const size_t scratch_bytes = syr2k_device_workspace<T>(cudrop::Op::none, n, n);
   void *dScratch = nullptr;
   CHECK_CUDA(cudaMalloc(&dScratch, std::max<size_t>(256, scratch_bytes)));
   fill_spd<<<2048, 256, 0, g_stream>>>(dPristine, n, 5u + unsigned(n));

@@ -21,4 +21,15 @@ struct Op {
   constexpr char letter() const { return kind == none ? 'N' : kind == trans ? 'T' : 'C'; }
 };
 
+// SIDE, UPLO and DIAG of a call, from the reference's letters checked already (upper case).
+enum class Side : unsigned char { left, right };
+enum class Uplo : unsigned char { upper, lower };
+enum class Diag : unsigned char { non_unit, unit };
+constexpr Side side_of(char letter) { return letter == 'L' ? Side::left : Side::right; }
+constexpr Uplo uplo_of(char letter) { return letter == 'U' ? Uplo::upper : Uplo::lower; }
+constexpr Diag diag_of(char letter) { return letter == 'U' ? Diag::unit : Diag::non_unit; }
+constexpr char letter(Side s) { return s == Side::left ? 'L' : 'R'; }
+constexpr char letter(Uplo u) { return u == Uplo::upper ? 'U' : 'L'; }
+constexpr char letter(Diag d) { return d == Diag::unit ? 'U' : 'N'; }
+
 }  // namespace cudrop

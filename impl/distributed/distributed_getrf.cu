@@ -288,7 +288,8 @@ Status pgetrf_host(int64_t m, int64_t n, T *a, const Descriptor &desc, int *ipiv
     if (nt > 0) {
       if (in_row)
         gpu.issue([&] {
-          return trsm_device<T>('L', 'L', 'N', 'U', kb, nt, T(1), panel, ld_l, at(dV, ldv, lr0, lc1), ldv, stream);
+          return trsm_device<T>(Side::left, Uplo::lower, Op::none, Diag::unit, kb, nt, T(1), panel, ld_l,
+                                at(dV, ldv, lr0, lc1), ldv, stream);
         });
       if (column_shared) {
         if (in_row) gpu.copy(h_rows, size_t(kb), at(dV, ldv, lr0, lc1), ldv, kb, nt, cudaMemcpyDeviceToHost);

@@ -127,7 +127,8 @@ Status ppotrf_host(bool upper, int64_t n, T *a, const Descriptor &desc, GridComm
       }
       if (mt > 0)
         gpu.issue([&] {
-          return trsm_device<T>('R', 'L', 'C', 'N', mt, kb, T(1), diag, ld_diag, at(dV, ldv, lr1, lc0), ldv, stream);
+          return trsm_device<T>(Side::right, Uplo::lower, Op::conj_trans, Diag::non_unit, mt, kb, T(1), diag, ld_diag,
+                                at(dV, ldv, lr1, lc0), ldv, stream);
         });
       if (mt > 0 && row_shared) gpu.copy(h_panel, size_t(mt), panel, ldv, mt, kb, cudaMemcpyDeviceToHost);
     }

@@ -38,7 +38,7 @@ SytrdWork<T> carve(void *base, int n) {
   s.alpha_part = reinterpret_cast<T *>(take(tiles * es));
   s.row_part = reinterpret_cast<T *>(take(tiles * tiles * kernels::kHemvTile * es));
   s.col_part = reinterpret_cast<T *>(take(tiles * tiles * kernels::kHemvTile * es));
-  s.rank2k_bytes = syr2k_device_workspace<T>('N', n, kNb);
+  s.rank2k_bytes = syr2k_device_workspace<T>(Op::none, n, kNb);
   s.rank2k = take(s.rank2k_bytes);
   s.bytes = at;
   return s;
@@ -84,11 +84,11 @@ Status sytrd_device(int n, T *dA, size_t ldda, real_t<T> *d_d, real_t<T> *d_e, T
       const int m2 = n - j - jb;
       Status st;
       if constexpr (is_complex_v<T>)
-        st = her2k_device<T>('L', 'N', m2, jb, T(-1), at(j + jb, j), ldda, s.w + size_t(j + jb), s.ldw, real_t<T>(1),
-                             at(j + jb, j + jb), ldda, stream, s.rank2k, s.rank2k_bytes);
+        st = her2k_device<T>(Uplo::lower, Op::none, m2, jb, T(-1), at(j + jb, j), ldda, s.w + size_t(j + jb), s.ldw,
+                             real_t<T>(1), at(j + jb, j + jb), ldda, stream, s.rank2k, s.rank2k_bytes);
       else
-        st = syr2k_device<T>('L', 'N', m2, jb, T(-1), at(j + jb, j), ldda, s.w + size_t(j + jb), s.ldw, T(1),
-                             at(j + jb, j + jb), ldda, stream, s.rank2k, s.rank2k_bytes);
+        st = syr2k_device<T>(Uplo::lower, Op::none, m2, jb, T(-1), at(j + jb, j), ldda, s.w + size_t(j + jb), s.ldw,
+                             T(1), at(j + jb, j + jb), ldda, stream, s.rank2k, s.rank2k_bytes);
       if (st != Status::ok) return st;
     }
     kernels::panel_restore<T><<<1, kNb, 0, stream>>>(j, jb, n, dA, ldda, d_e, d_d);

@@ -109,7 +109,7 @@ Status syevd_host(bool vectors, bool upper, int n, T *a, int lda, real_t<T> *w, 
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
-  const size_t work = after(ormqr_device_workspace<T>('L', std::max(n - 1, 1), n, std::max(n - 1, 1)));
+  const size_t work = after(ormqr_device_workspace<T>(Side::left, std::max(n - 1, 1), n, std::max(n - 1, 1)));
   const size_t tau_at = work;
   void *dA = nullptr, *dZ = nullptr, *dReal = nullptr, *dW = nullptr;
   if ((s = device_buffers(ctx, {{Slot::a, ldd * size_t(n) * es, &dA},
@@ -141,8 +141,8 @@ Status syevd_host(bool vectors, bool upper, int n, T *a, int lda, real_t<T> *w, 
                    "syevd: tau")) != Status::ok)
       return s;
     // Q = H(1) ... H(n-1), the vectors below the subdiagonal: xORMQR on rows 2..n (xORMTR 'L').
-    if ((s = ormqr_device<T>('L', 'N', n - 1, n, n - 1, static_cast<const T *>(dA) + 1, ldd, d_tau, Z + 1, ldd, dW,
-                             work, stream)) != Status::ok)
+    if ((s = ormqr_device<T>(Side::left, Op::none, n - 1, n, n - 1, static_cast<const T *>(dA) + 1, ldd, d_tau, Z + 1,
+                             ldd, dW, work, stream)) != Status::ok)
       return s;
   }
   if ((s = check(cudaStreamSynchronize(stream), "syevd: back-transformation")) != Status::ok) return s;

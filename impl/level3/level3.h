@@ -6,21 +6,25 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "core/options.h"
 #include "core/routines.h"
 #include "impl/context/gpu.h"
 
 namespace cudrop {
 
-// One checked, non-trivial call (alpha != 0; k > 0 for SYRK/SYR2K), column-major, characters
-// upper case. SYMM: C = alpha A B + beta C (side L) or alpha B A + beta C; HEMM the same with A
-// Hermitian. SYRK/SYR2K: uplo's triangle of C (n x n) from op(A) (n x k) and op(B); m unused;
-// HERK/HER2K: the Hermitian updates (trans 'N' or 'C'; beta, and HERK's alpha, real: imaginary
-// parts zero). TRMM/TRSM: B (m x n) := alpha op(A) B, alpha op(A)^-1 B, or from the right
-// (trans 'C': the conjugate transpose); c == b, beta unused.
+// One checked, non-trivial call (alpha != 0; k > 0 for SYRK/SYR2K), column-major, its options
+// typed (core/options.h). SYMM: C = alpha A B + beta C (side left) or alpha B A + beta C; HEMM
+// the same with A Hermitian. SYRK/SYR2K: uplo's triangle of C (n x n) from op(A) (n x k) and
+// op(B); m unused; HERK/HER2K: the Hermitian updates (trans none or conj_trans; beta, and HERK's
+// alpha, real: imaginary parts zero). TRMM/TRSM: B (m x n) := alpha op(A) B, alpha op(A)^-1 B,
+// or from the right (conj_trans: the conjugate transpose); c == b, beta unused.
 template <class T>
 struct Level3Args {
   Family op;  // symm, syrk, syr2k, trmm, trsm, hemm, herk or her2k
-  char side, uplo, trans, diag;
+  Side side;
+  Uplo uplo;
+  Op trans;
+  Diag diag;
   int m, n, k;
   T alpha, beta;
   const T *a;

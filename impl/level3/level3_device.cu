@@ -10,20 +10,18 @@
 //    a GEMM, unless its condition number says the inverse would lose accuracy: that block is
 //    solved by substitution (backward stable as the reference, whatever its condition). Up to
 //    kTrsmInverseNb the kTriNb-wide blocks are solved by substitution (kernels/triangular.cuh).
-#include "impl/level3/level3_device.h"
-
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <climits>
 
 #include "core/layout.h"
-#include "core/letter.h"
 #include "core/precision_split.h"
 #include "core/tuning.h"
-#include "impl/gemm/gemm.h"
 #include "impl/context/gpu_context.cuh"
 #include "impl/context/stream_scratch.h"
+#include "impl/gemm/gemm.h"
+#include "impl/level3/level3_device.h"
 #include "kernels/triangle_inverse.cuh"
 #include "kernels/triangular.cuh"
 
@@ -32,9 +30,6 @@ namespace {
 
 using kernels::kTriNb;
 using kernels::Part;
-
-// 'N', 'T', 'C' (conjugate transpose; a transpose for real T).
-Op op_of(char trans) { return Op::from_letter(upper(trans)); }
 
 // Blocks of op(A) for the GEMMs: the block at (r0, c0) of op(A) and how GEMM applies it.
 template <class T>
@@ -56,8 +51,8 @@ Status launched(cudaError_t error, const char *what) { return check(error, what)
 // A's triangle as a full square (SYMM/HEMM mirror it into one, TRMM fills the rest with zeros):
 // order x order with padded columns, order = m on the left, n on the right.
 template <class T>
-size_t square_bytes(char side, int64_t m, int64_t n) {
-  const int64_t order = upper(side) == 'L' ? m : n;
+size_t square_bytes(Side side, int64_t m, int64_t n) {
+  const int64_t order = side == Side::left ? m : n;
   return scratch_region(padded_ld(size_t(order), sizeof(T)) * size_t(order) * sizeof(T));
 }
 
@@ -225,15 +220,15 @@ struct TriangularSolve {
 
 // The recursion's description for side/uplo/trans.
 template <class T>
-TriangularSolve<T> triangular_solve(char side, char uplo, char trans, char diag, int64_t m, int64_t n, const T *dA,
+TriangularSolve<T> triangular_solve(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, const T *dA,
                                     size_t ldda, cudaStream_t stream) {
   TriangularSolve<T> t;
-  t.left = upper(side) == 'L';
-  t.A = {dA, ldda, op_of(trans)};
-  const bool op_lower = (upper(uplo) == 'L') != t.A.trans.transposed();
+  t.left = side == Side::left;
+  t.A = {dA, ldda, trans};
+  const bool op_lower = (uplo == Uplo::lower) != t.A.trans.transposed();
   t.forward = t.left ? op_lower : !op_lower;
-  t.lower = upper(uplo) == 'L';
-  t.unit = upper(diag) == 'U';
+  t.lower = uplo == Uplo::lower;
+  t.unit = diag == Diag::unit;
   t.m = int(m);
   t.n = int(n);
   t.stream = stream;
@@ -243,15 +238,15 @@ TriangularSolve<T> triangular_solve(char side, char uplo, char trans, char diag,
 }  // namespace
 
 template <class T>
-size_t trsm_device_workspace(char side, int64_t m, int64_t n, bool lean) {
-  const bool left = upper(side) == 'L';
+size_t trsm_device_workspace(Side side, int64_t m, int64_t n, bool lean) {
+  const bool left = side == Side::left;
   if (m <= 0 || n <= 0 || !InverseBlocks<T>::used(left ? m : n)) return 0;  // blocks solved in place
   return InverseBlocks<T>::layout(left, Op::trans, m, n).bytes(lean);  // what any TRANS needs
 }
 
 template <class T>
-Status trsm_device(char side, char uplo, char trans, char diag, int64_t m, int64_t n, T alpha, const T *dA,
-                   size_t ldda, T *dB, size_t lddb, void *stream_ptr, void *workspace, size_t workspace_bytes) {
+Status trsm_device(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, const T *dA, size_t ldda,
+                   T *dB, size_t lddb, void *stream_ptr, void *workspace, size_t workspace_bytes) {
   if (m <= 0 || n <= 0) return Status::ok;
   if (inject_fault("launch")) return Status::cuda_error;
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
@@ -262,7 +257,7 @@ Status trsm_device(char side, char uplo, char trans, char diag, int64_t m, int64
         s != Status::ok)
       return s;
   }
-  const bool left = upper(side) == 'L';
+  const bool left = side == Side::left;
   const int64_t order = left ? m : n;
   TriangularSolve<T> t = triangular_solve(side, uplo, trans, diag, m, n, dA, ldda, stream);
   if (!InverseBlocks<T>::used(order)) return t.solve(0, order, dB, lddb);
@@ -280,7 +275,7 @@ Status trsm_device(char side, char uplo, char trans, char diag, int64_t m, int64
 }
 
 template <class T>
-size_t trmm_device_workspace(char side, int64_t m, int64_t n) {
+size_t trmm_device_workspace(Side side, int64_t m, int64_t n) {
   return square_bytes<T>(side, m, n);
 }
 
@@ -288,15 +283,15 @@ size_t trmm_device_workspace(char side, int64_t m, int64_t n) {
 // diagonal's ones), whose product each tile of C takes over the k range where the triangle is
 // (GemmZeros): about half the square's work, one launch.
 template <class T>
-Status trmm_device(char side, char uplo, char trans, char diag, int64_t m, int64_t n, T alpha, const T *dA,
-                   size_t ldda, const T *dB, size_t lddb, T *dC, size_t lddc, void *stream_ptr, void *workspace,
+Status trmm_device(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t n, T alpha, const T *dA, size_t ldda,
+                   const T *dB, size_t lddb, T *dC, size_t lddc, void *stream_ptr, void *workspace,
                    size_t workspace_bytes) {
   if (m <= 0 || n <= 0) return Status::ok;
   if (inject_fault("launch")) return Status::cuda_error;
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
   if (alpha == T(0))
     return launched(kernels::launch_axpby(Part::all, m, n, T(0), dC, lddc, T(0), dC, lddc, stream), "trmm zero");
-  const bool left = upper(side) == 'L', lower = upper(uplo) == 'L';
+  const bool left = side == Side::left, lower = uplo == Uplo::lower;
   const int64_t order = left ? m : n;
   StreamScratch scratch(stream, "level3 workspace");
   char *ws = nullptr;
@@ -304,12 +299,12 @@ Status trmm_device(char side, char uplo, char trans, char diag, int64_t m, int64
     return s;
   T *square = reinterpret_cast<T *>(ws);
   const size_t lds = padded_ld(size_t(order), sizeof(T));
-  if (Status s = launched(kernels::launch_triangle_square(lower, upper(diag) == 'U', order, dA, ldda, square, lds,
-                                                          stream),
-                          "trmm square");
+  if (Status s =
+          launched(kernels::launch_triangle_square(lower, diag == Diag::unit, order, dA, ldda, square, lds, stream),
+                   "trmm square");
       s != Status::ok)
     return s;
-  const Op op = op_of(trans);
+  const Op op = trans;
   const bool op_lower = lower != bool(op);
   GemmPart part;
   if (left) {
@@ -323,16 +318,16 @@ Status trmm_device(char side, char uplo, char trans, char diag, int64_t m, int64
 }
 
 template <class T>
-size_t symm_device_workspace(char side, int64_t m, int64_t n) {
+size_t symm_device_workspace(Side side, int64_t m, int64_t n) {
   return square_bytes<T>(side, m, n);
 }
 
 namespace {
 // SYMM, or HEMM with `hermitian`: A mirrored into a full square, then one GEMM.
 template <class T>
-Status symmetric_product(bool hermitian, char side, char uplo, int64_t m, int64_t n, T alpha, const T *dA,
-                         size_t ldda, const T *dB, size_t lddb, T beta, T *dC, size_t lddc, void *stream_ptr,
-                         void *workspace, size_t workspace_bytes) {
+Status symmetric_product(bool hermitian, Side side, Uplo uplo, int64_t m, int64_t n, T alpha, const T *dA, size_t ldda,
+                         const T *dB, size_t lddb, T beta, T *dC, size_t lddc, void *stream_ptr, void *workspace,
+                         size_t workspace_bytes) {
   if (m <= 0 || n <= 0) return Status::ok;
   if (inject_fault("launch")) return Status::cuda_error;
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
@@ -340,7 +335,7 @@ Status symmetric_product(bool hermitian, char side, char uplo, int64_t m, int64_
     return beta == T(1) ? Status::ok
                         : launched(kernels::launch_axpby(Part::all, m, n, T(0), dC, lddc, beta, dC, lddc, stream),
                                    "symm scale");
-  const bool left = upper(side) == 'L';
+  const bool left = side == Side::left;
   const int64_t order = left ? m : n;
   StreamScratch scratch(stream, "level3 workspace");
   char *ws = nullptr;
@@ -348,9 +343,9 @@ Status symmetric_product(bool hermitian, char side, char uplo, int64_t m, int64_
     return s;
   T *full = reinterpret_cast<T *>(ws);
   const size_t ldf = padded_ld(size_t(order), sizeof(T));
-  if (Status s = launched(kernels::launch_symmetrize(upper(uplo) == 'L', order, dA, ldda, full, ldf, stream,
-                                                    hermitian),
-                          "symm symmetrize");
+  if (Status s =
+          launched(kernels::launch_symmetrize(uplo == Uplo::lower, order, dA, ldda, full, ldf, stream, hermitian),
+                   "symm symmetrize");
       s != Status::ok)
     return s;
   if (left) return gemm_device<T>(Op::none, Op::none, int(m), int(n), int(m), alpha, full, ldf, dB, lddb, beta, dC, lddc, stream);
@@ -359,13 +354,13 @@ Status symmetric_product(bool hermitian, char side, char uplo, int64_t m, int64_
 }  // namespace
 
 template <class T>
-Status symm_device(char side, char uplo, int64_t m, int64_t n, T alpha, const T *dA, size_t ldda, const T *dB,
+Status symm_device(Side side, Uplo uplo, int64_t m, int64_t n, T alpha, const T *dA, size_t ldda, const T *dB,
                    size_t lddb, T beta, T *dC, size_t lddc, void *stream, void *workspace, size_t workspace_bytes) {
   return symmetric_product<T>(false, side, uplo, m, n, alpha, dA, ldda, dB, lddb, beta, dC, lddc, stream, workspace,
                               workspace_bytes);
 }
 template <class T>
-Status hemm_device(char side, char uplo, int64_t m, int64_t n, T alpha, const T *dA, size_t ldda, const T *dB,
+Status hemm_device(Side side, Uplo uplo, int64_t m, int64_t n, T alpha, const T *dA, size_t ldda, const T *dB,
                    size_t lddb, T beta, T *dC, size_t lddc, void *stream, void *workspace, size_t workspace_bytes) {
   return symmetric_product<T>(true, side, uplo, m, n, alpha, dA, ldda, dB, lddb, beta, dC, lddc, stream, workspace,
                               workspace_bytes);
@@ -377,13 +372,13 @@ namespace {
 // storing only the triangle (core/gemm_part.h); HER2K's and SYR2K's second product adds to the
 // first. HERK and HER2K write the diagonal's imaginary parts as zero, as the reference does.
 template <class T>
-Status rank_update(bool hermitian, char uplo, char trans, int64_t n, int64_t k, T alpha, const T *dA, size_t ldda,
+Status rank_update(bool hermitian, Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T *dA, size_t ldda,
                    const T *dB, size_t lddb, T beta, T *dC, size_t lddc, void *stream_ptr, void *workspace,
                    size_t workspace_bytes) {
   if (n <= 0) return Status::ok;
   if (inject_fault("launch")) return Status::cuda_error;
   const auto stream = static_cast<cudaStream_t>(stream_ptr);
-  const bool lower = upper(uplo) == 'L';
+  const bool lower = uplo == Uplo::lower;
   if (alpha == T(0) || k <= 0)
     return beta == T(1) ? Status::ok
                         : launched(kernels::launch_axpby(lower ? Part::lower : Part::upper, n, n, T(0), dC, lddc,
@@ -394,7 +389,7 @@ Status rank_update(bool hermitian, char uplo, char trans, int64_t n, int64_t k, 
   // C = alpha op(A) op(B)^T: op(X) = X (n x k) with the second operand transposed, or
   // op(X) = X^T (X k x n) with the first one transposed (^H for the Hermitian updates).
   const Op transposed = hermitian ? Op::conj_trans : Op::trans;
-  const bool notrans = upper(trans) == 'N';
+  const bool notrans = !trans;
   const Op first = notrans ? Op::none : transposed, second = notrans ? transposed : Op::none;
   const T *b = dB != nullptr ? dB : dA;
   const size_t ldb = dB != nullptr ? lddb : ldda;
@@ -408,50 +403,50 @@ Status rank_update(bool hermitian, char uplo, char trans, int64_t n, int64_t k, 
 }  // namespace
 
 template <class T>
-size_t syr2k_device_workspace(char trans, int64_t n, int64_t k) {
+size_t syr2k_device_workspace(Op trans, int64_t n, int64_t k) {
   if (n <= 0 || k <= 0 || n > INT_MAX || k > INT_MAX) return 0;
-  const bool notrans = upper(trans) == 'N';
+  const bool notrans = !trans;
   return gemm_device_workspace<T>(notrans ? Op::none : Op::trans, notrans ? Op::trans : Op::none, int(n), int(n), int(k));
 }
 
 template <class T>
-Status syr2k_device(char uplo, char trans, int64_t n, int64_t k, T alpha, const T *dA, size_t ldda, const T *dB,
+Status syr2k_device(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T *dA, size_t ldda, const T *dB,
                     size_t lddb, T beta, T *dC, size_t lddc, void *stream, void *workspace, size_t workspace_bytes) {
   return rank_update<T>(false, uplo, trans, n, k, alpha, dA, ldda, dB, lddb, beta, dC, lddc, stream, workspace,
                         workspace_bytes);
 }
 template <class T>
-Status her2k_device(char uplo, char trans, int64_t n, int64_t k, T alpha, const T *dA, size_t ldda, const T *dB,
+Status her2k_device(Uplo uplo, Op trans, int64_t n, int64_t k, T alpha, const T *dA, size_t ldda, const T *dB,
                     size_t lddb, real_t<T> beta, T *dC, size_t lddc, void *stream, void *workspace,
                     size_t workspace_bytes) {
   return rank_update<T>(true, uplo, trans, n, k, alpha, dA, ldda, dB, lddb, T(beta), dC, lddc, stream, workspace,
                         workspace_bytes);
 }
 
-#define CUDROP_LEVEL3_DEVICE(T)                                                                                    \
-  template Status trsm_device<T>(char, char, char, char, int64_t, int64_t, T, const T *, size_t, T *, size_t,     \
-                                 void *, void *, size_t);                                                          \
-  template size_t trsm_device_workspace<T>(char, int64_t, int64_t, bool);                                                \
-  template Status trmm_device<T>(char, char, char, char, int64_t, int64_t, T, const T *, size_t, const T *, size_t, \
-                                 T *, size_t, void *, void *, size_t);                                             \
-  template size_t trmm_device_workspace<T>(char, int64_t, int64_t);                                                \
-  template Status symm_device<T>(char, char, int64_t, int64_t, T, const T *, size_t, const T *, size_t, T, T *,    \
-                                 size_t, void *, void *, size_t);                                                  \
-  template size_t symm_device_workspace<T>(char, int64_t, int64_t);                                                \
-  template Status syr2k_device<T>(char, char, int64_t, int64_t, T, const T *, size_t, const T *, size_t, T, T *,   \
-                                  size_t, void *, void *, size_t);                                                 \
-  template size_t syr2k_device_workspace<T>(char, int64_t, int64_t);
+#define CUDROP_LEVEL3_DEVICE(T)                                                                                        \
+  template Status trsm_device<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, const T *, size_t, T *, size_t, void *,    \
+                                 void *, size_t);                                                                      \
+  template size_t trsm_device_workspace<T>(Side, int64_t, int64_t, bool);                                              \
+  template Status trmm_device<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, const T *, size_t, const T *, size_t, T *, \
+                                 size_t, void *, void *, size_t);                                                      \
+  template size_t trmm_device_workspace<T>(Side, int64_t, int64_t);                                                    \
+  template Status symm_device<T>(Side, Uplo, int64_t, int64_t, T, const T *, size_t, const T *, size_t, T, T *,        \
+                                 size_t, void *, void *, size_t);                                                      \
+  template size_t symm_device_workspace<T>(Side, int64_t, int64_t);                                                    \
+  template Status syr2k_device<T>(Uplo, Op, int64_t, int64_t, T, const T *, size_t, const T *, size_t, T, T *, size_t, \
+                                  void *, void *, size_t);                                                             \
+  template size_t syr2k_device_workspace<T>(Op, int64_t, int64_t);
 CUDROP_IF_s(CUDROP_LEVEL3_DEVICE(float))
 CUDROP_IF_d(CUDROP_LEVEL3_DEVICE(double))
 CUDROP_IF_c(CUDROP_LEVEL3_DEVICE(Complex<float>))
 CUDROP_IF_z(CUDROP_LEVEL3_DEVICE(Complex<double>))
 #undef CUDROP_LEVEL3_DEVICE
 
-#define CUDROP_HERMITIAN_DEVICE(T)                                                                                  \
-  template Status hemm_device<T>(char, char, int64_t, int64_t, T, const T *, size_t, const T *, size_t, T, T *,    \
-                                 size_t, void *, void *, size_t);                                                  \
-  template Status her2k_device<T>(char, char, int64_t, int64_t, T, const T *, size_t, const T *, size_t, real_t<T>, \
-                                  T *, size_t, void *, void *, size_t);
+#define CUDROP_HERMITIAN_DEVICE(T)                                                                                     \
+  template Status hemm_device<T>(Side, Uplo, int64_t, int64_t, T, const T *, size_t, const T *, size_t, T, T *,        \
+                                 size_t, void *, void *, size_t);                                                      \
+  template Status her2k_device<T>(Uplo, Op, int64_t, int64_t, T, const T *, size_t, const T *, size_t, real_t<T>, T *, \
+                                  size_t, void *, void *, size_t);
 CUDROP_IF_c(CUDROP_HERMITIAN_DEVICE(Complex<float>))
 CUDROP_IF_z(CUDROP_HERMITIAN_DEVICE(Complex<double>))
 #undef CUDROP_HERMITIAN_DEVICE

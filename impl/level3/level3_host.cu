@@ -116,7 +116,7 @@ struct NonfiniteFlag {
 template <class T>
 Status rank_update_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap) {
   const size_t es = sizeof(T);
-  const bool two = g.op == Family::syr2k || g.op == Family::her2k, notrans = g.trans == 'N', lower = g.uplo == 'L';
+  const bool two = g.op == Family::syr2k || g.op == Family::her2k, notrans = !g.trans, lower = g.uplo == Uplo::lower;
   const size_t rows_a = notrans ? size_t(g.n) : size_t(g.k), cols_a = notrans ? size_t(g.k) : size_t(g.n);
   const size_t ldda = padded_ld(rows_a, es), lddc = padded_ld(size_t(g.n), es);
   const size_t a_bytes = ldda * cols_a * es, c_bytes = lddc * size_t(g.n) * es;
@@ -175,7 +175,7 @@ size_t side_workspace(const Level3Args<T> &g, int64_t cols, bool lean) {
 template <class T>
 Status side_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap, Level3Progress *progress) {
   const size_t es = sizeof(T);
-  const bool left = g.side == 'L', lower = g.uplo == 'L';
+  const bool left = g.side == Side::left, lower = g.uplo == Uplo::lower;
   const bool has_c = g.op != Family::trsm;  // TRMM goes out of place: B in, the result out
   const bool reads_c = (g.op == Family::symm || g.op == Family::hemm) && g.beta != T(0);
   const int64_t order = left ? g.m : g.n;
@@ -224,8 +224,8 @@ Status side_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap, Level3Prog
   if (Status s = upload_triangle(ctx, lower, order, g.a, size_t(g.lda), static_cast<T *>(a_dev), ldda); s != Status::ok)
     return s;
   if (scans) {
-    if (Status s = special.scan(lower ? kernels::Part::lower : kernels::Part::upper, g.diag == 'U', order, order, dA,
-                                ldda);
+    if (Status s = special.scan(lower ? kernels::Part::lower : kernels::Part::upper, g.diag == Diag::unit, order, order,
+                                dA, ldda);
         s != Status::ok)
       return s;
   }

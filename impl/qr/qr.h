@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/complex.h"
+#include "core/options.h"
 #include "impl/context/gpu.h"
 
 namespace cudrop::impl {
@@ -33,13 +34,13 @@ template <class T>
 Status geqrf_device(int m, int n, T *dA, size_t ldda, T *d_tau, int *d_flag, void *d_work, size_t work_bytes,
                     void *stream);
 
-// C := op(Q) C (side 'L') or C op(Q) (side 'R'), Q = H_1 ... H_k from xGEQRF's reflectors in
-// the first k columns of A (nq x k, nq = m for 'L', n for 'R') and d_tau; trans 'N' or 'C'
-// (a real T: 'T' is 'C').
+// C := op(Q) C (side left) or C op(Q) (side right), Q = H_1 ... H_k from xGEQRF's reflectors in
+// the first k columns of A (nq x k, nq = m for left, n for right) and d_tau; trans none or
+// conj_trans (a real T: trans is conj_trans).
 template <class T>
-size_t ormqr_device_workspace(char side, int m, int n, int k);
+size_t ormqr_device_workspace(Side side, int m, int n, int k);
 template <class T>
-Status ormqr_device(char side, char trans, int m, int n, int k, const T *dA, size_t ldda, const T *d_tau, T *dC,
+Status ormqr_device(Side side, Op trans, int m, int n, int k, const T *dA, size_t ldda, const T *d_tau, T *dC,
                     size_t lddc, void *d_work, size_t work_bytes, void *stream);
 
 // Q's first n columns (m x n, n <= m) into dQ from k reflectors in dA (m x k) and d_tau; dQ must
@@ -70,18 +71,18 @@ Status geqrf_host(int m, int n, T *a, int lda, T *tau, QrProgress *progress);
 
 // xORMQR/xUNMQR: c (m x n) := op(Q) c or c op(Q); a holds k reflectors (nq x k).
 template <class T>
-Status ormqr_host(char side, char trans, int m, int n, int k, const T *a, int lda, const T *tau, T *c, int ldc,
+Status ormqr_host(Side side, Op trans, int m, int n, int k, const T *a, int lda, const T *tau, T *c, int ldc,
                   QrProgress *progress);
 
 // xORGQR/xUNGQR: a (m x n) := Q's first n columns from its first k columns' reflectors.
 template <class T>
 Status orgqr_host(int m, int n, int k, T *a, int lda, const T *tau, QrProgress *progress);
 
-// xGELS for m >= n (the QR case), trans 'N' or 'C' ('T' for a real T): a := its QR factor,
-// b := the solution (and, for 'N', the residual's rotated rows below it), *info = 0.
+// xGELS for m >= n (the QR case), trans none or conj_trans (a real T's 'T'): a := its QR factor,
+// b := the solution (and, for none, the residual's rotated rows below it), *info = 0.
 // Status::special_values when the reference would scale A or B, A is zero, holds Inf or NaN, or
 // R has an exactly zero diagonal entry: nothing was written, the CPU routine takes the call.
 template <class T>
-Status gels_host(char trans, int m, int n, int nrhs, T *a, int lda, T *b, int ldb, QrProgress *progress);
+Status gels_host(Op trans, int m, int n, int nrhs, T *a, int lda, T *b, int ldb, QrProgress *progress);
 
 }  // namespace cudrop::impl

@@ -39,20 +39,20 @@ struct QrWork {
 };
 
 // xLARFB's products' workspace for blocks of nb reflectors of up to `rows` rows applied to a
-// C of c_rows x c_cols (side 'L': c_rows = rows).
+// C of c_rows x c_cols (side left: c_rows = rows).
 template <class T>
-size_t larfb_gemm_workspace(char side, int rows, int nb, int c_rows, int c_cols) {
+size_t larfb_gemm_workspace(Side side, int rows, int nb, int c_rows, int c_cols) {
   const Op n = Op::none, c = Op::conj_trans;
-  if (side == 'L')
+  if (side == Side::left)
     return std::max({gemm_device_workspace<T>(c, n, nb, c_cols, rows), gemm_device_workspace<T>(c, n, nb, c_cols, nb),
                      gemm_device_workspace<T>(n, n, rows, c_cols, nb)});
   return std::max({gemm_device_workspace<T>(n, n, c_rows, nb, rows), gemm_device_workspace<T>(n, c, c_rows, nb, nb),
                    gemm_device_workspace<T>(n, c, c_rows, rows, nb)});
 }
 
-// side 'L': W is nb x c_cols; 'R': c_rows x nb. panel: the panel kernel's buffers too.
+// side left: W is nb x c_cols; right: c_rows x nb. panel: the panel kernel's buffers too.
 template <class T>
-QrWork<T> carve(void *base, bool panel, char side, int rows, int c_rows, int c_cols) {
+QrWork<T> carve(void *base, bool panel, Side side, int rows, int c_rows, int c_cols) {
   const int nb = panel_width();
   QrWork<T> w;
   size_t at = 0;
@@ -71,8 +71,8 @@ QrWork<T> carve(void *base, bool panel, char side, int rows, int c_rows, int c_c
   w.t = reinterpret_cast<T *>(take(size_t(nb) * nb * es));
   w.g = reinterpret_cast<T *>(take(size_t(nb) * nb * es));
   w.gram = reinterpret_cast<T *>(take(size_t(kernels::gram_chunks(rows)) * nb * nb * es));
-  w.ldw = side == 'L' ? size_t(nb) : padded_ld(size_t(c_rows), es);
-  const size_t w_cols = side == 'L' ? size_t(c_cols) : size_t(nb);
+  w.ldw = side == Side::left ? size_t(nb) : padded_ld(size_t(c_rows), es);
+  const size_t w_cols = side == Side::left ? size_t(c_cols) : size_t(nb);
   w.w = reinterpret_cast<T *>(take(w.ldw * w_cols * es));
   w.w2 = reinterpret_cast<T *>(take(w.ldw * w_cols * es));
   w.gemm_bytes = larfb_gemm_workspace<T>(side, rows, nb, c_rows, c_cols);
@@ -94,14 +94,14 @@ Status block_reflector(int rows, int cols, const T *dA, size_t ldda, const T *d_
   return check(error, "qr: block reflector");
 }
 
-// xLARFB: C := H C or H^H C (side 'L', C is h.rows x n), C H or C H^H (side 'R', C is m x h.rows).
+// xLARFB: C := H C or H^H C (side left, C is h.rows x n), C H or C H^H (side right, C is m x h.rows).
 template <class T>
-Status apply_block(char side, bool conj_h, int c_rows, int c_cols, const BlockReflector<T> &h, T *dC, size_t lddc,
+Status apply_block(Side side, bool conj_h, int c_rows, int c_cols, const BlockReflector<T> &h, T *dC, size_t lddc,
                    const QrWork<T> &w, cudaStream_t stream) {
   const Op n = Op::none, c = Op::conj_trans;
   const int ib = h.cols;
   Status s;
-  if (side == 'L') {
+  if (side == Side::left) {
     if (c_cols <= 0) return Status::ok;
     if ((s = gemm_device<T>(c, n, ib, c_cols, h.rows, T(1), h.v, h.ldv, dC, lddc, T(0), w.w, w.ldw, stream, {}, w.gemm,
                             w.gemm_bytes)) != Status::ok)
@@ -150,7 +150,7 @@ Status panel_grid(int rows, int *capacity, PanelGrid *grid) {
 
 template <class T>
 size_t geqrf_device_workspace(int m, int n) {
-  return carve<T>(nullptr, true, 'L', m, m, n).bytes;
+  return carve<T>(nullptr, true, Side::left, m, m, n).bytes;
 }
 
 template <class T>
@@ -158,7 +158,7 @@ Status geqrf_device(int m, int n, T *dA, size_t ldda, T *d_tau, int *d_flag, voi
                     void *stream_) {
   if (m <= 0 || n <= 0) return Status::ok;
   if (inject_fault("launch")) return Status::cuda_error;
-  const QrWork<T> w = carve<T>(d_work, true, 'L', m, m, n);
+  const QrWork<T> w = carve<T>(d_work, true, Side::left, m, m, n);
   if (d_work == nullptr || work_bytes < w.bytes) return Status::out_of_memory;
   auto stream = static_cast<cudaStream_t>(stream_);
   const int nb = panel_width(), mn = std::min(m, n);
@@ -180,23 +180,24 @@ Status geqrf_device(int m, int n, T *dA, size_t ldda, T *d_tau, int *d_flag, voi
     if (j + jb >= n) continue;
     BlockReflector<T> h;
     if (Status s = block_reflector<T>(rows, jb, at(j, j), ldda, d_tau + j, w, stream, &h); s != Status::ok) return s;
-    if (Status s = apply_block<T>('L', true, rows, n - j - jb, h, at(j, j + jb), ldda, w, stream); s != Status::ok)
+    if (Status s = apply_block<T>(Side::left, true, rows, n - j - jb, h, at(j, j + jb), ldda, w, stream);
+        s != Status::ok)
       return s;
   }
   return Status::ok;
 }
 
 template <class T>
-size_t ormqr_device_workspace(char side, int m, int n, int) {
-  return carve<T>(nullptr, false, side, side == 'L' ? m : n, m, n).bytes;
+size_t ormqr_device_workspace(Side side, int m, int n, int) {
+  return carve<T>(nullptr, false, side, side == Side::left ? m : n, m, n).bytes;
 }
 
 template <class T>
-Status ormqr_device(char side, char trans, int m, int n, int k, const T *dA, size_t ldda, const T *d_tau, T *dC,
+Status ormqr_device(Side side, Op trans, int m, int n, int k, const T *dA, size_t ldda, const T *d_tau, T *dC,
                     size_t lddc, void *d_work, size_t work_bytes, void *stream_) {
   if (m <= 0 || n <= 0 || k <= 0) return Status::ok;
   if (inject_fault("launch")) return Status::cuda_error;
-  const bool left = side == 'L', conj_h = trans != 'N';
+  const bool left = side == Side::left, conj_h = trans.transposed();
   const int nq = left ? m : n;
   const QrWork<T> w = carve<T>(d_work, false, side, nq, m, n);
   if (d_work == nullptr || work_bytes < w.bytes) return Status::out_of_memory;
@@ -209,8 +210,8 @@ Status ormqr_device(char side, char trans, int m, int n, int k, const T *dA, siz
     BlockReflector<T> h;
     const T *v = dA + size_t(i) + size_t(i) * ldda;
     if (Status s = block_reflector<T>(nq - i, ib, v, ldda, d_tau + i, w, stream, &h); s != Status::ok) return s;
-    Status s = left ? apply_block<T>('L', conj_h, nq - i, n, h, dC + size_t(i), lddc, w, stream)
-                    : apply_block<T>('R', conj_h, m, nq - i, h, dC + size_t(i) * lddc, lddc, w, stream);
+    Status s = left ? apply_block<T>(Side::left, conj_h, nq - i, n, h, dC + size_t(i), lddc, w, stream)
+                    : apply_block<T>(Side::right, conj_h, m, nq - i, h, dC + size_t(i) * lddc, lddc, w, stream);
     if (s != Status::ok) return s;
   }
   return Status::ok;
@@ -218,7 +219,7 @@ Status ormqr_device(char side, char trans, int m, int n, int k, const T *dA, siz
 
 template <class T>
 size_t orgqr_device_workspace(int m, int n, int) {
-  return carve<T>(nullptr, false, 'L', m, m, n).bytes;
+  return carve<T>(nullptr, false, Side::left, m, m, n).bytes;
 }
 
 template <class T>
@@ -226,7 +227,7 @@ Status orgqr_device(int m, int n, int k, const T *dA, size_t ldda, const T *d_ta
                     size_t work_bytes, void *stream_) {
   if (m <= 0 || n <= 0) return Status::ok;
   if (inject_fault("launch")) return Status::cuda_error;
-  const QrWork<T> w = carve<T>(d_work, false, 'L', m, m, n);
+  const QrWork<T> w = carve<T>(d_work, false, Side::left, m, m, n);
   if (d_work == nullptr || work_bytes < w.bytes) return Status::out_of_memory;
   auto stream = static_cast<cudaStream_t>(stream_);
   if (Status s = check(kernels::launch_set_identity<T>(m, n, dQ, lddq, stream), "orgqr: identity"); s != Status::ok)
@@ -241,18 +242,18 @@ Status orgqr_device(int m, int n, int k, const T *dA, size_t ldda, const T *d_ta
     const T *v = dA + size_t(i) + size_t(i) * ldda;
     if (Status s = block_reflector<T>(m - i, ib, v, ldda, d_tau + i, w, stream, &h); s != Status::ok) return s;
     T *c = dQ + size_t(i) + size_t(i) * lddq;
-    if (Status s = apply_block<T>('L', false, m - i, n - i, h, c, lddq, w, stream); s != Status::ok) return s;
+    if (Status s = apply_block<T>(Side::left, false, m - i, n - i, h, c, lddq, w, stream); s != Status::ok) return s;
   }
   return Status::ok;
 }
 
-#define CUDROP_QR_DEVICE(T)                                                                                      \
-  template size_t geqrf_device_workspace<T>(int, int);                                                          \
-  template Status geqrf_device<T>(int, int, T *, size_t, T *, int *, void *, size_t, void *);                  \
-  template size_t ormqr_device_workspace<T>(char, int, int, int);                                               \
-  template Status ormqr_device<T>(char, char, int, int, int, const T *, size_t, const T *, T *, size_t, void *, \
-                                  size_t, void *);                                                              \
-  template size_t orgqr_device_workspace<T>(int, int, int);                                                     \
+#define CUDROP_QR_DEVICE(T)                                                                                           \
+  template size_t geqrf_device_workspace<T>(int, int);                                                                \
+  template Status geqrf_device<T>(int, int, T *, size_t, T *, int *, void *, size_t, void *);                         \
+  template size_t ormqr_device_workspace<T>(Side, int, int, int);                                                     \
+  template Status ormqr_device<T>(Side, Op, int, int, int, const T *, size_t, const T *, T *, size_t, void *, size_t, \
+                                  void *);                                                                            \
+  template size_t orgqr_device_workspace<T>(int, int, int);                                                           \
   template Status orgqr_device<T>(int, int, int, const T *, size_t, const T *, T *, size_t, void *, size_t, void *);
 CUDROP_QR_DEVICE(float)
 CUDROP_QR_DEVICE(double)

@@ -111,13 +111,13 @@ Status geqrf_host(int m, int n, T *a, int lda, T *tau, QrProgress *progress) {
 }
 
 template <class T>
-Status ormqr_host(char side, char trans, int m, int n, int k, const T *a, int lda, const T *tau, T *c, int ldc,
+Status ormqr_host(Side side, Op trans, int m, int n, int k, const T *a, int lda, const T *tau, T *c, int ldc,
                   QrProgress *progress) {
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
   const size_t es = sizeof(T);
-  const int nq = side == 'L' ? m : n;
+  const int nq = side == Side::left ? m : n;
   const size_t ldda = padded_ld(size_t(nq), es), lddc = padded_ld(size_t(m), es);
   const size_t work = after(ormqr_device_workspace<T>(side, m, n, k)), tau_at = work;
   void *dA = nullptr, *dC = nullptr, *dW = nullptr;
@@ -137,13 +137,13 @@ Status ormqr_host(char side, char trans, int m, int n, int k, const T *a, int ld
   // Applied from the right, every column of the result depends on every column of C: the
   // columns that came back before a failure could not be finished from, so C is kept aside.
   SavedColumns saved(ctx.copier, c, size_t(ldc) * es, size_t(m) * es, size_t(n));
-  if (side == 'R' && !saved.save()) return s = Status::out_of_memory;
+  if (side == Side::right && !saved.save()) return s = Status::out_of_memory;
   if ((s = ormqr_device<T>(side, trans, m, n, k, static_cast<const T *>(dA), ldda, d_tau, static_cast<T *>(dC), lddc,
                            dW, work, ctx.stream)) != Status::ok)
     return s;
   if ((s = check(cudaStreamSynchronize(ctx.stream), "ormqr")) != Status::ok) return s;
   s = download_tracked(ctx, dC, lddc * es, size_t(m) * es, n, c, size_t(ldc) * es, &progress->b_columns);
-  if (s != Status::ok && side == 'R') {
+  if (s != Status::ok && side == Side::right) {
     saved.restore(size_t(progress->b_columns));
     progress->b_columns = 0;
   }
@@ -185,15 +185,16 @@ Status orgqr_host(int m, int n, int k, T *a, int lda, const T *tau, QrProgress *
 }
 
 template <class T>
-Status gels_host(char trans, int m, int n, int nrhs, T *a, int lda, T *b, int ldb, QrProgress *progress) {
+Status gels_host(Op trans, int m, int n, int nrhs, T *a, int lda, T *b, int ldb, QrProgress *progress) {
   using R = real_t<T>;
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
   const size_t es = sizeof(T), ldd = padded_ld(size_t(m), es);
-  const bool notrans = trans == 'N';
-  const size_t work = after(std::max({geqrf_device_workspace<T>(m, n), ormqr_device_workspace<T>('L', m, nrhs, n),
-                                      trsm_device_workspace<T>('L', n, nrhs)}));
+  const bool notrans = !trans;
+  const size_t work =
+      after(std::max({geqrf_device_workspace<T>(m, n), ormqr_device_workspace<T>(Side::left, m, nrhs, n),
+                      trsm_device_workspace<T>(Side::left, n, nrhs)}));
   const size_t tau_at = work, flags_at = after(tau_at + size_t(n) * es);
   void *dA = nullptr, *dB = nullptr, *dW = nullptr;
   Status s = device_buffers(ctx, {{Slot::a, ldd * size_t(n) * es, &dA},
@@ -221,17 +222,21 @@ Status gels_host(char trans, int m, int n, int nrhs, T *a, int lda, T *b, int ld
   if ((s = check(kernels::launch_first_zero_diagonal<T>(n, A, ldd, &d_flags->zero_diagonal, stream), "gels: R")) !=
       Status::ok)
     return s;
-  const char ctrans = is_complex_v<T> ? 'C' : 'T';
+  const Op ctrans = is_complex_v<T> ? Op::conj_trans : Op::trans;
   if (notrans) {
-    if ((s = ormqr_device<T>('L', ctrans, m, nrhs, n, A, ldd, d_tau, B, ldd, dW, work, stream)) != Status::ok) return s;
-    if ((s = trsm_device<T>('L', 'U', 'N', 'N', n, nrhs, T(1), A, ldd, B, ldd, stream, dW, work)) != Status::ok)
+    if ((s = ormqr_device<T>(Side::left, ctrans, m, nrhs, n, A, ldd, d_tau, B, ldd, dW, work, stream)) != Status::ok)
+      return s;
+    if ((s = trsm_device<T>(Side::left, Uplo::upper, Op::none, Diag::non_unit, n, nrhs, T(1), A, ldd, B, ldd, stream,
+                            dW, work)) != Status::ok)
       return s;
   } else {
-    if ((s = trsm_device<T>('L', 'U', ctrans, 'N', n, nrhs, T(1), A, ldd, B, ldd, stream, dW, work)) != Status::ok)
+    if ((s = trsm_device<T>(Side::left, Uplo::upper, ctrans, Diag::non_unit, n, nrhs, T(1), A, ldd, B, ldd, stream, dW,
+                            work)) != Status::ok)
       return s;
     if ((s = check(kernels::launch_set_zero<T>(m - n, nrhs, B + n, ldd, stream), "gels: zero")) != Status::ok)
       return s;
-    if ((s = ormqr_device<T>('L', 'N', m, nrhs, n, A, ldd, d_tau, B, ldd, dW, work, stream)) != Status::ok) return s;
+    if ((s = ormqr_device<T>(Side::left, Op::none, m, nrhs, n, A, ldd, d_tau, B, ldd, dW, work, stream)) != Status::ok)
+      return s;
   }
   QrFlags flags;
   progress->tau.resize(size_t(n) * es);
@@ -259,11 +264,11 @@ Status gels_host(char trans, int m, int n, int nrhs, T *a, int lda, T *b, int ld
   return s;
 }
 
-#define CUDROP_QR_HOST(T)                                                                                  \
-  template Status geqrf_host<T>(int, int, T *, int, T *, QrProgress *);                                    \
-  template Status ormqr_host<T>(char, char, int, int, int, const T *, int, const T *, T *, int, QrProgress *); \
-  template Status orgqr_host<T>(int, int, int, T *, int, const T *, QrProgress *);                         \
-  template Status gels_host<T>(char, int, int, int, T *, int, T *, int, QrProgress *);
+#define CUDROP_QR_HOST(T)                                                                                    \
+  template Status geqrf_host<T>(int, int, T *, int, T *, QrProgress *);                                      \
+  template Status ormqr_host<T>(Side, Op, int, int, int, const T *, int, const T *, T *, int, QrProgress *); \
+  template Status orgqr_host<T>(int, int, int, T *, int, const T *, QrProgress *);                           \
+  template Status gels_host<T>(Op, int, int, int, T *, int, T *, int, QrProgress *);
 CUDROP_QR_HOST(float)
 CUDROP_QR_HOST(double)
 CUDROP_QR_HOST(Complex<float>)

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/options.h"
 #include "impl/context/gpu.h"
 
 namespace cudrop::impl {
@@ -60,11 +61,11 @@ Status download_columns(GpuContext &ctx, const void *dev, size_t ldd_bytes, size
 
 // ---- host interfaces: arguments already checked, n >= 1, nrhs >= 1 unless said ----
 
-// xGETRS: B := op(A)^-1 B with A's LU factors and pivots (trans 'N', 'T' or 'C': the conjugate
+// xGETRS: B := op(A)^-1 B with A's LU factors and pivots (trans none, trans or conj_trans: the conjugate
 // transpose, the transpose for a real T). On ok, B holds X. Otherwise B's columns before
 // progress->columns hold X, the rest are unchanged.
 template <class T>
-Status getrs_host(char trans, int n, int nrhs, const T *a, int lda, const int *ipiv, T *b, int ldb,
+Status getrs_host(Op trans, int n, int nrhs, const T *a, int lda, const int *ipiv, T *b, int ldb,
                   SolveProgress *progress);
 
 // xPOTRS with the `upper` (A = U^H U) or lower (L L^H) factor (^H: ^T for a real T); only that
@@ -88,8 +89,8 @@ size_t solve_device_workspace(int n, int nrhs);
 // xGETRS on device arrays: dLU (ldda >= n) the factors, d_perm the row_permutation of IPIV
 // (n ints), dB (lddb >= n) the right-hand sides; X lands in dX (lddx >= n), dB is scratch.
 template <class T>
-Status getrs_device(char trans, int n, int nrhs, const T *dLU, size_t ldda, const int *d_perm, T *dB, size_t lddb,
-                    T *dX, size_t lddx, void *stream, void *d_work = nullptr, size_t work_bytes = 0);
+Status getrs_device(Op trans, int n, int nrhs, const T *dLU, size_t ldda, const int *d_perm, T *dB, size_t lddb, T *dX,
+                    size_t lddx, void *stream, void *d_work = nullptr, size_t work_bytes = 0);
 
 // xPOTRS with the factor in dA's `upper` triangle (A = U^H U) or lower one (A = L L^H; ^H: ^T
 // for a real T), only that triangle read: dB := A^-1 dB in place.

@@ -46,7 +46,7 @@ Status download_columns(GpuContext &ctx, const void *dev, size_t ldd_bytes, size
 }
 
 template <class T>
-Status getrs_host(char trans, int n, int nrhs, const T *a, int lda, const int *ipiv, T *b, int ldb,
+Status getrs_host(Op trans, int n, int nrhs, const T *a, int lda, const int *ipiv, T *b, int ldb,
                   SolveProgress *progress) {
   progress->nrhs = nrhs;
   std::vector<int> perm;
@@ -176,7 +176,7 @@ Status gesv_host(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb, int *
     error = cudaMemcpyAsync(d_perm, perm.data(), size_t(n) * sizeof(int), cudaMemcpyHostToDevice, ctx.compute);
     if (error == cudaSuccess) error = cudaStreamWaitEvent(ctx.compute, ctx.panel_done[1], 0);
     if ((s = check(error, "gesv: solve")) != Status::ok) return s;
-    s = getrs_device<T>('N', n, nrhs, lu, ldd, d_perm, static_cast<T *>(dB), ldd, static_cast<T *>(dX), ldd,
+    s = getrs_device<T>(Op::none, n, nrhs, lu, ldd, d_perm, static_cast<T *>(dB), ldd, static_cast<T *>(dX), ldd,
                         ctx.compute, static_cast<char *>(dW) + trsm_offset, trsm_bytes);
     if (s == Status::ok) s = check(cudaEventRecord(ctx.panel_done[0], ctx.compute), "gesv: solve");
     if (s != Status::ok) return s;
@@ -201,9 +201,9 @@ Status gesv_host(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb, int *
   return s;
 }
 
-#define CUDROP_SOLVE_HOST_INSTANCES(T)                                                                   \
-  template Status getrs_host<T>(char, int, int, const T *, int, const int *, T *, int, SolveProgress *); \
-  template Status potrs_host<T>(bool, int, int, const T *, int, T *, int, SolveProgress *);              \
+#define CUDROP_SOLVE_HOST_INSTANCES(T)                                                                 \
+  template Status getrs_host<T>(Op, int, int, const T *, int, const int *, T *, int, SolveProgress *); \
+  template Status potrs_host<T>(bool, int, int, const T *, int, T *, int, SolveProgress *);            \
   template Status gesv_host<T>(int, int, T *, int, int *, T *, int, int *, GesvProgress *);
 CUDROP_SOLVE_HOST_INSTANCES(float)
 CUDROP_SOLVE_HOST_INSTANCES(double)

@@ -103,13 +103,15 @@ void run(char side, char uplo, char trans, char diag, int m, int n, T alpha, boo
   const std::vector<Wide<T>> want = reference(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb);
   T *dA, *dB;
   void *work = nullptr;
-  const size_t work_bytes = cudrop::impl::trsm_device_workspace<T>(side, m, n);
+  const size_t work_bytes = cudrop::impl::trsm_device_workspace<T>(cudrop::side_of(side), m, n);
   cudaMalloc(&dA, a.size() * sizeof(T));
   cudaMalloc(&dB, b.size() * sizeof(T));
   if (own_workspace) cudaMalloc(&work, work_bytes);
   cudaMemcpy(dA, a.data(), a.size() * sizeof(T), cudaMemcpyHostToDevice);
   cudaMemcpy(dB, b.data(), b.size() * sizeof(T), cudaMemcpyHostToDevice);
-  const cudrop::Status s = cudrop::impl::trsm_device<T>(side, uplo, trans, diag, m, n, alpha, dA, size_t(lda), dB,
+  const cudrop::Status s = cudrop::impl::trsm_device<T>(cudrop::side_of(side), cudrop::uplo_of(uplo),
+                                                       cudrop::Op::from_letter(trans), cudrop::diag_of(diag), m, n,
+                                                       alpha, dA, size_t(lda), dB,
                                                        size_t(ldb), nullptr, work, own_workspace ? work_bytes : 0);
   std::vector<T> got(b.size());
   const cudaError_t e = cudaMemcpy(got.data(), dB, b.size() * sizeof(T), cudaMemcpyDeviceToHost);
