@@ -38,7 +38,7 @@ void posv(const char *uplo, const int *n, const int *nrhs, T *a, const int *lda,
   }
   const impl::PotrfRhs<T> rhs{*nrhs, b, *ldb};
   route(name, *n >= settings().potrf_min_n, names.cpu,
-        [&](impl::PotrfProgress *progress) { return impl::potrf_host<T>(u == 'U', *n, a, *lda, info, progress, &rhs); },
+        [&](impl::PotrfProgress *progress) { return impl::potrf_host<T>(uplo_of(u), *n, a, *lda, info, progress, &rhs); },
         [&] { cpu::routine<Family::posv, T>()(uplo, n, nrhs, a, lda, b, ldb, info, 1); },
         finish_on_cpu<impl::PotrfProgress>(names.symbol, [&](const impl::PotrfProgress &progress) {
           posv_finish_on_cpu<T>(u == 'U', *n, *nrhs, a, *lda, b, *ldb, progress, info);

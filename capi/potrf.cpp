@@ -40,7 +40,7 @@ void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info, size
     name = label;
   }
   route(name, *n >= settings().potrf_min_n, names.cpu,
-        [&](impl::PotrfProgress *progress) { return impl::potrf_host<T>(u == 'U', *n, a, *lda, info, progress); },
+        [&](impl::PotrfProgress *progress) { return impl::potrf_host<T>(uplo_of(u), *n, a, *lda, info, progress); },
         [&] { cpu::routine<Family::potrf, T>()(uplo, n, a, lda, info, 1); },
         finish_on_cpu<impl::PotrfProgress>(names.symbol, [&](const impl::PotrfProgress &progress) {
           potrf_finish_on_cpu<T>(u == 'U', *n, a, *lda, progress, info);

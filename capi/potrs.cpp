@@ -40,7 +40,7 @@ void potrs(const char *uplo, const int *n, const int *nrhs, const T *a, const in
   };
   route(name, solve_worth_gpu<T>(*n, *nrhs), names.cpu,
         [&](impl::SolveProgress *progress) {
-          return impl::potrs_host<T>(u == 'U', *n, *nrhs, a, *lda, b, *ldb, progress);
+          return impl::potrs_host<T>(uplo_of(u), *n, *nrhs, a, *lda, b, *ldb, progress);
         },
         [&] { cpu_potrs(0); },
         finish_on_cpu<impl::SolveProgress>(names.symbol,

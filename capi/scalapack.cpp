@@ -108,7 +108,7 @@ void ppotrf(const char *uplo, const int *n, T *a, const int *ia, const int *ja, 
         reinterpret_cast<Fn>(cpu::require_scalapack_routine(names.symbol))(uplo, n, a, ia, ja, desca, info, uplo_len);
       },
       [&](const Descriptor &d, impl::GridComm &grid) {
-        const Status status = impl::ppotrf_host<T>(u == 'U', *n, a, d, grid);
+        const Status status = impl::ppotrf_host<T>(uplo_of(u), *n, a, d, grid);
         if (status == Status::ok) *info = 0;
         return status;
       });

@@ -89,7 +89,7 @@ void route_eigen(char jz, char ul, const int *n, T *a, const int *lda, real_t<T>
           const impl::TridiagonalSolver<R> solve = [entry](int order, R *d, R *e, R *z) {
             return tridiagonal_on_cpu<F, T>(entry, order, d, e, z);
           };
-          const Status s = impl::syevd_host<T>(jz == 'V', ul == 'U', *n, a, *lda, w, info, solve, progress);
+          const Status s = impl::syevd_host<T>(jobz_of(jz), uplo_of(ul), *n, a, *lda, w, info, solve, progress);
           if (s == Status::ok) set_work();
           return s;
         },

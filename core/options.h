@@ -32,4 +32,8 @@ constexpr char letter(Side s) { return s == Side::left ? 'L' : 'R'; }
 constexpr char letter(Uplo u) { return u == Uplo::upper ? 'U' : 'L'; }
 constexpr char letter(Diag d) { return d == Diag::unit ? 'U' : 'N'; }
 
+// JOBZ of the eigensolvers: the eigenvalues alone ('N') or with the eigenvectors ('V').
+enum class Jobz : unsigned char { values, vectors };
+constexpr Jobz jobz_of(char letter) { return letter == 'V' ? Jobz::vectors : Jobz::values; }
+
 }  // namespace cudrop

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "core/block_cyclic.h"
+#include "core/options.h"
 #include "impl/context/gpu.h"
 
 namespace cudrop::impl {
@@ -45,6 +46,6 @@ template <class T>
 Status pgetrf_host(int64_t m, int64_t n, T *a, const Descriptor &desc, int *ipiv, GridComm &comm);
 
 template <class T>
-Status ppotrf_host(bool upper, int64_t n, T *a, const Descriptor &desc, GridComm &comm);
+Status ppotrf_host(Uplo uplo, int64_t n, T *a, const Descriptor &desc, GridComm &comm);
 
 }  // namespace cudrop::impl

@@ -27,7 +27,8 @@ using namespace distributed;
 
 
 template <class T>
-Status ppotrf_host(bool upper, int64_t n, T *a, const Descriptor &desc, GridComm &comm) {
+Status ppotrf_host(Uplo uplo, int64_t n, T *a, const Descriptor &desc, GridComm &comm) {
+  const bool upper = uplo == Uplo::upper;
   static_assert(sizeof(T) == sizeof(real_t<T>), "the upper case's view A^T would need conjugating");
   const size_t es = sizeof(T);
   const int64_t nb = desc.nb;
@@ -205,7 +206,7 @@ Status ppotrf_host(bool upper, int64_t n, T *a, const Descriptor &desc, GridComm
   return Status::ok;
 }
 
-template Status ppotrf_host<float>(bool, int64_t, float *, const Descriptor &, GridComm &);
-template Status ppotrf_host<double>(bool, int64_t, double *, const Descriptor &, GridComm &);
+template Status ppotrf_host<float>(Uplo, int64_t, float *, const Descriptor &, GridComm &);
+template Status ppotrf_host<double>(Uplo, int64_t, double *, const Descriptor &, GridComm &);
 
 }  // namespace cudrop::impl

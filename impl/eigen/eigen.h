@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/complex.h"
+#include "core/options.h"
 #include "impl/context/gpu.h"
 
 namespace cudrop::impl {
@@ -47,7 +48,7 @@ struct EigenProgress {
 template <class R>
 using TridiagonalSolver = std::function<int(int n, R *d, R *e, R *z)>;
 template <class T>
-Status syevd_host(bool vectors, bool upper, int n, T *a, int lda, real_t<T> *w, int *info,
+Status syevd_host(Jobz jobz, Uplo uplo, int n, T *a, int lda, real_t<T> *w, int *info,
                   const TridiagonalSolver<real_t<T>> &solve, EigenProgress<T> *progress);
 
 }  // namespace cudrop::impl

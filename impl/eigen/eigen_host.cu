@@ -41,8 +41,9 @@ Status read_back(GpuContext &ctx, void *host, const void *dev, size_t bytes, con
 }  // namespace
 
 template <class T>
-Status syevd_host(bool vectors, bool upper, int n, T *a, int lda, real_t<T> *w, int *info,
+Status syevd_host(Jobz jobz, Uplo uplo, int n, T *a, int lda, real_t<T> *w, int *info,
                   const TridiagonalSolver<real_t<T>> &solve, EigenProgress<T> *progress) {
+  const bool vectors = jobz == Jobz::vectors, upper = uplo == Uplo::upper;
   using R = real_t<T>;
   const size_t es = sizeof(T), ldd = padded_ld(size_t(n), es);
   std::vector<R> d(static_cast<size_t>(n)), e(static_cast<size_t>(std::max(n, 1)));
@@ -156,7 +157,7 @@ Status syevd_host(bool vectors, bool upper, int n, T *a, int lda, real_t<T> *w, 
 
 #define CUDROP_EIGEN_HOST(T)                                                                                   \
   template struct EigenProgress<T>;                                                                            \
-  template Status syevd_host<T>(bool, bool, int, T *, int, real_t<T> *, int *, const TridiagonalSolver<real_t<T>> &, \
+  template Status syevd_host<T>(Jobz, Uplo, int, T *, int, real_t<T> *, int *, const TridiagonalSolver<real_t<T>> &, \
                                 EigenProgress<T> *);
 CUDROP_EIGEN_HOST(float)
 CUDROP_EIGEN_HOST(double)

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/complex.h"
+#include "core/options.h"
 #include "impl/context/gpu.h"
 
 namespace cudrop::impl {
@@ -47,7 +48,7 @@ struct PotrfRhs {
 // finishes it on the CPU from there. rhs (may be null): xPOSV's right-hand sides, solved when
 // *info is 0 (left unchanged otherwise); progress->x_columns of them may hold X on a failure.
 template <class T>
-Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *progress,
+Status potrf_host(Uplo uplo, int n, T *a, int lda, int *info, PotrfProgress *progress,
                   const PotrfRhs<T> *rhs = nullptr);
 
 // Device array, lower triangle only: A = L L^T (L L^H for a complex T) in place on `stream` (a cudaStream_t;

@@ -176,7 +176,8 @@ bool inject_step_fault(size_t index) {
 }  // namespace
 
 template <class T>
-Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *progress, const PotrfRhs<T> *rhs) {
+Status potrf_host(Uplo uplo, int n, T *a, int lda, int *info, PotrfProgress *progress, const PotrfRhs<T> *rhs) {
+  const bool upper = uplo == Uplo::upper;
   progress->n = n;
   if (inject_fault("launch")) return Status::cuda_error;
   GpuLease lease;
@@ -336,7 +337,7 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
     if (solve) {
       if (stop_at_solve_stage(kSolveStageUploaded)) return s = Status::cuda_error;
       if ((s = check(cudaStreamWaitEvent(ctx.compute, ctx.panel_done[1], 0), "posv")) != Status::ok) return s;
-      s = potrs_device<T>(false, n, rhs->nrhs, dA, ldd, static_cast<T *>(d_rhs), ldd, ctx.compute, d_work,
+      s = potrs_device<T>(Uplo::lower, n, rhs->nrhs, dA, ldd, static_cast<T *>(d_rhs), ldd, ctx.compute, d_work,
                           solve_device_workspace<T>(n, rhs->nrhs));
       if (s == Status::ok) s = check(cudaEventRecord(ctx.panel_done[0], ctx.compute), "posv");
       if (s != Status::ok) return s;
@@ -405,11 +406,11 @@ Status potrf_host(bool upper, int n, T *a, int lda, int *info, PotrfProgress *pr
   return Status::ok;
 }
 
-template Status potrf_host<float>(bool, int, float *, int, int *, PotrfProgress *, const PotrfRhs<float> *);
-template Status potrf_host<double>(bool, int, double *, int, int *, PotrfProgress *, const PotrfRhs<double> *);
-template Status potrf_host<Complex<float>>(bool, int, Complex<float> *, int, int *, PotrfProgress *,
+template Status potrf_host<float>(Uplo, int, float *, int, int *, PotrfProgress *, const PotrfRhs<float> *);
+template Status potrf_host<double>(Uplo, int, double *, int, int *, PotrfProgress *, const PotrfRhs<double> *);
+template Status potrf_host<Complex<float>>(Uplo, int, Complex<float> *, int, int *, PotrfProgress *,
                                            const PotrfRhs<Complex<float>> *);
-template Status potrf_host<Complex<double>>(bool, int, Complex<double> *, int, int *, PotrfProgress *,
+template Status potrf_host<Complex<double>>(Uplo, int, Complex<double> *, int, int *, PotrfProgress *,
                                             const PotrfRhs<Complex<double>> *);
 
 }  // namespace cudrop::impl

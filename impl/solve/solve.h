@@ -71,7 +71,7 @@ Status getrs_host(Op trans, int n, int nrhs, const T *a, int lda, const int *ipi
 // xPOTRS with the `upper` (A = U^H U) or lower (L L^H) factor (^H: ^T for a real T); only that
 // triangle is read. As getrs_host for B.
 template <class T>
-Status potrs_host(bool upper, int n, int nrhs, const T *a, int lda, T *b, int ldb, SolveProgress *progress);
+Status potrs_host(Uplo uplo, int n, int nrhs, const T *a, int lda, T *b, int ldb, SolveProgress *progress);
 
 // xGESV (nrhs >= 0): on ok, A holds L and U, IPIV the pivots, *info the factorization's INFO,
 // and B the solution when *info is 0 (unchanged otherwise), exactly as the reference defines
@@ -95,7 +95,7 @@ Status getrs_device(Op trans, int n, int nrhs, const T *dLU, size_t ldda, const 
 // xPOTRS with the factor in dA's `upper` triangle (A = U^H U) or lower one (A = L L^H; ^H: ^T
 // for a real T), only that triangle read: dB := A^-1 dB in place.
 template <class T>
-Status potrs_device(bool upper, int n, int nrhs, const T *dA, size_t ldda, T *dB, size_t lddb, void *stream,
+Status potrs_device(Uplo uplo, int n, int nrhs, const T *dA, size_t ldda, T *dB, size_t lddb, void *stream,
                     void *d_work = nullptr, size_t work_bytes = 0);
 
 }  // namespace cudrop::impl

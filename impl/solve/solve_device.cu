@@ -55,13 +55,13 @@ Status getrs_device(Op trans, int n, int nrhs, const T *dLU, size_t ldda, const 
 }
 
 template <class T>
-Status potrs_device(bool upper, int n, int nrhs, const T *dA, size_t ldda, T *dB, size_t lddb, void *stream,
+Status potrs_device(Uplo uplo, int n, int nrhs, const T *dA, size_t ldda, T *dB, size_t lddb, void *stream,
                     void *d_work, size_t work_bytes) {
   if (n <= 0 || nrhs <= 0) return Status::ok;
   if (inject_fault("launch")) return Status::cuda_error;
   // The reference's two solves: U^H Y = B, then U X = Y; or L Y = B, then L^H X = Y ('C' is
   // the transpose for a real T).
-  const Uplo uplo = upper ? Uplo::upper : Uplo::lower;
+  const bool upper = uplo == Uplo::upper;
   const Op first = upper ? Op::conj_trans : Op::none, second = upper ? Op::none : Op::conj_trans;
   Status st = trsm_device<T>(Side::left, uplo, first, Diag::non_unit, n, nrhs, T(1), dA, ldda, dB, lddb, stream, d_work,
                              work_bytes);
@@ -75,7 +75,7 @@ Status potrs_device(bool upper, int n, int nrhs, const T *dA, size_t ldda, T *dB
   template size_t solve_device_workspace<T>(int, int);                                                            \
   template Status getrs_device<T>(Op, int, int, const T *, size_t, const int *, T *, size_t, T *, size_t, void *, \
                                   void *, size_t);                                                                \
-  template Status potrs_device<T>(bool, int, int, const T *, size_t, T *, size_t, void *, void *, size_t);
+  template Status potrs_device<T>(Uplo, int, int, const T *, size_t, T *, size_t, void *, void *, size_t);
 CUDROP_SOLVE_DEVICE_INSTANCES(float)
 CUDROP_SOLVE_DEVICE_INSTANCES(double)
 CUDROP_SOLVE_DEVICE_INSTANCES(Complex<float>)

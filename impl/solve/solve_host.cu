@@ -86,7 +86,8 @@ Status getrs_host(Op trans, int n, int nrhs, const T *a, int lda, const int *ipi
 }
 
 template <class T>
-Status potrs_host(bool upper, int n, int nrhs, const T *a, int lda, T *b, int ldb, SolveProgress *progress) {
+Status potrs_host(Uplo uplo, int n, int nrhs, const T *a, int lda, T *b, int ldb, SolveProgress *progress) {
+  const bool upper = uplo == Uplo::upper;
   progress->nrhs = nrhs;
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
@@ -115,7 +116,7 @@ Status potrs_host(bool upper, int n, int nrhs, const T *a, int lda, T *b, int ld
   if (error == cudaSuccess) error = cudaStreamWaitEvent(ctx.compute, ctx.panel_ready, 0);
   if ((s = check(error, "potrs: upload")) != Status::ok) return s;
   if (stop_at(SolveStage::uploaded)) return s = Status::cuda_error;
-  s = potrs_device<T>(upper, n, nrhs, static_cast<const T *>(dA), ldd, static_cast<T *>(dB), ldd, ctx.compute, dW,
+  s = potrs_device<T>(uplo, n, nrhs, static_cast<const T *>(dA), ldd, static_cast<T *>(dB), ldd, ctx.compute, dW,
                       work_bytes);
   if (s == Status::ok) s = check(cudaStreamSynchronize(ctx.compute), "potrs");
   if (s != Status::ok) return s;
@@ -203,7 +204,7 @@ Status gesv_host(int n, int nrhs, T *a, int lda, int *ipiv, T *b, int ldb, int *
 
 #define CUDROP_SOLVE_HOST_INSTANCES(T)                                                                 \
   template Status getrs_host<T>(Op, int, int, const T *, int, const int *, T *, int, SolveProgress *); \
-  template Status potrs_host<T>(bool, int, int, const T *, int, T *, int, SolveProgress *);            \
+  template Status potrs_host<T>(Uplo, int, int, const T *, int, T *, int, SolveProgress *);            \
   template Status gesv_host<T>(int, int, T *, int, int *, T *, int, int *, GesvProgress *);
 CUDROP_SOLVE_HOST_INSTANCES(float)
 CUDROP_SOLVE_HOST_INSTANCES(double)
