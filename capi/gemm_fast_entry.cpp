@@ -4,12 +4,11 @@
 // none of the reference's own branches (m, n, k > 0, alpha != 0) and whose m*n*k is at most
 // max_mnk (below what auto mode could send to the GPU; any size in cpu mode) is counted as one
 // CPU call (or inner call: cpu/backend.h's CodeRange) in the calling thread's own slot
-// (route/dispatch.cpp), if the thread owns it, and
-// jumped to the CPU routine with the caller's registers and stack untouched: its result,
-// handlers and return address are exactly the CPU library's. Every other call jumps to the
-// full path, cudrop_[sd]gemm_full (capi/exports.cpp, then capi/gemm.cpp), which checks, reports and routes. Why: a
-// small sgemm_ that stays on the CPU is a few hundred nanoseconds of work or less, and auto
-// mode may add at most 5% to it.
+// (route/dispatch.cpp), if the thread owns it, and jumped to the CPU routine with the caller's
+// registers and stack untouched: its result, handlers and return address are exactly the CPU
+// library's. Every other call jumps to the full path, cudrop_[sd]gemm_full (capi/exports.cpp,
+// then capi/gemm.cpp), which checks, reports and routes. Why: a small sgemm_ that stays on the
+// CPU is a few hundred nanoseconds of work or less, and auto mode may add at most 5% to it.
 #include "capi/gemm_fast_entry.h"
 
 #include <atomic>
@@ -69,6 +68,7 @@ template void open_gemm_shortcut<double>();
 }  // namespace cudrop::capi
 
 #if CUDROP_ASM_ENTRIES
+static_assert(cudrop::cpu::kCpuCodeRanges == 4, "the assembly entry below checks four code ranges");
 // The exported entries, in assembly. Written in C++, GCC 12 saves six registers and loads
 // and stores back all nine stack arguments around the tail jump, several times the cost of
 // this entry and too much of a small GEMM (docs/perf/README.md, small CPU calls). It uses
