@@ -27,30 +27,7 @@ void typed_calls(void) {
   double a[4] = {0}, b[4] = {0}, c[4] = {0}, w[2], tau[2] = {0}, work[64], rwork[64];
   const double _Complex zalpha = 1, zbeta = 0;
   double _Complex za[4] = {0}, zb[4] = {0}, zc[4] = {0}, zwork[64];
-#ifndef CUDROP_NO_STRLEN_MACROS
-  dgemm_("N", "N", &m, &n, &k, &alpha, a, &m, b, &k, &beta, c, &m);
-  zgemm_("C", "N", &m, &n, &k, &zalpha, za, &k, zb, &k, &zbeta, zc, &m);
-  dpotrf_("L", &n, a, &n, &info);
-  dgetrs_("N", &n, &nrhs, a, &n, ipiv, b, &n, &info);
-  dposv_("U", &n, &nrhs, a, &n, b, &n, &info);
-  dormqr_("L", "T", &m, &n, &k, a, &m, tau, c, &m, work, &lwork, &info);
-  dsyevd_("V", "L", &n, a, &n, w, work, &lwork, iwork, &liwork, &info);
-  zheevd_("V", "U", &n, za, &n, w, zwork, &lwork, rwork, &lrwork, iwork, &liwork, &info);
-  dsyrk_("L", "N", &n, &k, &alpha, a, &n, &beta, c, &n);
-  dtrsm_("L", "L", "N", "U", &m, &n, &alpha, a, &m, b, &m);
-  zherk_("U", "C", &n, &k, &alpha, za, &k, &beta, zc, &n);
-#endif
-  dgemm_("N", "N", &m, &n, &k, &alpha, a, &m, b, &k, &beta, c, &m, 1, 1);
-  zgemm_("C", "N", &m, &n, &k, &zalpha, za, &k, zb, &k, &zbeta, zc, &m, 1, 1);
-  dpotrf_("L", &n, a, &n, &info, 1);
-  dgetrs_("N", &n, &nrhs, a, &n, ipiv, b, &n, &info, 1);
-  dposv_("U", &n, &nrhs, a, &n, b, &n, &info, 1);
-  dormqr_("L", "T", &m, &n, &k, a, &m, tau, c, &m, work, &lwork, &info, 1, 1);
-  dsyevd_("V", "L", &n, a, &n, w, work, &lwork, iwork, &liwork, &info, 1, 1);
-  zheevd_("V", "U", &n, za, &n, w, zwork, &lwork, rwork, &lrwork, iwork, &liwork, &info, 1, 1);
-  dsyrk_("L", "N", &n, &k, &alpha, a, &n, &beta, c, &n, 1, 1);
-  dtrsm_("L", "L", "N", "U", &m, &n, &alpha, a, &m, b, &m, 1, 1, 1, 1);
-  zherk_("U", "C", &n, &k, &alpha, za, &k, &beta, zc, &n, 1, 1);
+#include "header_typed_calls.inc"
 }
 
 /* Every routine with hidden lengths, both ways (0: a null pointer or a length). */
