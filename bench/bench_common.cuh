@@ -1,5 +1,5 @@
 #pragma once
-// What every device benchmark needs: checked CUDA/cuSOLVER calls (a benchmark may exit),
+// What every device benchmark needs: checked CUDA/cuBLAS/cuSOLVER calls (a benchmark may exit),
 // a monotonic clock, the median, timed repetitions (host wall clock and CUDA events), and
 // random device data (never zeros).
 #include <cuda_runtime.h>
@@ -16,6 +16,8 @@
   std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); std::exit(2); } } while (0)
 #define CHECK_CUSOLVER(x) do { cusolverStatus_t s_ = (x); if (s_ != CUSOLVER_STATUS_SUCCESS) { \
   std::fprintf(stderr, "%s:%d cusolver %d\n", __FILE__, __LINE__, int(s_)); std::exit(2); } } while (0)
+#define CHECK_CUBLAS(x) do { cublasStatus_t s_ = (x); if (s_ != CUBLAS_STATUS_SUCCESS) { \
+  std::fprintf(stderr, "%s:%d cublas %d\n", __FILE__, __LINE__, int(s_)); std::exit(2); } } while (0)
 
 namespace bench {
 

@@ -29,14 +29,6 @@
 #include "impl/gemm/gemm.h"
 #include "impl/level3/level3_device.h"
 
-#define CHECK_CUBLAS(call)                                                      \
-  do {                                                                          \
-    cublasStatus_t s_ = (call);                                                 \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                          \
-      std::fprintf(stderr, "%s:%d: cuBLAS error %d\n", __FILE__, __LINE__, int(s_)); \
-      std::exit(2);                                                             \
-    }                                                                           \
-  } while (0)
 
 namespace {
 

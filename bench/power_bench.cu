@@ -53,8 +53,6 @@
 #include "cpu/power_loop.h"
 #include "kernels/csr_power.cuh"
 
-#define CHECK_CUBLAS(x) do { cublasStatus_t s_ = (x); if (s_ != CUBLAS_STATUS_SUCCESS) { \
-  std::fprintf(stderr, "%s:%d cublas %d\n", __FILE__, __LINE__, int(s_)); std::exit(2); } } while (0)
 #define CHECK_CUSPARSE(x) do { int s_ = int(x); if (s_ != 0) { \
   std::fprintf(stderr, "%s:%d cusparse %d\n", __FILE__, __LINE__, s_); std::exit(2); } } while (0)
 #define CHECK_STATUS(x) do { cudrop::impl::Status s_ = (x); if (s_ != cudrop::impl::Status::ok) { \

@@ -26,14 +26,6 @@
 #include "impl/gemm/gemm.h"
 #include "impl/gemm/gemm_split_tf32.h"
 
-#define CHECK_CUBLAS(x)                                                           \
-  do {                                                                            \
-    cublasStatus_t s_ = (x);                                                      \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                            \
-      std::fprintf(stderr, "%s:%d cublas %d\n", __FILE__, __LINE__, int(s_));     \
-      std::exit(2);                                                               \
-    }                                                                             \
-  } while (0)
 
 namespace {
 
