@@ -304,16 +304,15 @@ Status trmm_device(Side side, Uplo uplo, Op trans, Diag diag, int64_t m, int64_t
                    "trmm square");
       s != Status::ok)
     return s;
-  const Op op = trans;
-  const bool op_lower = lower != bool(op);
+  const bool op_lower = lower != trans.transposed();
   GemmPart part;
   if (left) {
     part.zeros = op_lower ? GemmZeros::a_lower : GemmZeros::a_upper;
-    return gemm_device<T>(op, Op::none, int(m), int(n), int(m), alpha, square, lds, dB, lddb, T(0), dC, lddc, stream,
+    return gemm_device<T>(trans, Op::none, int(m), int(n), int(m), alpha, square, lds, dB, lddb, T(0), dC, lddc, stream,
                           part);
   }
   part.zeros = op_lower ? GemmZeros::b_lower : GemmZeros::b_upper;
-  return gemm_device<T>(Op::none, op, int(m), int(n), int(n), alpha, dB, lddb, square, lds, T(0), dC, lddc, stream,
+  return gemm_device<T>(Op::none, trans, int(m), int(n), int(n), alpha, dB, lddb, square, lds, T(0), dC, lddc, stream,
                         part);
 }
 
@@ -348,7 +347,8 @@ Status symmetric_product(bool hermitian, Side side, Uplo uplo, int64_t m, int64_
                    "symm symmetrize");
       s != Status::ok)
     return s;
-  if (left) return gemm_device<T>(Op::none, Op::none, int(m), int(n), int(m), alpha, full, ldf, dB, lddb, beta, dC, lddc, stream);
+  if (left)
+    return gemm_device<T>(Op::none, Op::none, int(m), int(n), int(m), alpha, full, ldf, dB, lddb, beta, dC, lddc, stream);
   return gemm_device<T>(Op::none, Op::none, int(m), int(n), int(n), alpha, dB, lddb, full, ldf, beta, dC, lddc, stream);
 }
 }  // namespace
