@@ -1,6 +1,7 @@
 // The exported entries of routines.def's rows of entry `thunk` and `asm`: each takes the
 // program's return address (where an illegal call's handler is looked up,
-// cpu::find_for_illegal_call; whether the call is the program's or an inner one, CallerScope) and calls capi::<routine><T>, which capi/<routine>.cpp defines and
+// cpu::find_for_illegal_call; whether the call is the program's or an inner one, CallerScope)
+// and calls capi::<routine><T>, which capi/<routine>.cpp defines and
 // instantiates for each precision. No policy here: an entry is a call.
 #include <cstddef>
 #include <cstdint>

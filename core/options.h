@@ -28,9 +28,6 @@ enum class Diag : unsigned char { non_unit, unit };
 constexpr Side side_of(char letter) { return letter == 'L' ? Side::left : Side::right; }
 constexpr Uplo uplo_of(char letter) { return letter == 'U' ? Uplo::upper : Uplo::lower; }
 constexpr Diag diag_of(char letter) { return letter == 'U' ? Diag::unit : Diag::non_unit; }
-constexpr char letter(Side s) { return s == Side::left ? 'L' : 'R'; }
-constexpr char letter(Uplo u) { return u == Uplo::upper ? 'U' : 'L'; }
-constexpr char letter(Diag d) { return d == Diag::unit ? 'U' : 'N'; }
 
 // JOBZ of the eigensolvers: the eigenvalues alone ('N') or with the eigenvectors ('V').
 enum class Jobz : unsigned char { values, vectors };

@@ -96,19 +96,21 @@ bool claim_call_slot(CudropCallSlot &slot, const void *tp) {
   return true;
 }
 
-long cpu_call_total() {
+// One count of every slot (CudropCallSlot::cpu_calls or ::inner_calls) with the given-back
+// slots' and the unslotted threads' share of it.
+long slot_total(long CudropCallSlot::*count, long exited, long unslotted) {
   std::lock_guard<std::mutex> lock(call_slots_mutex);
-  long total = exited_threads_cpu_calls + unslotted_cpu_calls;
-  for (const CudropCallSlot &slot : cudrop_call_slots) total += __atomic_load_n(&slot.cpu_calls, __ATOMIC_RELAXED);
+  long total = exited + unslotted;
+  for (const CudropCallSlot &slot : cudrop_call_slots) total += __atomic_load_n(&(slot.*count), __ATOMIC_RELAXED);
   return total;
 }
-
+long cpu_call_total() {
+  return slot_total(&CudropCallSlot::cpu_calls, exited_threads_cpu_calls, unslotted_cpu_calls);
+}
 // Inner calls, on the CPU (the slots) or the GPU.
 long inner_call_total() {
-  std::lock_guard<std::mutex> lock(call_slots_mutex);
-  long total = exited_threads_inner_calls + unslotted_inner_calls + g_inner_gpu_calls.load();
-  for (const CudropCallSlot &slot : cudrop_call_slots) total += __atomic_load_n(&slot.inner_calls, __ATOMIC_RELAXED);
-  return total;
+  return slot_total(&CudropCallSlot::inner_calls, exited_threads_inner_calls, unslotted_inner_calls) +
+         g_inner_gpu_calls.load();
 }
 
 const char *mode_name(Mode mode) {
@@ -131,14 +133,13 @@ __attribute__((destructor)) void print_summary() {
                    file.c_str());
   const long inner = inner_call_total();
   if (gpu_calls + cpu_calls + inner == 0) return;
+  if (settings().verbose < 1) return;
   // The inner calls (those the CPU library underneath made back into cudrop) only where there
   // were any: the line stays what it always was for a program that calls only what it calls.
-  if (settings().verbose >= 1 && inner == 0)
-    std::fprintf(stderr, "cudrop: summary: gpu_calls=%ld cpu_calls=%ld gpu_fallbacks=%ld\n", gpu_calls, cpu_calls,
-                 g_gpu_fallbacks.load());
-  else if (settings().verbose >= 1)
-    std::fprintf(stderr, "cudrop: summary: gpu_calls=%ld cpu_calls=%ld gpu_fallbacks=%ld inner_calls=%ld\n", gpu_calls,
-                 cpu_calls, g_gpu_fallbacks.load(), inner);
+  char inner_text[48] = "";
+  if (inner > 0) std::snprintf(inner_text, sizeof inner_text, " inner_calls=%ld", inner);
+  std::fprintf(stderr, "cudrop: summary: gpu_calls=%ld cpu_calls=%ld gpu_fallbacks=%ld%s\n", gpu_calls, cpu_calls,
+               g_gpu_fallbacks.load(), inner_text);
 }
 
 }  // namespace
