@@ -169,6 +169,13 @@ void start_others(Gpu &g) {
   cudaGetLastError();
 }
 
+// CUDROP_DEVICES's indices as read ("0,1"), for its warnings.
+std::string listed_devices(const env::Environment &e) {
+  std::string value;
+  for (int i = 0; i < e.devices.listed; ++i) value += (i > 0 ? "," : "") + std::to_string(e.devices.index[i]);
+  return value;
+}
+
 void start(Gpu &g) {
   // A setuid/setgid or capability program runs every call on the CPU: the CUDA driver reads
   // its own variables and writes its caches under the caller's home, neither of which a less
@@ -184,21 +191,16 @@ void start(Gpu &g) {
     g.unusable_reason = problem;
     // Devices named on a machine where there are none: said, as any value that cannot be used.
     if (e.devices.listed > 0) {
-      std::string value;
-      for (int i = 0; i < e.devices.listed; ++i) value += (i > 0 ? "," : "") + std::to_string(e.devices.index[i]);
       const std::string expected = "a list of this machine's devices (" + problem + ")";
-      env::warn_invalid("CUDROP_DEVICES", value.c_str(), expected.c_str(), "the CPU");
+      env::warn_invalid("CUDROP_DEVICES", listed_devices(e).c_str(), expected.c_str(), "the CPU");
     }
     return;
   }
   GpuContext &ctx = g.context;
   const env::DeviceChoice choice = env::choose_device(e.device, count, env::local_rank());
   const env::DeviceSet set = env::choose_devices(e.devices.all, e.devices.index, e.devices.listed, count, choice);
-  if (!set.expected.empty()) {
-    std::string value;
-    for (int i = 0; i < e.devices.listed; ++i) value += (i > 0 ? "," : "") + std::to_string(e.devices.index[i]);
-    env::warn_invalid("CUDROP_DEVICES", value.c_str(), set.expected.c_str(), set.instead.c_str());
-  }
+  if (!set.expected.empty())
+    env::warn_invalid("CUDROP_DEVICES", listed_devices(e).c_str(), set.expected.c_str(), set.instead.c_str());
   ctx.device = set.devices[0];
   g.device_count = count;
   g.device_rule = set.rule;
