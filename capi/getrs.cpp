@@ -44,14 +44,13 @@ void getrs(const char *trans, const int *n, const int *nrhs, const T *a, const i
     cpu::routine<Family::getrs, T>()(trans, n, &left, a, lda, ipiv,
                                                                  b + size_t(done) * size_t(*ldb), ldb, info, 1);
   };
-  route(
-      name, solve_worth_gpu<T>(*n, *nrhs), names.cpu,
-      [&](impl::SolveProgress *progress) {
-        return impl::getrs_host<T>(Op::from_letter(t), *n, *nrhs, a, *lda, ipiv, b, *ldb, progress);
-      },
-      [&] { cpu_getrs(0); }, finish_on_cpu<impl::SolveProgress>(names.symbol, [&](const impl::SolveProgress &progress) {
-        cpu_getrs(progress.columns);
-      }));
+  route(name, solve_worth_gpu<T>(*n, *nrhs), names.cpu,
+        [&](impl::SolveProgress *progress) {
+          return impl::getrs_host<T>(Op::from_letter(t), *n, *nrhs, a, *lda, ipiv, b, *ldb, progress);
+        },
+        [&] { cpu_getrs(0); },
+        finish_on_cpu<impl::SolveProgress>(names.symbol,
+                                           [&](const impl::SolveProgress &progress) { cpu_getrs(progress.columns); }));
 }
 
 }  // namespace cudrop::capi

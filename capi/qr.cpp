@@ -100,25 +100,24 @@ void multiply_by_q(const char *side, const char *trans, const int *m, const int 
   if (query || *m == 0 || *n == 0 || *k == 0)
     return cpu_call<F, T>(side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork, info, side_len, trans_len);
   char label[96];
-  route(
-      labelled(names, label, sizeof label, "%s(m=%d,n=%d,k=%d)", *m, *n, *k),
-      std::min({*m, *n, *k}) >= settings().qr_min_n, names.cpu,
-      [&](impl::QrProgress *progress) {
-        const Status st = impl::ormqr_host<T>(side_of(s), t == 'N' ? Op::none : Op::conj_trans, *m, *n, *k, a, *lda,
-                                              tau, c, *ldc, progress);
-        if (st == Status::ok) {
+  route(labelled(names, label, sizeof label, "%s(m=%d,n=%d,k=%d)", *m, *n, *k),
+        std::min({*m, *n, *k}) >= settings().qr_min_n, names.cpu,
+        [&](impl::QrProgress *progress) {
+          const Status st = impl::ormqr_host<T>(side_of(s), t == 'N' ? Op::none : Op::conj_trans, *m, *n, *k, a, *lda,
+                                                tau, c, *ldc, progress);
+          if (st == Status::ok) {
+            *info = 0;
+            set_optimal_work<F, T>(work, [&](auto fn, T *w, int *lw, int *i) {
+              fn(side, trans, m, n, k, a, lda, tau, c, ldc, w, lw, i, 1, 1);
+            });
+          }
+          return st;
+        },
+        [&] { cpu::routine<F, T>()(side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork, info, 1, 1); },
+        finish_on_cpu<impl::QrProgress>(names.symbol, [&](const impl::QrProgress &progress) {
+          ormqr_finish_on_cpu<T>(t, *m, *n, *k, a, *lda, tau, c, *ldc, progress);
           *info = 0;
-          set_optimal_work<F, T>(work, [&](auto fn, T *w, int *lw, int *i) {
-            fn(side, trans, m, n, k, a, lda, tau, c, ldc, w, lw, i, 1, 1);
-          });
-        }
-        return st;
-      },
-      [&] { cpu::routine<F, T>()(side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork, info, 1, 1); },
-      finish_on_cpu<impl::QrProgress>(names.symbol, [&](const impl::QrProgress &progress) {
-        ormqr_finish_on_cpu<T>(t, *m, *n, *k, a, *lda, tau, c, *ldc, progress);
-        *info = 0;
-      }));
+        }));
 }
 
 template <class T>
@@ -209,23 +208,23 @@ void gels(const char *trans, const int *m, const int *n, const int *nrhs, T *a, 
   if (query || mn == 0 || *nrhs == 0 || *m < *n)
     return cpu_call<F, T>(trans, m, n, nrhs, a, lda, b, ldb, work, lwork, info, trans_len);
   char label[96];
-  route(
-      labelled(names, label, sizeof label, "%s(m=%d,n=%d,nrhs=%d)", *m, *n, *nrhs), *n >= settings().qr_min_n,
-      names.cpu,
-      [&](impl::QrProgress *progress) {
-        const Status s =
-            impl::gels_host<T>(t == 'N' ? Op::none : Op::conj_trans, *m, *n, *nrhs, a, *lda, b, *ldb, progress);
-        if (s == Status::ok) {
-          *info = 0;
-          set_optimal_work<F, T>(
-              work, [&](auto fn, T *w, int *lw, int *i) { fn(trans, m, n, nrhs, a, lda, b, ldb, w, lw, i, 1); });
-        }
-        return s;
-      },
-      [&] { cpu::routine<F, T>()(trans, m, n, nrhs, a, lda, b, ldb, work, lwork, info, 1); },
-      finish_on_cpu<impl::QrProgress>(names.symbol, [&](const impl::QrProgress &progress) {
-        *info = gels_finish_on_cpu<T>(t, *m, *n, *nrhs, a, *lda, b, *ldb, progress);
-      }));
+  route(labelled(names, label, sizeof label, "%s(m=%d,n=%d,nrhs=%d)", *m, *n, *nrhs), *n >= settings().qr_min_n,
+        names.cpu,
+        [&](impl::QrProgress *progress) {
+          const Status s =
+              impl::gels_host<T>(t == 'N' ? Op::none : Op::conj_trans, *m, *n, *nrhs, a, *lda, b, *ldb, progress);
+          if (s == Status::ok) {
+            *info = 0;
+            set_optimal_work<F, T>(work, [&](auto fn, T *w, int *lw, int *i) {
+              fn(trans, m, n, nrhs, a, lda, b, ldb, w, lw, i, 1);
+            });
+          }
+          return s;
+        },
+        [&] { cpu::routine<F, T>()(trans, m, n, nrhs, a, lda, b, ldb, work, lwork, info, 1); },
+        finish_on_cpu<impl::QrProgress>(names.symbol, [&](const impl::QrProgress &progress) {
+          *info = gels_finish_on_cpu<T>(t, *m, *n, *nrhs, a, *lda, b, *ldb, progress);
+        }));
 }
 
 

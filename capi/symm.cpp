@@ -51,22 +51,8 @@ void checked_symm(const char *side, const char *uplo, const int *m, const int *n
   Label label(cblas_label, names.symbol);
   label.shape("%s(%c,%c,m=%d,n=%d)", names.symbol, sd, ul, *m, *n);
   const double order = sd == 'L' ? *m : *n, mn = double(*m) * *n;
-  const Level3Args<T> args{hermitian ? Family::hemm : Family::symm,
-                           side_of(sd),
-                           uplo_of(ul),
-                           Op::none,
-                           Diag::non_unit,
-                           *m,
-                           *n,
-                           0,
-                           *alpha,
-                           *beta,
-                           a,
-                           *lda,
-                           b,
-                           *ldb,
-                           c,
-                           *ldc};
+  const Level3Args<T> args{hermitian ? Family::hemm : Family::symm, side_of(sd), uplo_of(ul), Op::none, Diag::non_unit,
+                           *m, *n, 0, *alpha, *beta, a, *lda, b, *ldb, c, *ldc};
   const auto cpu_fn = [] { return cpu::routine<F, T>(); };
   route_level3<T>(
       names, label.name,

@@ -121,9 +121,8 @@ void checked_rank(const char *uplo, const char *trans, const int *n, const int *
                                    : (R::two ? Family::syr2k : Family::syrk);
   // Real SYRK/SYR2K read TRANS = 'C' as 'T'.
   const Op op_trans = tr == 'N' ? Op::none : R::hermitian ? Op::conj_trans : Op::trans;
-  const Level3Args<T> args{
-      op,         Side::left, uplo_of(ul), op_trans,       Diag::non_unit,       *n, *n,  *k, alpha_value,
-      beta_value, a,          *lda,        R::two ? b : a, R::two ? *ldb : *lda, c,  *ldc};
+  const Level3Args<T> args{op, Side::left, uplo_of(ul), op_trans, Diag::non_unit, *n, *n, *k, alpha_value,
+                           beta_value, a, *lda, R::two ? b : a, R::two ? *ldb : *lda, c, *ldc};
   route_level3<T>(
       names, label.name,
       worth_gpu(R::two ? settings().syr2k_min_flops : settings().syrk_min_flops, flops, elements, sizeof(T)), args,

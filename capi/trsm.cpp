@@ -58,22 +58,8 @@ void checked_triangular(const char *side, const char *uplo, const char *transa, 
   const double min_flops = F == Family::trsm ? settings().trsm_min_flops : settings().trmm_min_flops;
   // A real op(A) reads 'C' as 'T'.
   const Op op_trans = ta == 'C' && !is_complex_v<T> ? Op::trans : Op::from_letter(ta);
-  const Level3Args<T> args{F == Family::trsm ? Family::trsm : Family::trmm,
-                           side_of(sd),
-                           uplo_of(ul),
-                           op_trans,
-                           diag_of(di),
-                           *m,
-                           *n,
-                           0,
-                           *alpha,
-                           T(0),
-                           a,
-                           *lda,
-                           b,
-                           *ldb,
-                           b,
-                           *ldb};
+  const Level3Args<T> args{F == Family::trsm ? Family::trsm : Family::trmm, side_of(sd), uplo_of(ul), op_trans,
+                           diag_of(di), *m, *n, 0, *alpha, T(0), a, *lda, b, *ldb, b, *ldb};
   const auto cpu_fn = [] { return cpu::routine<F, T>(); };
   route_level3<T>(
       names, label.name, worth_gpu(min_flops, flops, order * order / 2 + 2.0 * *m * *n, sizeof(T)), args,
