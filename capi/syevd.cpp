@@ -14,7 +14,6 @@
 #include "core/routines.h"
 #include "impl/eigen/eigen.h"
 #include "route/dispatch.h"
-#include "route/finish_on_cpu.h"
 
 namespace cudrop::capi {
 namespace {
@@ -84,20 +83,16 @@ void route_eigen(char jz, char ul, const int *n, T *a, const int *lda, real_t<T>
     name = label;
   }
   route(name, *n >= settings().eigen_min_n, names.cpu,
-        [&](impl::EigenProgress<T> *progress) {
+        [&] {
           const cpu::EntryCpuCall *entry = cpu::entry_cpu_call;
           const impl::TridiagonalSolver<R> solve = [entry](int order, R *d, R *e, R *z) {
             return tridiagonal_on_cpu<F, T>(entry, order, d, e, z);
           };
-          const Status s = impl::syevd_host<T>(jobz_of(jz), uplo_of(ul), *n, a, *lda, w, info, solve, progress);
+          const Status s = impl::syevd_host<T>(jobz_of(jz), uplo_of(ul), *n, a, *lda, w, info, solve);
           if (s == Status::ok) set_work();
           return s;
         },
-        cpu_run,
-        finish_on_cpu<impl::EigenProgress<T>>(names.symbol, [&](const impl::EigenProgress<T> &progress) {
-          syevd_finish_on_cpu<T>(*n, a, *lda, progress);
-          *info = 0;
-        }));
+        cpu_run);
 }
 
 // ?syevd_ (rwork null) and ?heevd_: one routine, two rows.

@@ -247,20 +247,4 @@ CUDROP_QR_FINISH(Complex<float>)
 CUDROP_QR_FINISH(Complex<double>)
 #undef CUDROP_QR_FINISH
 
-template <class T>
-void syevd_finish_on_cpu(int n, T *a, int lda, const impl::EigenProgress<T> &progress) {
-  const int first = progress.columns, cols = n - first;
-  if (cols <= 0) return;
-  // The remaining columns of Z, as T, into A; then Q applied to rows 2..n of them.
-  for (int j = first; j < n; ++j)
-    for (int i = 0; i < n; ++i) a[size_t(i) + size_t(j) * lda] = T(progress.z[size_t(i) + size_t(j) * n]);
-  multiply_by_q_on_cpu<T>("L", "N", n - 1, cols, n - 1, progress.reflectors.data() + 1, n, progress.tau.data(),
-                          a + 1 + size_t(first) * lda, lda);
-}
-template void syevd_finish_on_cpu<float>(int, float *, int, const impl::EigenProgress<float> &);
-template void syevd_finish_on_cpu<double>(int, double *, int, const impl::EigenProgress<double> &);
-template void syevd_finish_on_cpu<Complex<float>>(int, Complex<float> *, int, const impl::EigenProgress<Complex<float>> &);
-template void syevd_finish_on_cpu<Complex<double>>(int, Complex<double> *, int,
-                                                   const impl::EigenProgress<Complex<double>> &);
-
 }  // namespace cudrop

@@ -2,7 +2,6 @@
 // The CPU completions of GPU attempts that stopped after writing part of the caller's output
 // (route()'s finish_on_cpu, route/dispatch.h): each computes the rest of the call on the CPU
 // library, from the state impl's progress record describes.
-#include "impl/eigen/eigen.h"
 #include "impl/gemm/gemm.h"
 #include "impl/potrf/potrf.h"
 #include "impl/qr/qr.h"
@@ -57,11 +56,5 @@ void ormqr_finish_on_cpu(char trans, int m, int n, int k, const T *a, int lda, c
 template <class T>
 int gels_finish_on_cpu(char trans, int m, int n, int nrhs, T *a, int lda, T *b, int ldb,
                        const impl::QrProgress &progress);
-
-// xSYEVD/xHEEVD with eigenvector columns [progress.columns, n) of A not yet written: Q (from
-// the GPU's reflectors) applied to those columns of the tridiagonal's eigenvectors by the CPU
-// LAPACK (xORMQR/xUNMQR on rows 2..n, as xORMTR 'L' does).
-template <class T>
-void syevd_finish_on_cpu(int n, T *a, int lda, const impl::EigenProgress<T> &progress);
 
 }  // namespace cudrop
