@@ -133,6 +133,9 @@ constexpr int kEigenMinN = 2048;
 // CUDROP_POTRF_MIN_N several times over on a 2 x 2 grid.
 constexpr int kScalapackMinN = 4096;
 constexpr int kSytrdNb = 32;
+// The GPU tridiagonal divide and conquer's leaves: subproblems at most this long are solved on
+// the host (the caller's xSTEDC), the merges above them on the device.
+constexpr int kStedcLeaf = 64;
 // Auto mode's Cholesky crossover (CUDROP_POTRF_MIN_N, also ?posv_'s): ?potrf_ on the GPU from
 // this order on.
 constexpr int kPotrfMinN = 512;

@@ -156,6 +156,7 @@ bool gpu_wanted(const char *routine, bool worth_gpu, const CpuNeed &cpu_need) {
   if (mode == Mode::Cpu) return false;
   const bool cpu_present = cpu_need.present();
   if (mode == Mode::Auto && worth_gpu == false && cpu_present) return false;
+  if (impl::gpu_lease_held_here()) return false;  // a call from a CPU routine that a GPU path runs
   if (impl::gpu_usable()) return true;
   static std::once_flag told;
   std::call_once(told, [&] {

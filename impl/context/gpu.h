@@ -10,5 +10,9 @@ using cudrop::Status;
 // reason is then in gpu_unusable_reason().
 bool gpu_usable();
 const char *gpu_unusable_reason();
+// Whether the calling thread holds the GPU lease (GpuLease): a BLAS call that a CPU routine run
+// under the lease makes back into cudrop (an eigensolver's leaf xSTEDC calling DGEMM through the
+// dynamic linker) must stay on the CPU, since the lease is not re-entrant.
+bool gpu_lease_held_here();
 
 }  // namespace cudrop::impl

@@ -277,14 +277,25 @@ GpuDescription describe_gpu() {
   return d;
 }
 
+namespace {
+thread_local bool lease_held = false;
+}  // namespace
+
+bool gpu_lease_held_here() { return lease_held; }
+
 GpuLease::GpuLease() {
-  if (!gpu_usable()) return;
+  if (!gpu_usable() || lease_held) return;
   Gpu &g = gpu();
   lock_ = std::unique_lock<std::mutex>(g.call_mutex);
+  lease_held = true;
   if (!g.usable.load()) return;  // disabled by an error while we waited
   // The current device is per host thread: each caller's thread must select ours.
   if (cudaSetDevice(g.context.device) != cudaSuccess) return;
   context_ = &g.context;
+}
+
+GpuLease::~GpuLease() {
+  if (lock_.owns_lock()) lease_held = false;
 }
 
 bool GpuLease::several_devices() const { return !gpu().other_devices.empty(); }

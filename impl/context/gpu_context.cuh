@@ -85,6 +85,9 @@ struct GpuContext {
 class GpuLease {
  public:
   GpuLease();
+  ~GpuLease();
+  GpuLease(const GpuLease &) = delete;
+  GpuLease &operator=(const GpuLease &) = delete;
   bool ok() const { return context_ != nullptr; }
   GpuContext &ctx() { return *context_; }
   // Whether CUDROP_DEVICES gave more devices than ctx()'s (cheap: nothing is started).

@@ -2,7 +2,7 @@
 // Symmetric and Hermitian eigenproblems on the GPU. The pieces every driver shares:
 // the reduction to tridiagonal form (xSYTRD/xHETRD, lower) on the device; the tridiagonal
 // problem by divide and conquer with the eigenvector matrix on the device (stedc_device; its
-// leaves and the values-only problem by the caller's CPU solver); the back-transformation
+// leaves by the caller's CPU solver); the back-transformation
 // (xORMTR/xUNMTR 'L': the QR family's ormqr_device). syevd_device chains them (xSYEVD/xHEEVD on
 // a device matrix), syevd_host adds the caller's arrays.
 #include <cstddef>
@@ -81,7 +81,8 @@ template <class T>
 size_t syevd_device_workspace(Jobz jobz, int n);
 
 // xSYEVD/xHEEVD on the device: w (host) := the eigenvalues of the n x n Hermitian dA (ldda, the
-// triangle uplo names) ascending; with vectors dZ (n x n, lddz, device, not dA) := the
+// triangle uplo names) ascending (with or without vectors by stedc_device, `solve` taking its
+// leaves); with vectors dZ (n x n, lddz, device, not dA) := the
 // orthonormal eigenvectors. dA is destroyed. Status::special_values where the reference scales
 // A (its largest entry outside [sqrt(smlnum), sqrt(bignum)]), A holds Inf or NaN, a reflector
 // needs scaling, or the tridiagonal solver fails: the CPU routine takes the call. Synchronous.
