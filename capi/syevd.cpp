@@ -2,97 +2,29 @@
 // reference routine's argument checks in the reference order; workspace queries and N <= 1 go to
 // the CPU routine, whose answers they are; every other call is one routed call. The GPU path
 // (impl/eigen/eigen.h) solves the tridiagonal problem with the CPU LAPACK's xSTERF or xSTEDC, called
-// from here (impl does not reach the CPU library).
+// from capi (capi/eigen_route.h: impl does not reach the CPU library).
 #include <algorithm>
-#include <cstdint>
-#include <cstdio>
-#include <vector>
 
 #include "capi/cpu_call.h"
+#include "capi/eigen_route.h"
 #include "capi/report.h"
 #include "core/letter.h"
 #include "core/routines.h"
 #include "impl/eigen/eigen.h"
-#include "route/dispatch.h"
 
 namespace cudrop::capi {
-namespace {
 
-// The tridiagonal problem on the CPU LAPACK of the entry's own kind (the LP64 library, an ILP64
-// one, a PyPI wheel's): xSTERF (z null) or xSTEDC 'I'. Returns its INFO, or -1 when that library
-// lacks the routine (the whole call then goes to the CPU). While it runs no entry's CPU run is
-// pending: its own BLAS calls that come back through cudrop are calls of their own.
-template <class I, class R>
-int tridiagonal_with(void *sterf, void *stedc, int n_, R *d, R *e, R *z) {
-  I n = n_, info = 0;
-  if (z == nullptr) {
-    if (sterf == nullptr) return -1;
-    reinterpret_cast<void (*)(const I *, R *, R *, I *)>(sterf)(&n, d, e, &info);
-    return int(info);
-  }
-  if (stedc == nullptr) return -1;
-  const auto fn = reinterpret_cast<void (*)(const char *, const I *, R *, R *, R *, const I *, R *, const I *, I *,
-                                            const I *, I *, size_t)>(stedc);
-  R size = 0;
-  I isize = 0, lwork = -1, liwork = -1;
-  fn("I", &n, d, e, z, &n, &size, &lwork, &isize, &liwork, &info, 1);
-  if (info != 0) return int(info);
-  lwork = std::max<I>(1, I(size));
-  liwork = std::max<I>(1, isize);
-  std::vector<R> work(static_cast<size_t>(lwork));
-  std::vector<I> iwork(static_cast<size_t>(liwork));
-  fn("I", &n, d, e, z, &n, work.data(), &lwork, iwork.data(), &liwork, &info, 1);
-  return int(info);
-}
-
-template <Family F, class T>
-int tridiagonal_on_cpu(const cpu::EntryCpuCall *entry, int n, real_t<T> *d, real_t<T> *e, real_t<T> *z) {
-  using R = real_t<T>;
-  constexpr const RoutineNames &self = routine_names<F, T>, &sterf = routine_names<Family::sterf, R>,
-                                &stedc = routine_names<Family::stedc, R>;
-  cpu::EntryCpuCall *const pending = cpu::entry_cpu_call;
-  cpu::entry_cpu_call = nullptr;
-  int info = -1;
-  auto find = [](cpu::Routine r) { return cpu::find(r); };
-  if (entry == nullptr)
-    info = tridiagonal_with<int, R>(find(sterf.cpu), find(stedc.cpu), n, d, e, z);
-  else if (entry->underneath == self.cpu64)
-    info = tridiagonal_with<int64_t, R>(find(sterf.cpu64), find(stedc.cpu64), n, d, e, z);
-  else if (entry->underneath == self.cpu_wheel64)
-    info = tridiagonal_with<int64_t, R>(find(sterf.cpu_wheel64), find(stedc.cpu_wheel64), n, d, e, z);
-  else if (entry->underneath == self.cpu_wheel)
-    info = tridiagonal_with<int, R>(find(sterf.cpu_wheel), find(stedc.cpu_wheel), n, d, e, z);
-  cpu::entry_cpu_call = pending;
-  return info;
-}
-
-}  // namespace
-
-// The routed call of a GPU eigenproblem driver: F the entry's row (its CPU routine, its tridiagonal
-// solver's library), set_work() sets WORK(1)... after a GPU run, cpu_run() the whole call on the
-// CPU.
+// The routed call of ?syevd_, ?syev_ and the like: set_work() sets WORK(1)... after a GPU run,
+// cpu_run() the whole call on the CPU.
 template <Family F, class T, class SetWork, class CpuRun>
-void route_eigen(char jz, char ul, const int *n, T *a, const int *lda, real_t<T> *w, int *info, SetWork &&set_work,
+void route_syevd(char jz, char ul, const int *n, T *a, const int *lda, real_t<T> *w, int *info, SetWork &&set_work,
                  CpuRun &&cpu_run) {
-  using R = real_t<T>;
-  constexpr const RoutineNames &names = routine_names<F, T>;
-  char label[96];
-  const char *name = names.symbol;
-  if (settings().verbose >= 2) {
-    std::snprintf(label, sizeof label, "%s(%c,%c,n=%d)", name, jz, ul, *n);
-    name = label;
-  }
-  route(name, *n >= settings().eigen_min_n, names.cpu,
-        [&] {
-          const cpu::EntryCpuCall *entry = cpu::entry_cpu_call;
-          const impl::TridiagonalSolver<R> solve = [entry](int order, R *d, R *e, R *z) {
-            return tridiagonal_on_cpu<F, T>(entry, order, d, e, z);
-          };
-          const Status s = impl::syevd_host<T>(jobz_of(jz), uplo_of(ul), *n, a, *lda, w, info, solve);
-          if (s == Status::ok) set_work();
-          return s;
-        },
-        cpu_run);
+  route_eigen<F, T>(
+      0, jz, ul, *n,
+      [&](const impl::TridiagonalSolver<real_t<T>> &solve) {
+        return impl::syevd_host<T>(jobz_of(jz), uplo_of(ul), *n, a, *lda, w, info, solve);
+      },
+      set_work, cpu_run);
 }
 
 // ?syevd_ (rwork null) and ?heevd_: one routine, two rows.
@@ -106,17 +38,8 @@ void symmetric_eigen(const char *jobz, const char *uplo, const int *n, T *a, con
   const char jz = upper(*jobz), ul = upper(*uplo);
   const bool vectors = jz == 'V';
   const bool query = *lwork == -1 || *liwork == -1 || (hermitian && *lrwork == -1);
-  const long long nn = *n;
-  long long lwmin = 1, lrwmin = 1, liwmin = 1;
-  if (nn > 1) {
-    if (hermitian) {
-      lwmin = vectors ? 2 * nn + nn * nn : nn + 1;
-      lrwmin = vectors ? 1 + 5 * nn + 2 * nn * nn : nn;
-    } else {
-      lwmin = vectors ? 1 + 6 * nn + 2 * nn * nn : 2 * nn + 1;
-    }
-    liwmin = vectors ? 3 + 5 * nn : 1;
-  }
+  const EigenWorkMinimum least = divide_and_conquer_minimum<hermitian>(vectors, *n);
+  const long long lwmin = least.lwork, lrwmin = least.lrwork, liwmin = least.liwork;
   int illegal = 0;
   if (!vectors && jz != 'N') illegal = 1;
   else if (ul != 'L' && ul != 'U') illegal = 2;
@@ -171,7 +94,7 @@ void symmetric_eigen(const char *jobz, const char *uplo, const int *n, T *a, con
     else
       return cpu_call<F, T>(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info, jobz_len, uplo_len);
   }
-  route_eigen<F, T>(jz, ul, n, a, lda, w, info, set_work, cpu_run);
+  route_syevd<F, T>(jz, ul, n, a, lda, w, info, set_work, cpu_run);
 }
 
 // ?syev_ (rwork null) and ?heev_: the same GPU path (the tridiagonal problem by divide and
@@ -220,7 +143,7 @@ void symmetric_eigen_qr(const char *jobz, const char *uplo, const int *n, T *a, 
     else
       return cpu_call<F, T>(jobz, uplo, n, a, lda, w, work, lwork, info, jobz_len, uplo_len);
   }
-  route_eigen<F, T>(jz, ul, n, a, lda, w, info, set_work, cpu_run);
+  route_syevd<F, T>(jz, ul, n, a, lda, w, info, set_work, cpu_run);
 }
 
 template <class T>
