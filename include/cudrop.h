@@ -160,6 +160,41 @@ void zheev_(const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_DOU
             size_t jobz_len CUDROP_DEFAULT_LEN_,
             size_t uplo_len CUDROP_DEFAULT_LEN_);
 
+/* The generalized symmetric-definite eigenproblems A x = lambda B x (ITYPE 1), A B x = lambda x
+ * (2), B A x = lambda x (3), B positive definite, reference semantics (xSYGVD, xHEGVD, and xSYGV,
+ * xHEGV by the same path): eigenvalues ascending in W; B's triangle UPLO names holds its
+ * Cholesky factor; with JOBZ = 'V' the eigenvectors in A, normalized as the reference normalizes
+ * them (their signs, for c and z their phases, may differ from the reference's); with JOBZ = 'N'
+ * A is left as it was. B not positive definite: INFO = N + i as the reference. */
+void ssygvd_(const int *itype, const char *jobz, const char *uplo, const int *n, float *a, const int *lda, float *b,
+             const int *ldb, float *w, float *work, const int *lwork, int *iwork, const int *liwork, int *info,
+             size_t jobz_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void dsygvd_(const int *itype, const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *b,
+             const int *ldb, double *w, double *work, const int *lwork, int *iwork, const int *liwork, int *info,
+             size_t jobz_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void chegvd_(const int *itype, const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_FLOAT *a,
+             const int *lda, CUDROP_COMPLEX_FLOAT *b, const int *ldb, float *w, CUDROP_COMPLEX_FLOAT *work,
+             const int *lwork, float *rwork, const int *lrwork, int *iwork, const int *liwork, int *info,
+             size_t jobz_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void zhegvd_(const int *itype, const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_DOUBLE *a,
+             const int *lda, CUDROP_COMPLEX_DOUBLE *b, const int *ldb, double *w, CUDROP_COMPLEX_DOUBLE *work,
+             const int *lwork, double *rwork, const int *lrwork, int *iwork, const int *liwork, int *info,
+             size_t jobz_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void ssygv_(const int *itype, const char *jobz, const char *uplo, const int *n, float *a, const int *lda, float *b,
+            const int *ldb, float *w, float *work, const int *lwork, int *info,
+            size_t jobz_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void dsygv_(const int *itype, const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *b,
+            const int *ldb, double *w, double *work, const int *lwork, int *info,
+            size_t jobz_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void chegv_(const int *itype, const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_FLOAT *a,
+            const int *lda, CUDROP_COMPLEX_FLOAT *b, const int *ldb, float *w, CUDROP_COMPLEX_FLOAT *work,
+            const int *lwork, float *rwork, int *info, size_t jobz_len CUDROP_DEFAULT_LEN_,
+            size_t uplo_len CUDROP_DEFAULT_LEN_);
+void zhegv_(const int *itype, const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_DOUBLE *a,
+            const int *lda, CUDROP_COMPLEX_DOUBLE *b, const int *ldb, double *w, CUDROP_COMPLEX_DOUBLE *work,
+            const int *lwork, double *rwork, int *info, size_t jobz_len CUDROP_DEFAULT_LEN_,
+            size_t uplo_len CUDROP_DEFAULT_LEN_);
+
 /* The rest of Level 3, reference semantics: C = alpha*A*B + beta*C or alpha*B*A + beta*C with A
  * symmetric (SYMM); uplo's triangle of C = alpha*op(A)*op(A)**T + beta*C (SYRK) or
  * alpha*(op(A)*op(B)**T + op(B)*op(A)**T) + beta*C (SYR2K); B := alpha*op(A)*B or alpha*B*op(A)
@@ -484,6 +519,8 @@ void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *j
 #define CUDROP_STRLEN_OMITTED_11_11 ~, CUDROP_STRLEN_ONES_
 #define CUDROP_STRLEN_OMITTED_12_12 ~, CUDROP_STRLEN_ONES_
 #define CUDROP_STRLEN_OMITTED_13_13 ~, CUDROP_STRLEN_ONES_
+#define CUDROP_STRLEN_OMITTED_14_14 ~, CUDROP_STRLEN_ONES_
+#define CUDROP_STRLEN_OMITTED_16_16 ~, CUDROP_STRLEN_ONES_
 #define CUDROP_STRLEN_NONE_(lengths)
 #define CUDROP_STRLEN_ONES_(lengths) CUDROP_STRLEN_ONES_##lengths
 #define CUDROP_STRLEN_ONES_1 , 1
@@ -516,6 +553,14 @@ void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *j
 #define dsyev_(...) CUDROP_STRLEN_CALL_(dsyev_, 9, 2, __VA_ARGS__)
 #define cheev_(...) CUDROP_STRLEN_CALL_(cheev_, 10, 2, __VA_ARGS__)
 #define zheev_(...) CUDROP_STRLEN_CALL_(zheev_, 10, 2, __VA_ARGS__)
+#define ssygvd_(...) CUDROP_STRLEN_CALL_(ssygvd_, 14, 2, __VA_ARGS__)
+#define dsygvd_(...) CUDROP_STRLEN_CALL_(dsygvd_, 14, 2, __VA_ARGS__)
+#define chegvd_(...) CUDROP_STRLEN_CALL_(chegvd_, 16, 2, __VA_ARGS__)
+#define zhegvd_(...) CUDROP_STRLEN_CALL_(zhegvd_, 16, 2, __VA_ARGS__)
+#define ssygv_(...) CUDROP_STRLEN_CALL_(ssygv_, 12, 2, __VA_ARGS__)
+#define dsygv_(...) CUDROP_STRLEN_CALL_(dsygv_, 12, 2, __VA_ARGS__)
+#define chegv_(...) CUDROP_STRLEN_CALL_(chegv_, 13, 2, __VA_ARGS__)
+#define zhegv_(...) CUDROP_STRLEN_CALL_(zhegv_, 13, 2, __VA_ARGS__)
 #define ssymm_(...) CUDROP_STRLEN_CALL_(ssymm_, 12, 2, __VA_ARGS__)
 #define ssyrk_(...) CUDROP_STRLEN_CALL_(ssyrk_, 10, 2, __VA_ARGS__)
 #define ssyr2k_(...) CUDROP_STRLEN_CALL_(ssyr2k_, 12, 2, __VA_ARGS__)
