@@ -13,14 +13,18 @@
 //    (3) at most tol (long double);
 //  * the padding rows, the triangle UPLO does not name of B, and with JOBZ = 'N' that of A,
 //    unchanged, bit for bit (JOBZ = 'V' writes the whole of A's n x n).
+// Illegal arguments: INFO and the program's xerbla_ as the reference's order of checks says.
 // Also, outside forced-GPU runs (the GPU path leaves them to the CPU routine): a B that is not
 // positive definite (a negative diagonal entry): INFO = N + i as the reference's; and order 1
 // and the workspace queries (INFO = 0, sizes at least the minimum), the CPU routine's own calls.
 //
-// Options: --max-n N (default 300), --big (also 1000), --prec sdcz, --seed N, --special (no
-//   effect: the scaling cases are syevd_test's), placement (--require-gpu, --expect-gpu,
-//   --expect-cpu, --expect-fallback), -v.
+// With --special also an A scaled near underflow (1e-300; s, c: 1e-30), whose standard problem
+// the reference's xSYEVD scales: the GPU path leaves it to the CPU routine.
+//
+// Options: --max-n N (default 300), --big (also 1000), --prec sdcz, --seed N, --special,
+//   placement (--require-gpu, --expect-gpu, --expect-cpu, --expect-fallback), -v.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -39,6 +43,7 @@
 #include "tests/harness/options.h"
 #include "tests/harness/reference.h"
 #include "tests/harness/rng.h"
+#include "tests/harness/xerbla_capture.h"
 
 namespace {
 
@@ -263,13 +268,14 @@ bool intact(const Placed<T> &now, const Placed<T> &before, int n, char uplo, boo
 
 template <class T>
 void run_case(const Routine<T> &me, const Routine<T> &ref, int itype, int n, char jobz, char uplo, bool definite,
-              Rng &rng) {
+              bool tiny, Rng &rng) {
   using R = real_of<T>;
   const double eps = std::numeric_limits<R>::epsilon(), tol = 60.0 * std::max(n, 1) * eps;
   const int lda = n + int(rng.below(4)), ldb = n + int(rng.below(4));
   Placed<T> a0(lda, n), b0(ldb, n);
   std::vector<Cld> fa(size_t(n) * n), fb(size_t(n) * n);
-  fill_hermitian(a0, fa, n, uplo, rng, R(1), R(0));
+  const R a_scale = tiny ? R(std::is_same_v<R, float> ? 1e-30 : 1e-300) : R(1);
+  fill_hermitian(a0, fa, n, uplo, rng, a_scale, R(0));
   fill_hermitian(b0, fb, n, uplo, rng, R(0.5), R(n + 1));
   if (!definite) {
     const int k = n / 2;
@@ -277,14 +283,14 @@ void run_case(const Routine<T> &me, const Routine<T> &ref, int itype, int n, cha
     fb[k + size_t(k) * n] = -1;
   }
   char where[160];
-  std::snprintf(where, sizeof where, "%s itype=%d n=%d lda=%d ldb=%d jobz=%c uplo=%c%s", symbol<T>(me.plain), itype, n,
-                lda, ldb, jobz, uplo, definite ? "" : " indefinite B");
+  std::snprintf(where, sizeof where, "%s itype=%d n=%d lda=%d ldb=%d jobz=%c uplo=%c%s%s", symbol<T>(me.plain), itype,
+                n, lda, ldb, jobz, uplo, definite ? "" : " indefinite B", tiny ? " tiny A" : "");
   if (opt.verbose) std::printf("%s\n", where);
   Placed<T> a = a0, b = b0, a_ref = a0, b_ref = b0;
   std::vector<R> w(size_t(std::max(n, 1))), w_ref(size_t(std::max(n, 1)));
   const int info = run(me, itype, jobz, uplo, n, a.data(), lda, b.data(), ldb, w);
   const int info_ref = run(ref, itype, jobz, uplo, n, a_ref.data(), lda, b_ref.data(), ldb, w_ref);
-  if (definite && n > 1) ++calls;
+  if (definite && !tiny && n > 1) ++calls;
   CHECK(info == info_ref && (definite ? info == 0 : info > n), "%s: info %d (reference %d)", where, info, info_ref);
   CHECK(intact(b, b0, n, uplo, true), "%s: padding rows or B's other triangle changed", where);
   CHECK(intact(a, a0, n, uplo, jobz == 'N' || info != 0), "%s: padding rows or A's other triangle changed", where);
@@ -329,7 +335,7 @@ void run_case(const Routine<T> &me, const Routine<T> &ref, int itype, int n, cha
     for (size_t k = 0; k < r.size(); ++k) r[k] -= zw[k];
     scale = na * nb * nz;
   }
-  const double ratio = double(norm1(r, n, cols) / (std::max(scale, 1e-300L) * n * eps));
+  const double ratio = double(norm1(r, n, cols) / (std::max(scale, std::numeric_limits<long double>::min()) * n * eps));
   std::vector<Cld> mz;  // B Z, or inv(B) Z
   if (itype == 3) {
     const CholeskyLd chol(fb, n);
@@ -354,6 +360,63 @@ void run_case(const Routine<T> &me, const Routine<T> &ref, int itype, int n, cha
         ratio, itype == 3 ? "inv(B) " : "B ", orth, tol);
 }
 
+// Illegal arguments: the program's own xerbla_ gets the routine's name (hidden length 6) and
+// the parameter the reference's order of checks names first, INFO = -that, and before an
+// illegal LWORK, LRWORK or LIWORK (?sygvd_, ?hegvd_) WORK(1), RWORK(1), IWORK(1) hold the
+// minimum lengths.
+template <class T>
+void check_arguments(const Routine<T> &me) {
+  using R = real_of<T>;
+  const int n = 4;
+  const MinWork least = minimum_work<T>(me.plain, 'V', n);
+  std::string name = symbol<T>(me.plain);
+  name.pop_back();
+  for (char &c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
+  name.resize(6, ' ');
+  struct Bad {
+    int itype;
+    char jobz, uplo;
+    int n, lda, ldb;
+    long long lwork, lrwork, liwork;
+    int param;
+  };
+  const long long lw = least.lwork, lr = least.lrwork, li = least.liwork;
+  std::vector<Bad> bad = {{0, 'v', 'l', n, n, n, lw, lr, li, 1},  {4, 'V', 'U', n, n, n, lw, lr, li, 1},
+                          {1, 'X', 'L', n, n, n, lw, lr, li, 2},  {2, 'N', 'X', n, n, n, lw, lr, li, 3},
+                          {3, 'V', 'u', -1, n, n, lw, lr, li, 4}, {1, 'V', 'L', n, n - 1, n, lw, lr, li, 6},
+                          {1, 'V', 'L', n, n, n - 1, lw, lr, li, 8}, {1, 'V', 'L', n, n, n, lw - 1, lr, li, 11}};
+  if (!me.plain) {
+    if (is_complex<T>) bad.push_back({1, 'V', 'L', n, n, n, lw, lr - 1, li, 13});
+    bad.push_back({1, 'V', 'L', n, n, n, lw, lr, li - 1, is_complex<T> ? 15 : 13});
+  }
+  std::vector<T> a(size_t(n) * n, T(1)), b(size_t(n) * n, T(1)), work(size_t(lw) + 1, T(-7));
+  std::vector<R> w(n, R(-7)), rwork(size_t(lr) + 1, R(-7));
+  std::vector<int> iwork(size_t(li) + 1, -7);
+  for (const Bad &x : bad) {
+    const std::vector<T> a0 = a, b0 = b;
+    work[0] = T(-7);
+    rwork[0] = R(-7);
+    iwork[0] = -7;
+    int info = 99;
+    harness::xerbla.clear();
+    me.call(x.itype, x.jobz, x.uplo, x.n, a.data(), x.lda, b.data(), x.ldb, w.data(), work.data(), int(x.lwork),
+            rwork.data(), int(x.lrwork), iwork.data(), int(x.liwork), &info);
+    CHECK(info == -x.param && harness::xerbla.calls == 1 && harness::xerbla.info == x.param &&
+              harness::xerbla.length == 6 && name == harness::xerbla.name,
+          "%s illegal parameter %d: info %d, xerbla %d call(s) with '%s' (length %zu) and %d", name.c_str(), x.param,
+          info, harness::xerbla.calls, harness::xerbla.name, harness::xerbla.length, harness::xerbla.info);
+    CHECK(std::memcmp(a.data(), a0.data(), a.size() * sizeof(T)) == 0 &&
+              std::memcmp(b.data(), b0.data(), b.size() * sizeof(T)) == 0,
+          "%s illegal parameter %d: A or B changed", name.c_str(), x.param);
+    if (x.param >= 11) {
+      const bool sizes = std::real(work[0]) >= R(least.lwork) &&
+                         (me.plain || (iwork[0] == int(least.liwork) && (!is_complex<T> || rwork[0] == R(lr))));
+      CHECK(sizes, "%s illegal parameter %d: WORK(1) %g, RWORK(1) %g, IWORK(1) %d (minimum %lld, %lld, %lld)",
+            name.c_str(), x.param, double(std::real(work[0])), double(rwork[0]), iwork[0], lw, lr, li);
+    }
+  }
+}
+
 template <class T>
 void run_precision(const harness::ReferenceLapack &lib) {
   for (bool plain : {false, true}) {
@@ -362,6 +425,7 @@ void run_precision(const harness::ReferenceLapack &lib) {
       CHECK(false, "the reference lacks %s", symbol<T>(plain));
       return;
     }
+    check_arguments<T>(me);
     Rng rng(opt.seed + sizeof(T) * 17 + plain);
     std::vector<int> sizes = {1, 2, 7, 33, 100, 130, 300};
     if (opt.big) sizes.push_back(1000);
@@ -375,8 +439,9 @@ void run_precision(const harness::ReferenceLapack &lib) {
         for (char jobz : {'N', 'V'})
           for (char uplo : {'L', 'U'}) {
             if (n >= 1000 && (jobz == 'N' || uplo == 'U')) continue;
-            run_case<T>(me, ref, itype, n, jobz, uplo, true, rng);
-            if (cpu_calls && n > 1 && n <= 130) run_case<T>(me, ref, itype, n, jobz, uplo, false, rng);
+            run_case<T>(me, ref, itype, n, jobz, uplo, true, false, rng);
+            if (cpu_calls && n > 1 && n <= 130) run_case<T>(me, ref, itype, n, jobz, uplo, false, false, rng);
+            if (special && n > 1 && n <= 130) run_case<T>(me, ref, itype, n, jobz, uplo, true, true, rng);
           }
     }
   }
