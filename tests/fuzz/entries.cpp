@@ -18,13 +18,15 @@ void entries_case(Rng &rng) {
   const Names names = all[rng.below(3)];
   g_wide_int_min = wide(names) && rng.below(2) == 0 ? -(int64_t(1) << 32) - int64_t(rng.below(1 << 20)) : INT_MIN;
   // Each routine, precision and interface an equal share: 8 GEMM entries, 52 Level-3 ones (26
-  // Fortran, 26 CBLAS), 8 factorizations, 16 solvers and 12 QR and eigen drivers.
-  const uint64_t r = rng.below(96);
+  // Fortran, 26 CBLAS), 8 factorizations, 16 solvers, 12 QR and eigen drivers and 4 generalized
+  // eigen drivers.
+  const uint64_t r = rng.below(100);
   if (r < 8) gemm_case(rng, names);
   else if (r < 60) level3_case(rng, names);
   else if (r < 68) factor_case(rng, names);
   else if (r < 84) solve_case(rng, names);
-  else qr_case(rng, names);
+  else if (r < 96) qr_case(rng, names);
+  else generalized_case(rng, names);
   g_wide_int_min = INT_MIN;
 }
 

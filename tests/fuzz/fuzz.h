@@ -48,6 +48,7 @@ void level3_case(Rng &rng, Names names);
 void factor_case(Rng &rng, Names names);  // getrf, potrf
 void solve_case(Rng &rng, Names names);   // getrs, potrs, gesv, posv
 void qr_case(Rng &rng, Names names);      // geqrf, gels, ormqr, orgqr, syevd, syev (and the complex names)
+void generalized_case(Rng &rng, Names names);  // sygvd, sygv (and the complex names)
 void power_case(Rng &rng);
 void entries_case(Rng &rng);
 

@@ -7,6 +7,7 @@
 //   solve    ?getrs_, ?potrs_, ?gesv_, ?posv_                        (s, d, c, z)
 //   qr       ?geqrf_, ?gels_, ?ormqr_/?unmqr_, ?orgqr_/?ungqr_, ?syevd_/?heevd_, ?syev_/?heev_
 //            (s, d, c, z; where calls may reach the GPU, only calls that compute nothing)
+//   generalized  ?sygvd_/?hegvd_, ?sygv_/?hegv_ (s, d, c, z; the same)
 //   power    cudrop_spower_, cudrop_dpower_, cudrop_scsrpower_, cudrop_dcsrpower_
 //   entries  the same routines under their ILP64 names (dgemm_64_, cblas_dgemm64_) and the
 //            PyPI wheels' (scipy_dgemm_, scipy_cblas_dgemm, scipy_dgemm_64_, ...)
@@ -82,6 +83,7 @@ Family g_families[] = {
     {"factor", 12, [](Rng &rng) { factor_case(rng, Names::lp64); }},
     {"solve", 16, [](Rng &rng) { solve_case(rng, Names::lp64); }},
     {"qr", 8, [](Rng &rng) { qr_case(rng, Names::lp64); }},
+    {"generalized", 4, [](Rng &rng) { generalized_case(rng, Names::lp64); }},
     {"power", 10, power_case},
     {"entries", 18, entries_case},
 };
@@ -120,7 +122,7 @@ int main(int argc, char **argv) {
   using namespace fuzz;
   const bool understood =
       harness::CommandLine("usage: fuzz [--seed S] [--cases N] [--mode-expect cpu|gpu] [--gpu] [--bounds] "
-                           "[--only CASE] [--show N] [--family gemm|level3|factor|solve|qr|power|entries]")
+                           "[--only CASE] [--show N] [--family gemm|level3|factor|solve|qr|generalized|power|entries]")
           .number("--seed", &g_options.seed)
           .number("--cases", &g_options.cases)
           .number("--only", &g_options.only)
