@@ -4,15 +4,16 @@
 // a panel and the symmetric matrix-vector product over the trailing matrix.
 //
 // For panel column c (panel-local i, the panel starting at column j), W the panel's n x nb
-// block of xLATRD, v = A(c+1:n, c) once reflected, m = n - c - 1, four launches, chained where
+// block of xLATRD, v = A(c+1:n, c) once reflected, m = n - c - 1, five launches, chained where
 // the GPU allows (kernels/dependent_launch.cuh: each waits for the one before, then lets the next
 // be scheduled):
-//   column_reflector  (one block) A(c:n, c) -= A(c:n, j:c) conj(W(c, 0:i))^T
-//                     + W(c:n, 0:i) conj(A(c, j:c))^T, A(c,c) real; then xLARFG on A(c+1:n, c)
-//                     (alpha = A(c+1,c)): tau[c], e[c] = beta, A(c+1,c) = 1 (the unit entry the
-//                     products below read). A column needing xNRM2's scaling or xLARFG's
-//                     rescaling sets *flag (kernels/householder.cuh's rule) and every later
-//                     kernel of the reduction returns at once;
+//   column_update     A(c:n, c) -= A(c:n, j:c) conj(W(c, 0:i))^T + W(c:n, 0:i) conj(A(c, j:c))^T,
+//                     A(c,c) real, a block per 256 rows, with the parts of the norm below;
+//   column_reflector  (one block) xLARFG on A(c+1:n, c) (alpha = A(c+1,c)): tau[c], e[c] =
+//                     beta, A(c+1,c) = 1 (the unit entry the products below read). A column
+//                     needing xNRM2's scaling or xLARFG's rescaling sets *flag
+//                     (kernels/householder.cuh's rule) and every later kernel of the reduction
+//                     returns at once;
 //   hemv_tiles        y = A22 v (A22 = A(c+1:n, c+1:n) Hermitian, its lower triangle read once,
 //                     the diagonal's imaginary parts taken as zero): each 32 x 32 tile on or below
 //                     the diagonal adds A_rt v_t to row block r and A_rt^H v_r to row block t
@@ -43,18 +44,19 @@ __device__ __forceinline__ T real_only(T a) {
 
 __device__ __forceinline__ bool stopped(const int *flag) { return *static_cast<const volatile int *>(flag) != 0; }
 
-// One block of kReflectorThreads.
-constexpr int kReflectorThreads = 1024;
+// Column c's update by the panel, over every SM: a block per kUpdateRows rows of A(c:n, c),
+// each also leaving its rows' part of xLARFG's sum of squares and largest modulus (rows c+2
+// on) in sum_part[block], max_part[block] (a single block did it all before: its loads of the
+// panel's 2i columns, from one SM, were a third of a column's time).
+constexpr int kUpdateRows = 256;
 template <class T>
-__global__ void __launch_bounds__(kReflectorThreads)
-column_reflector(int n, int j, int i, T *__restrict__ a, size_t lda, const T *__restrict__ w, size_t ldw,
-                 T *__restrict__ tau, real_t<T> *__restrict__ e, int *flag) {
+__global__ void __launch_bounds__(kUpdateRows)
+column_update(int n, int j, int i, T *__restrict__ a, size_t lda, const T *__restrict__ w, size_t ldw,
+              double *__restrict__ sum_part, real_t<T> *__restrict__ max_part, const int *flag) {
   using R = real_t<T>;
   __shared__ T w_row[kQrPanelMaxCols], a_row[kQrPanelMaxCols];
-  __shared__ double red_sum[kReflectorThreads / 32];
-  __shared__ R red_max[kReflectorThreads / 32];
-  __shared__ T s_scale;
-  __shared__ int s_go;
+  __shared__ double red_sum[kUpdateRows / 32];
+  __shared__ R red_max[kUpdateRows / 32];
   wait_for_previous_kernel();
   let_next_kernel_start();
   if (stopped(flag)) return;
@@ -65,19 +67,58 @@ column_reflector(int n, int j, int i, T *__restrict__ a, size_t lda, const T *__
     a_row[tid] = conj(a[size_t(c) + size_t(j + tid) * lda]);
   }
   __syncthreads();
-  for (int r = c + tid; r < n; r += kReflectorThreads) {
+  const int r = c + blockIdx.x * kUpdateRows + tid;
+  double sum = 0;
+  R amax = 0;
+  if (r < n) {
     T s = x[r];
     for (int l = 0; l < i; ++l) s -= a[size_t(r) + size_t(j + l) * lda] * w_row[l] + w[size_t(r) + size_t(l) * ldw] * a_row[l];
     x[r] = r == c ? real_only(s) : s;
+    if (r >= c + 2) {
+      sum = squared(s);
+      amax = modulus(s);
+    }
   }
-  if (c + 1 >= n) return;
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) {
+    sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    amax = fmax(amax, __shfl_xor_sync(0xffffffffu, amax, o));
+  }
+  if (lane == 0) red_sum[warp] = sum, red_max[warp] = amax;
   __syncthreads();
-  // xLARFG on alpha = x[c+1], x[c+2..n).
+  if (tid == 0) {
+    for (int q = 1; q < kUpdateRows / 32; ++q) sum += red_sum[q], amax = fmax(amax, red_max[q]);
+    sum_part[blockIdx.x] = sum;
+    max_part[blockIdx.x] = amax;
+  }
+}
+
+// xLARFG on alpha = A(c+1, c), A(c+2:n, c), from column_update's parts (`parts` of them, summed
+// in order): tau[c], e[c] = beta, A(c+1,c) = 1 (the unit entry the products below read), the
+// rest scaled. A column needing xNRM2's scaling or xLARFG's rescaling sets *flag
+// (kernels/householder.cuh's rule) and every later kernel of the reduction returns at once.
+// One block of kReflectorThreads.
+constexpr int kReflectorThreads = 1024;
+template <class T>
+__global__ void __launch_bounds__(kReflectorThreads)
+column_reflector(int n, int c, T *__restrict__ a, size_t lda, const double *__restrict__ sum_part,
+                 const real_t<T> *__restrict__ max_part, int parts, T *__restrict__ tau, real_t<T> *__restrict__ e,
+                 int *flag) {
+  using R = real_t<T>;
+  __shared__ double red_sum[kReflectorThreads / 32];
+  __shared__ R red_max[kReflectorThreads / 32];
+  __shared__ T s_scale;
+  __shared__ int s_go;
+  wait_for_previous_kernel();
+  let_next_kernel_start();
+  if (stopped(flag) || c + 1 >= n) return;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  T *x = a + size_t(c) * lda;  // column c
   double sum = 0;
   R amax = 0;
-  for (int r = c + 2 + tid; r < n; r += kReflectorThreads) {
-    sum += squared(x[r]);
-    amax = fmax(amax, modulus(x[r]));
+  for (int q = tid; q < parts; q += kReflectorThreads) {
+    sum += sum_part[q];
+    amax = fmax(amax, max_part[q]);
   }
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) {

@@ -17,6 +17,8 @@ constexpr int kNb = tuning::kSytrdNb;
 template <class T>
 struct SytrdWork {
   T *w = nullptr, *row_part = nullptr, *col_part = nullptr, *dot_part = nullptr, *alpha_part = nullptr;
+  double *sum_part = nullptr;  // column_update's parts of the norm
+  real_t<T> *max_part = nullptr;
   size_t ldw = 0;
   void *rank2k = nullptr;
   size_t rank2k_bytes = 0, bytes = 0;
@@ -38,6 +40,9 @@ SytrdWork<T> carve(void *base, int n) {
   s.alpha_part = reinterpret_cast<T *>(take(tiles * es));
   s.row_part = reinterpret_cast<T *>(take(tiles * tiles * kernels::kHemvTile * es));
   s.col_part = reinterpret_cast<T *>(take(tiles * tiles * kernels::kHemvTile * es));
+  const size_t parts = size_t(ceil_div(n, kernels::kUpdateRows));
+  s.sum_part = reinterpret_cast<double *>(take(parts * sizeof(double)));
+  s.max_part = reinterpret_cast<real_t<T> *>(take(parts * sizeof(real_t<T>)));
   s.rank2k_bytes = syr2k_device_workspace<T>(Op::none, n, kNb);
   s.rank2k = take(s.rank2k_bytes);
   s.bytes = at;
@@ -85,8 +90,14 @@ Status sytrd_device(int n, T *dA, size_t ldda, real_t<T> *d_d, real_t<T> *d_e, T
     const int jb = std::min(kNb, n - j);
     for (int i = 0; i < jb && error == cudaSuccess; ++i) {
       const int c = j + i;
-      error = kernels::launch_chained(chained, dim3(1), dim3(kernels::kReflectorThreads), stream,
-                                      kernels::column_reflector<T>, n, j, i, dA, ldda, s.w, s.ldw, d_tau, d_e, d_flag);
+      const int parts = int(ceil_div(n - c, kernels::kUpdateRows));
+      error = kernels::launch_chained(chained, dim3(unsigned(parts)), dim3(kernels::kUpdateRows), stream,
+                                      kernels::column_update<T>, n, j, i, dA, ldda, s.w, s.ldw, s.sum_part, s.max_part,
+                                      d_flag);
+      if (error == cudaSuccess)
+        error = kernels::launch_chained(chained, dim3(1), dim3(kernels::kReflectorThreads), stream,
+                                        kernels::column_reflector<T>, n, c, dA, ldda, s.sum_part, s.max_part, parts,
+                                        d_tau, d_e, d_flag);
       if (c + 1 >= n || error != cudaSuccess) continue;
       const int m = n - c - 1, tiles = int(ceil_div(m, kernels::kHemvTile));
       const kernels::HemvArgs<T> h{n, j, i, c, m, tiles, kNb, dA, ldda, s.w, s.ldw, d_tau, s.row_part, s.col_part,
