@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <type_traits>
 #include <vector>
 
 #include "capi/cpu_call.h"
@@ -175,14 +176,17 @@ void selected_rrr(const char *jobz, const char *range, const char *uplo, const i
   const long long lwmin = nn <= 1 ? 1 : (hermitian ? 2 : 26) * nn, lrwmin = nn <= 1 ? 1 : 24 * nn,
                   liwmin = nn <= 1 ? 1 : 10 * nn;
   int illegal = selected_checks<R>(jz, rg, ul, *n, *lda, vl, vu, il, iu, *ldz);
-  if (illegal == 0) {
+  // The lengths of N <= 1 are the CPU routine's to check: LAPACK 3.11's xHEEVR asks 2N, 24N and
+  // 10N there, 3.12's 1.
+  if (illegal == 0 && *n > 1) {
     if (*lwork < lwmin && !query) illegal = 18;
     else if (hermitian && *lrwork < lrwmin && !query) illegal = 20;
     else if (*liwork < liwmin && !query) illegal = hermitian ? 22 : 20;
   }
   // WORK(1), IWORK(1) (RWORK(1)) as the reference sets them: IWORK(1) and RWORK(1) the minimum
-  // lengths, WORK(1) the LP64 CPU routine's answer to the same call's query where this library
-  // has one (it depends on the CPU library's block sizes).
+  // lengths, WORK(1) the optimal LWORK; the LP64 CPU routine's answers to the same call's query
+  // where this library has one (WORK(1) depends on its block sizes, and LAPACK 3.11's minima for
+  // N = 1 are not 3.12's).
   auto set_work = [&] {
     iwork[0] = int(liwmin);
     if constexpr (hermitian) rwork[0] = R(lrwmin);
@@ -196,11 +200,17 @@ void selected_rrr(const char *jobz, const char *range, const char *uplo, const i
     else
       cpu::routine<F, T>()(jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, &found, w, z, ldz, isuppz, &size,
                            &minus_one, &isize, &minus_one, &qinfo, 1, 1, 1);
-    if (qinfo == 0) work[0] = size;
+    if (qinfo == 0) {
+      work[0] = size;
+      iwork[0] = isize;
+      if constexpr (hermitian) rwork[0] = rsize;
+    }
   };
-  // xHEEVR sets WORK(1), RWORK(1), IWORK(1) before it checks their lengths, xSYEVR only after
-  // (in an ILP64 or wheel-name entry the entry's CPU routine takes the illegal call and sets them).
-  if (hermitian && illegal >= 18 && cpu::entry_cpu_call == nullptr) set_work();
+  // SSYEVR, CHEEVR and ZHEEVR set WORK(1), IWORK(1) (RWORK(1)) before they check the lengths,
+  // DSYEVR only after (in an ILP64 or wheel-name entry the entry's CPU routine takes the
+  // illegal call and sets them).
+  constexpr bool set_before_checks = hermitian || std::is_same_v<T, float>;
+  if (set_before_checks && illegal >= 18 && cpu::entry_cpu_call == nullptr) set_work();
   auto cpu_run = [&] {
     if constexpr (hermitian)
       cpu::routine<F, T>()(jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, m, w, z, ldz, isuppz, work, lwork,
