@@ -1,7 +1,8 @@
 // ?geqrf_, ?gels_, ?ormqr_/?unmqr_, ?orgqr_/?ungqr_, ?syevd_/?heevd_, ?syev_/?heev_,
-// ?syevr_/?heevr_, ?syevx_/?heevx_ (s, d, c, z): the argument checks in the reference's order (LWORK and LIWORK/LRWORK minima
-// included), workspace queries, quick returns, and on the CPU path every output bit for bit:
-// A, TAU, B, W and the workspaces' first entries. Where calls may reach the GPU (--gpu, --bounds)
+// ?syevr_/?heevr_, ?syevx_/?heevx_ (s, d, c, z): the argument checks in the reference's order
+// (LWORK and LIWORK/LRWORK minima included), workspace queries, quick returns, and on the CPU
+// path every output bit for bit: A, TAU, B, W (Z, M, ISUPPZ, IFAIL) and the workspaces' first
+// entries. Where calls may reach the GPU (--gpu, --bounds)
 // only the calls that compute nothing are drawn (illegal arguments, queries, quick returns):
 // their outputs stay exact everywhere, and the computing calls' GPU results are judged by
 // qr_test, syevd_test and syevr_test.
