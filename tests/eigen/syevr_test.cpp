@@ -334,28 +334,10 @@ void run_precision(const harness::ReferenceLapack &lib) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  harness::CommandLine cl("syevr_test [--max-n N] [--big] [--prec sdcz] [--seed N] [--special] [placement] [-v]");
-  opt.prec = "sdcz";
   opt.max = 130;
-  opt.add_to(cl, "--max-n").flag("--special", &special);
-  if (!cl.parse(argc, argv)) return 2;
-  if (harness::skip_without_gpu("syevr_test", opt.placement.require_gpu)) return harness::kSkipped;
-  const harness::ReferenceLapack ref =
-      harness::load_reference_lapack({"dsyevr_", "zheevr_", "dsyevx_", "zheevx_"}, true);
-  std::printf("syevr_test: cudrop %s, reference: %s\n", cudrop_version(), ref.how.c_str());
-  if (!ref) {
-    std::printf("syevr_test: no reference LAPACK\nFAIL\n");
-    return 1;
-  }
-  const harness::Counters start = harness::Counters::now();
-  const double t0 = harness::seconds_now();
-  if (opt.prec.find('s') != std::string::npos) run_precision<float>(ref);
-  if (opt.prec.find('d') != std::string::npos) run_precision<double>(ref);
-  if (opt.prec.find('c') != std::string::npos) run_precision<std::complex<float>>(ref);
-  if (opt.prec.find('z') != std::string::npos) run_precision<std::complex<double>>(ref);
-  harness::check_placement(opt.placement, start, calls);
-  std::printf("syevr_test: %d checks, %d failures, %ld calls, %.1f s\n", checks, failures, calls,
-              harness::seconds_now() - t0);
-  std::printf(failures ? "FAIL\n" : "PASS\n");
-  return failures ? 1 : 0;
+  return harness::lapack_test_main(argc, argv, "syevr_test", opt, &special,
+                                   {"dsyevr_", "zheevr_", "dsyevx_", "zheevx_"}, &calls,
+                                   [](const harness::ReferenceLapack &ref, auto zero) {
+                                     run_precision<decltype(zero)>(ref);
+                                   });
 }
