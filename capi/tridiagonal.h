@@ -14,14 +14,24 @@
 
 namespace cudrop::capi {
 
-// Runs body(I{}, find) on the library of the pending CPU run `entry` of row F in precision T
-// (null: an LP64 entry's): I its integer type (int or int64_t), find(names) the address of
-// routine `names` there (null where that library lacks it). Returns body's INFO, or -1 where
+// A CPU library of an entry's kind: which of RoutineNames' four routines underneath (cpu, cpu64,
+// cpu_wheel, cpu_wheel64) are its.
+using Library = cpu::Routine RoutineNames::*;
+inline bool ilp64(Library library) { return library == &RoutineNames::cpu64 || library == &RoutineNames::cpu_wheel64; }
+
+// Row G's routine in precision T of `library`, typed with that library's integers I; null where
+// the library lacks it.
+template <Family G, class T, class I>
+cpu::Fn<G, T, I> routine_in(Library library) {
+  return reinterpret_cast<cpu::Fn<G, T, I>>(cpu::find(routine_names<G, T>.*library));
+}
+
+// Runs body(I{}, library) on the library of the pending CPU run `entry` of row F in precision T
+// (null: an LP64 entry's), I its integer type (int or int64_t). Returns body's INFO, or -1 where
 // the entry's library is none of the four. While it runs no entry's CPU run is pending: the
 // routine's own BLAS calls that come back through cudrop are calls of their own.
 template <Family F, class T, class Body>
 int on_entry_library(const cpu::EntryCpuCall *entry, Body &&body) {
-  using Library = cpu::Routine RoutineNames::*;
   constexpr const RoutineNames &self = routine_names<F, T>;
   Library library = nullptr;
   if (entry == nullptr) library = &RoutineNames::cpu;
@@ -36,9 +46,7 @@ int on_entry_library(const cpu::EntryCpuCall *entry, Body &&body) {
     ~Restore() { cpu::entry_cpu_call = pending; }
   } restore;
   cpu::entry_cpu_call = nullptr;
-  const auto find = [library](const RoutineNames &names) { return cpu::find(names.*library); };
-  if (library == &RoutineNames::cpu64 || library == &RoutineNames::cpu_wheel64) return body(int64_t{}, find);
-  return body(int{}, find);
+  return ilp64(library) ? body(int64_t{}, library) : body(int{}, library);
 }
 
 // impl::TridiagonalSolver on xSTERF (z null) or xSTEDC 'I' of the entry's library (a CPU run of
@@ -47,28 +55,26 @@ int on_entry_library(const cpu::EntryCpuCall *entry, Body &&body) {
 template <Family F, class T>
 int tridiagonal_on_cpu(const cpu::EntryCpuCall *entry, int n_, real_t<T> *d, real_t<T> *e, real_t<T> *z) {
   using R = real_t<T>;
-  return on_entry_library<F, T>(entry, [&](auto index, auto find) -> int {
+  return on_entry_library<F, T>(entry, [&](auto index, Library library) -> int {
     using I = decltype(index);
     I n = n_, info = 0;
     if (z == nullptr) {
-      void *sterf = find(routine_names<Family::sterf, R>);
+      const auto sterf = routine_in<Family::sterf, R, I>(library);
       if (sterf == nullptr) return -1;
-      reinterpret_cast<void (*)(const I *, R *, R *, I *)>(sterf)(&n, d, e, &info);
+      sterf(&n, d, e, &info);
       return int(info);
     }
-    void *stedc = find(routine_names<Family::stedc, R>);
+    const auto stedc = routine_in<Family::stedc, R, I>(library);
     if (stedc == nullptr) return -1;
-    const auto fn = reinterpret_cast<void (*)(const char *, const I *, R *, R *, R *, const I *, R *, const I *, I *,
-                                              const I *, I *, size_t)>(stedc);
     R size = 0;
     I isize = 0, lwork = -1, liwork = -1;
-    fn("I", &n, d, e, z, &n, &size, &lwork, &isize, &liwork, &info, 1);
+    stedc("I", &n, d, e, z, &n, &size, &lwork, &isize, &liwork, &info, 1);
     if (info != 0) return int(info);
     lwork = std::max<I>(1, I(size));
     liwork = std::max<I>(1, isize);
     std::vector<R> work(static_cast<size_t>(lwork));
     std::vector<I> iwork(static_cast<size_t>(liwork));
-    fn("I", &n, d, e, z, &n, work.data(), &lwork, iwork.data(), &liwork, &info, 1);
+    stedc("I", &n, d, e, z, &n, work.data(), &lwork, iwork.data(), &liwork, &info, 1);
     return int(info);
   });
 }
