@@ -35,27 +35,24 @@ impl::SelectedSolvers<real_t<T>> selected_solvers(const cpu::EntryCpuCall *entry
   s.sterf = [entry](int n, R *d, R *e) { return tridiagonal_on_cpu<F, T>(entry, n, d, e, nullptr); };
   s.leaf = [entry](int n, R *d, R *e, R *z) { return tridiagonal_on_cpu<F, T>(entry, n, d, e, z); };
   s.stemr = [entry](int n_, R *d, R *e, int *m, R *w, R *z, int ldz_, int *isuppz, bool *tryrac) {
-    return on_entry_library<F, T>(entry, [&](auto index, auto find) -> int {
+    return on_entry_library<F, T>(entry, [&](auto index, Library library) -> int {
       using I = decltype(index);
-      void *address = find(routine_names<Family::stemr, R>);
-      if (address == nullptr) return -1;
-      const auto fn = reinterpret_cast<void (*)(const char *, const char *, const I *, R *, R *, const R *, const R *,
-                                                const I *, const I *, I *, R *, R *, const I *, const I *, I *, I *,
-                                                R *, const I *, I *, const I *, I *, size_t, size_t)>(address);
+      const auto stemr = routine_in<Family::stemr, R, I>(library);
+      if (stemr == nullptr) return -1;
       const I n = n_, ldz = ldz_, il = 1, iu = n_;
       const R vl = 0, vu = 0;
       I found = 0, info = 0, rac = *tryrac ? 1 : 0, isize = 0, lwork = -1, liwork = -1;
       R size = 0;
       std::vector<I> support(size_t(2) * size_t(n_));
-      fn("V", "A", &n, d, e, &vl, &vu, &il, &iu, &found, w, z, &ldz, &n, support.data(), &rac, &size, &lwork,
-         &isize, &liwork, &info, 1, 1);
+      stemr("V", "A", &n, d, e, &vl, &vu, &il, &iu, &found, w, z, &ldz, &n, support.data(), &rac, &size, &lwork,
+            &isize, &liwork, &info, 1, 1);
       if (info != 0) return int(info);
       lwork = std::max<I>(1, I(size));
       liwork = std::max<I>(1, isize);
       std::vector<R> work(static_cast<size_t>(lwork));
       std::vector<I> iwork(static_cast<size_t>(liwork));
-      fn("V", "A", &n, d, e, &vl, &vu, &il, &iu, &found, w, z, &ldz, &n, support.data(), &rac, work.data(), &lwork,
-         iwork.data(), &liwork, &info, 1, 1);
+      stemr("V", "A", &n, d, e, &vl, &vu, &il, &iu, &found, w, z, &ldz, &n, support.data(), &rac, work.data(),
+            &lwork, iwork.data(), &liwork, &info, 1, 1);
       *m = int(found);
       std::copy(support.begin(), support.end(), isuppz);
       *tryrac = rac != 0;
@@ -64,20 +61,17 @@ impl::SelectedSolvers<real_t<T>> selected_solvers(const cpu::EntryCpuCall *entry
   };
   s.stebz = [entry](Range range, bool by_block, int n_, R vl, R vu, int il_, int iu_, R abstol, const R *d,
                     const R *e, int *m, int *nsplit, R *w, int *iblock, int *isplit) {
-    return on_entry_library<F, T>(entry, [&](auto index, auto find) -> int {
+    return on_entry_library<F, T>(entry, [&](auto index, Library library) -> int {
       using I = decltype(index);
-      void *address = find(routine_names<Family::stebz, R>);
-      if (address == nullptr) return -1;
-      const auto fn = reinterpret_cast<void (*)(const char *, const char *, const I *, const R *, const R *,
-                                                const I *, const I *, const R *, const R *, const R *, I *, I *, R *,
-                                                I *, I *, R *, I *, I *, size_t, size_t)>(address);
+      const auto stebz = routine_in<Family::stebz, R, I>(library);
+      if (stebz == nullptr) return -1;
       const I n = n_, il = il_, iu = iu_;
       I found = 0, blocks = 0, info = 0;
       const char letter = letter_of(range), order = by_block ? 'B' : 'E';
       std::vector<I> block(static_cast<size_t>(n_)), split(static_cast<size_t>(n_)), iwork(size_t(3) * size_t(n_));
       std::vector<R> work(size_t(4) * size_t(n_));
-      fn(&letter, &order, &n, &vl, &vu, &il, &iu, &abstol, d, e, &found, &blocks, w, block.data(), split.data(),
-         work.data(), iwork.data(), &info, 1, 1);
+      stebz(&letter, &order, &n, &vl, &vu, &il, &iu, &abstol, d, e, &found, &blocks, w, block.data(), split.data(),
+            work.data(), iwork.data(), &info, 1, 1);
       *m = int(found);
       *nsplit = int(blocks);
       std::copy(block.begin(), block.end(), iblock);
@@ -87,23 +81,61 @@ impl::SelectedSolvers<real_t<T>> selected_solvers(const cpu::EntryCpuCall *entry
   };
   s.stein = [entry](int n_, const R *d, const R *e, int m_, const R *w, const int *iblock, const int *isplit, R *z,
                     int ldz_, int *ifail) {
-    return on_entry_library<F, T>(entry, [&](auto index, auto find) -> int {
+    return on_entry_library<F, T>(entry, [&](auto index, Library library) -> int {
       using I = decltype(index);
-      void *address = find(routine_names<Family::stein, R>);
-      if (address == nullptr) return -1;
-      const auto fn = reinterpret_cast<void (*)(const I *, const R *, const R *, const I *, const R *, const I *,
-                                                const I *, R *, const I *, R *, I *, I *, I *)>(address);
+      const auto stein = routine_in<Family::stein, R, I>(library);
+      if (stein == nullptr) return -1;
       const I n = n_, m = m_, ldz = ldz_;
       I info = 0;
       const std::vector<I> block = converted<I>(iblock, n_), split = converted<I>(isplit, n_);
       std::vector<I> iwork(static_cast<size_t>(n_)), failed(static_cast<size_t>(std::max(m_, 1)));
       std::vector<R> work(size_t(5) * size_t(n_));
-      fn(&n, d, e, &m, w, block.data(), split.data(), z, &ldz, work.data(), iwork.data(), failed.data(), &info);
+      stein(&n, d, e, &m, w, block.data(), split.data(), z, &ldz, work.data(), iwork.data(), failed.data(), &info);
       std::copy(failed.begin(), failed.begin() + m_, ifail);
       return int(info);
     });
   };
   return s;
+}
+
+// What the CPU routine of the entry's own kind (a CPU run of row F pending, or null) answers a
+// workspace query of the same call: WORK(1), and for ?syevr_/?heevr_ IWORK(1) and RWORK(1) (the
+// reference's minima, those of N = 1 differing between LAPACK versions). WORK(1) depends on that
+// library's block sizes. False, nothing written, where the library lacks the routine or the
+// query fails. The query reads no array.
+template <Family F, class T>
+bool query_answers(const cpu::EntryCpuCall *entry, const char *jobz, const char *range, const char *uplo, int n_,
+                   T *a, int lda_, const real_t<T> *vl, const real_t<T> *vu, int il_, int iu_,
+                   const real_t<T> *abstol, real_t<T> *w, T *z, int ldz_, T *work1, int *iwork1,
+                   real_t<T> *rwork1) {
+  using R = real_t<T>;
+  constexpr bool rrr = F == Family::syevr || F == Family::heevr;
+  return on_entry_library<F, T>(entry, [&](auto index, Library library) -> int {
+           using I = decltype(index);
+           const auto fn = routine_in<F, T, I>(library);
+           if (fn == nullptr) return -1;
+           const I n = n_, lda = lda_, il = il_, iu = iu_, ldz = ldz_, minus_one = -1;
+           I m = 0, isize = 0, info = 0, unread[2] = {0, 0};
+           T size = T(0);
+           R rsize = R(0), runread[1] = {R(0)};
+           if constexpr (F == Family::heevr)
+             fn(jobz, range, uplo, &n, a, &lda, vl, vu, &il, &iu, abstol, &m, w, z, &ldz, unread, &size, &minus_one,
+                &rsize, &minus_one, &isize, &minus_one, &info, 1, 1, 1);
+           else if constexpr (F == Family::syevr)
+             fn(jobz, range, uplo, &n, a, &lda, vl, vu, &il, &iu, abstol, &m, w, z, &ldz, unread, &size, &minus_one,
+                &isize, &minus_one, &info, 1, 1, 1);
+           else if constexpr (F == Family::heevx)
+             fn(jobz, range, uplo, &n, a, &lda, vl, vu, &il, &iu, abstol, &m, w, z, &ldz, &size, &minus_one, runread,
+                unread, unread, &info, 1, 1, 1);
+           else
+             fn(jobz, range, uplo, &n, a, &lda, vl, vu, &il, &iu, abstol, &m, w, z, &ldz, &size, &minus_one, unread,
+                unread, &info, 1, 1, 1);
+           if (info != 0) return int(info);
+           *work1 = size;
+           if constexpr (rrr) *iwork1 = int(isize);
+           if constexpr (F == Family::heevr) *rwork1 = rsize;
+           return 0;
+         }) == 0;
 }
 
 // The reference's checks of these drivers up to LDZ (their numbers agree): JOBZ 1, RANGE 2,
@@ -183,28 +215,13 @@ void selected_rrr(const char *jobz, const char *range, const char *uplo, const i
     else if (hermitian && *lrwork < lrwmin && !query) illegal = 20;
     else if (*liwork < liwmin && !query) illegal = hermitian ? 22 : 20;
   }
-  // WORK(1), IWORK(1) (RWORK(1)) as the reference sets them: IWORK(1) and RWORK(1) the minimum
-  // lengths, WORK(1) the optimal LWORK; the LP64 CPU routine's answers to the same call's query
-  // where this library has one (WORK(1) depends on its block sizes, and LAPACK 3.11's minima for
-  // N = 1 are not 3.12's).
+  // WORK(1), IWORK(1) (RWORK(1)) as the reference sets them: the optimal LWORK and the minimum
+  // LIWORK (LRWORK), as the CPU routine of the entry's kind answers the same call's query.
   auto set_work = [&] {
     iwork[0] = int(liwmin);
     if constexpr (hermitian) rwork[0] = R(lrwmin);
-    if (cpu::entry_cpu_call != nullptr || cpu::find(names.cpu) == nullptr) return;
-    T size = T(0);
-    R rsize = R(0);
-    int isize = 0, minus_one = -1, found = 0, qinfo = 0;
-    if constexpr (hermitian)
-      cpu::routine<F, T>()(jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, &found, w, z, ldz, isuppz, &size,
-                           &minus_one, &rsize, &minus_one, &isize, &minus_one, &qinfo, 1, 1, 1);
-    else
-      cpu::routine<F, T>()(jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, &found, w, z, ldz, isuppz, &size,
-                           &minus_one, &isize, &minus_one, &qinfo, 1, 1, 1);
-    if (qinfo == 0) {
-      work[0] = size;
-      iwork[0] = isize;
-      if constexpr (hermitian) rwork[0] = rsize;
-    }
+    query_answers<F, T>(cpu::entry_cpu_call, jobz, range, uplo, *n, a, *lda, vl, vu, rg == 'I' ? *il : 1,
+                        rg == 'I' ? *iu : *n, abstol, w, z, *ldz, work, iwork, rwork);
   };
   // SSYEVR, CHEEVR and ZHEEVR set WORK(1), IWORK(1) (RWORK(1)) before they check the lengths,
   // DSYEVR only after (in an ILP64 or wheel-name entry the entry's CPU routine takes the
@@ -258,19 +275,11 @@ void selected_bisection(const char *jobz, const char *range, const char *uplo, c
   const long long lwmin = *n <= 1 ? 1 : (hermitian ? 2LL : 8LL) * *n;
   int illegal = selected_checks<R>(jz, rg, ul, *n, *lda, vl, vu, il, iu, *ldz);
   if (illegal == 0 && *lwork < lwmin && !query) illegal = 17;
-  // WORK(1): the LP64 CPU routine's answer to the same call's query (the CPU library's block
-  // sizes), where this library has one.
+  // WORK(1): the optimal LWORK, as the CPU routine of the entry's kind answers the same call's
+  // query.
   auto set_work = [&] {
-    if (cpu::entry_cpu_call != nullptr || cpu::find(names.cpu) == nullptr) return;
-    T size = T(0);
-    int minus_one = -1, found = 0, qinfo = 0;
-    if constexpr (hermitian)
-      cpu::routine<F, T>()(jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, &found, w, z, ldz, &size, &minus_one,
-                           rwork, iwork, ifail, &qinfo, 1, 1, 1);
-    else
-      cpu::routine<F, T>()(jobz, range, uplo, n, a, lda, vl, vu, il, iu, abstol, &found, w, z, ldz, &size, &minus_one,
-                           iwork, ifail, &qinfo, 1, 1, 1);
-    if (qinfo == 0) work[0] = size;
+    query_answers<F, T>(cpu::entry_cpu_call, jobz, range, uplo, *n, a, *lda, vl, vu, rg == 'I' ? *il : 1,
+                        rg == 'I' ? *iu : *n, abstol, w, z, *ldz, work, nullptr, nullptr);
   };
   // The reference sets WORK(1) before it checks LWORK.
   if (illegal == 17 && cpu::entry_cpu_call == nullptr) set_work();
