@@ -176,7 +176,7 @@ Status selected_eigen_host(const SelectedProblem<real_t<T>> &p, const T *a, int 
         return s;
     }
     if constexpr (is_complex_v<T>) {
-      // A column per block row: at most 65535 columns a launch.
+      // widen_real takes a column per grid row (blockIdx.y): at most 65535 of them a launch.
       for (int c = 0; c < m; c += 65535) {
         const int cols = std::min(65535, m - c);
         kernels::widen_real<R><<<dim3(unsigned((n + 255) / 256), unsigned(cols)), 256, 0, ctx.stream>>>(
