@@ -2,71 +2,19 @@
 // reference routine's argument checks in the reference order; workspace queries and N <= 1 go to
 // the CPU routine, whose answers they are; every other call is one routed call. The GPU path
 // (impl/eigen/eigen.h) solves the tridiagonal problem with the CPU LAPACK's xSTERF or xSTEDC, called
-// from here (impl does not reach the CPU library).
+// from here (capi/tridiagonal.h).
 #include <algorithm>
-#include <cstdint>
 #include <cstdio>
-#include <vector>
 
 #include "capi/cpu_call.h"
 #include "capi/report.h"
+#include "capi/tridiagonal.h"
 #include "core/letter.h"
 #include "core/routines.h"
 #include "impl/eigen/eigen.h"
 #include "route/dispatch.h"
 
 namespace cudrop::capi {
-namespace {
-
-// The tridiagonal problem on the CPU LAPACK of the entry's own kind (the LP64 library, an ILP64
-// one, a PyPI wheel's): xSTERF (z null) or xSTEDC 'I'. Returns its INFO, or -1 when that library
-// lacks the routine (the whole call then goes to the CPU). While it runs no entry's CPU run is
-// pending: its own BLAS calls that come back through cudrop are calls of their own.
-template <class I, class R>
-int tridiagonal_with(void *sterf, void *stedc, int n_, R *d, R *e, R *z) {
-  I n = n_, info = 0;
-  if (z == nullptr) {
-    if (sterf == nullptr) return -1;
-    reinterpret_cast<void (*)(const I *, R *, R *, I *)>(sterf)(&n, d, e, &info);
-    return int(info);
-  }
-  if (stedc == nullptr) return -1;
-  const auto fn = reinterpret_cast<void (*)(const char *, const I *, R *, R *, R *, const I *, R *, const I *, I *,
-                                            const I *, I *, size_t)>(stedc);
-  R size = 0;
-  I isize = 0, lwork = -1, liwork = -1;
-  fn("I", &n, d, e, z, &n, &size, &lwork, &isize, &liwork, &info, 1);
-  if (info != 0) return int(info);
-  lwork = std::max<I>(1, I(size));
-  liwork = std::max<I>(1, isize);
-  std::vector<R> work(static_cast<size_t>(lwork));
-  std::vector<I> iwork(static_cast<size_t>(liwork));
-  fn("I", &n, d, e, z, &n, work.data(), &lwork, iwork.data(), &liwork, &info, 1);
-  return int(info);
-}
-
-template <Family F, class T>
-int tridiagonal_on_cpu(const cpu::EntryCpuCall *entry, int n, real_t<T> *d, real_t<T> *e, real_t<T> *z) {
-  using R = real_t<T>;
-  constexpr const RoutineNames &self = routine_names<F, T>, &sterf = routine_names<Family::sterf, R>,
-                                &stedc = routine_names<Family::stedc, R>;
-  cpu::EntryCpuCall *const pending = cpu::entry_cpu_call;
-  cpu::entry_cpu_call = nullptr;
-  int info = -1;
-  auto find = [](cpu::Routine r) { return cpu::find(r); };
-  if (entry == nullptr)
-    info = tridiagonal_with<int, R>(find(sterf.cpu), find(stedc.cpu), n, d, e, z);
-  else if (entry->underneath == self.cpu64)
-    info = tridiagonal_with<int64_t, R>(find(sterf.cpu64), find(stedc.cpu64), n, d, e, z);
-  else if (entry->underneath == self.cpu_wheel64)
-    info = tridiagonal_with<int64_t, R>(find(sterf.cpu_wheel64), find(stedc.cpu_wheel64), n, d, e, z);
-  else if (entry->underneath == self.cpu_wheel)
-    info = tridiagonal_with<int, R>(find(sterf.cpu_wheel), find(stedc.cpu_wheel), n, d, e, z);
-  cpu::entry_cpu_call = pending;
-  return info;
-}
-
-}  // namespace
 
 // The routed call of a GPU eigenproblem driver: F the entry's row (its CPU routine, its tridiagonal
 // solver's library), set_work() sets WORK(1)... after a GPU run, cpu_run() the whole call on the
