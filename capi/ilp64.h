@@ -20,9 +20,15 @@
 
 namespace cudrop::capi::ilp64 {
 
-// IPIV's element type in an ILP64 entry: int64_t in memory, a type of its own so that the
-// narrowing below tells it from a size.
+// The element type of an INTEGER array of results (IPIV; ISUPPZ, IFAIL) in an ILP64 entry:
+// int64_t in memory, a type of its own so that the narrowing below tells it from a size.
 enum class Pivot : int64_t {};
+
+// What an int copy of such an array holds where the LP64 path wrote nothing (no LAPACK routine
+// writes it there): those entries of the caller's array keep their values. The reference leaves
+// parts of these arrays alone (ISUPPZ outside the xSTEMR path, IFAIL without vectors), and a
+// caller may pass a shorter array than the count below allows for (ISUPPZ of 2*M).
+constexpr int kUnwritten = INT_MIN;
 
 inline bool fits(int64_t v) { return v >= INT_MIN && v <= INT_MAX; }
 
@@ -56,8 +62,8 @@ struct Narrow<int64_t *> {  // INFO, copied out after an LP64 run
   explicit Narrow(int64_t *p) : out(p) {}
   int *get() { return &value; }
 };
-// IPIV, out (getrf, gesv) or in (getrs): an int copy, as long as the routine's pivot count
-// (PivotCount), filled in after the narrowed sizes are known.
+// IPIV, out (getrf, gesv) or in (getrs), ISUPPZ, IFAIL (out): an int copy, as long as the
+// routine's count (PivotCount), filled in after the narrowed sizes are known.
 template <>
 struct Narrow<Pivot *> {
   Pivot *out;
@@ -76,7 +82,7 @@ struct Narrow<const Pivot *> {
 };
 
 template <class N> void size_pivots(N &, int) {}
-inline void size_pivots(Narrow<Pivot *> &n, int count) { n.value.assign(size_t(std::max(count, 0)), 0); }
+inline void size_pivots(Narrow<Pivot *> &n, int count) { n.value.assign(size_t(std::max(count, 0)), kUnwritten); }
 inline void size_pivots(Narrow<const Pivot *> &n, int count) {
   n.value.resize(size_t(std::max(count, 0)));
   for (size_t i = 0; i < n.value.size(); ++i) {
@@ -88,10 +94,12 @@ inline void size_pivots(Narrow<const Pivot *> &n, int count) {
 template <class N> void copy_out(N &) {}
 inline void copy_out(Narrow<int64_t *> &n) { *n.out = n.value; }
 inline void copy_out(Narrow<Pivot *> &n) {
-  for (size_t i = 0; i < n.value.size(); ++i) n.out[i] = Pivot(n.value[i]);
+  for (size_t i = 0; i < n.value.size(); ++i)
+    if (n.value[i] != kUnwritten) n.out[i] = Pivot(n.value[i]);
 }
 
-// How many IPIV entries the routine reads or writes, from its narrowed arguments (0 without IPIV).
+// How many entries of its P array the routine reads or writes at most, from its narrowed
+// arguments (0 without one).
 template <Family F>
 struct PivotCount {
   template <class Tuple> static int of(const Tuple &) { return 0; }
@@ -117,6 +125,24 @@ struct PivotCount<Family::getrs> {
     return legal ? n : 0;
   }
 };
+
+// ISUPPZ (jobz, range, uplo, n, ...): 2 max(1, N) (M <= N); an order past INT_MAX / 2 never
+// reaches the GPU path (its matrix alone is past 2^61 elements), which alone writes ISUPPZ.
+template <>
+struct PivotCount<Family::syevr> {
+  template <class Tuple> static int of(const Tuple &t) {
+    return int(std::min<long long>(INT_MAX, 2LL * std::max(1, std::get<3>(t).value)));
+  }
+};
+template <>
+struct PivotCount<Family::heevr> : PivotCount<Family::syevr> {};
+// IFAIL (jobz, range, uplo, n, ...): N.
+template <>
+struct PivotCount<Family::syevx> {
+  template <class Tuple> static int of(const Tuple &t) { return std::max(0, std::get<3>(t).value); }
+};
+template <>
+struct PivotCount<Family::heevx> : PivotCount<Family::syevx> {};
 
 // An entry's own CPU run (cpu::EntryCpuCall): `underneath` with the caller's own arguments.
 template <class... A>

@@ -20,9 +20,9 @@ template <Family F, class T, class SetWork, class CpuRun>
 void route_syevd(char jz, char ul, const int *n, T *a, const int *lda, real_t<T> *w, int *info, SetWork &&set_work,
                  CpuRun &&cpu_run) {
   route_eigen<F, T>(
-      0, jz, ul, *n,
-      [&](const impl::TridiagonalSolver<real_t<T>> &solve) {
-        return impl::syevd_host<T>(jobz_of(jz), uplo_of(ul), *n, a, *lda, w, info, solve);
+      0, jz, 0, ul, *n,
+      [&](const cpu::EntryCpuCall *entry) {
+        return impl::syevd_host<T>(jobz_of(jz), uplo_of(ul), *n, a, *lda, w, info, tridiagonal_solver<F, T>(entry));
       },
       set_work, cpu_run);
 }

@@ -33,10 +33,10 @@ template <Family F, class T, class SetWork, class CpuRun>
 void route_sygvd(const int *itype, char jz, char ul, const int *n, T *a, const int *lda, T *b, const int *ldb,
                  real_t<T> *w, int *info, SetWork &&set_work, CpuRun &&cpu_run) {
   route_eigen<F, T>(
-      *itype, jz, ul, *n,
-      [&](const impl::TridiagonalSolver<real_t<T>> &solve) {
+      *itype, jz, 0, ul, *n,
+      [&](const cpu::EntryCpuCall *entry) {
         return impl::sygvd_host<T>(impl::itype_of(*itype), jobz_of(jz), uplo_of(ul), *n, a, *lda, b, *ldb, w, info,
-                                   solve);
+                                   tridiagonal_solver<F, T>(entry));
       },
       set_work, cpu_run);
 }

@@ -33,4 +33,10 @@ constexpr Diag diag_of(char letter) { return letter == 'U' ? Diag::unit : Diag::
 enum class Jobz : unsigned char { values, vectors };
 constexpr Jobz jobz_of(char letter) { return letter == 'V' ? Jobz::vectors : Jobz::values; }
 
+// RANGE of the drivers of selected eigenpairs (xSYEVR, xSYEVX, xSTEBZ): every eigenvalue ('A'),
+// those in the half-open interval (VL, VU] ('V'), or the IL-th through IU-th ('I').
+enum class Range : unsigned char { all, values, indices };
+constexpr Range range_of(char letter) { return letter == 'V' ? Range::values : letter == 'I' ? Range::indices : Range::all; }
+constexpr char letter_of(Range range) { return range == Range::values ? 'V' : range == Range::indices ? 'I' : 'A'; }
+
 }  // namespace cudrop

@@ -135,17 +135,18 @@ const char *symbol_of(Family family) {
 // Signature<F, T>::type: the C function type of row F's routine in precision T, its parameters
 // as the row writes them with int sizes (I = P = int): how cudrop calls the routine underneath
 // (cpu::Fn, cpu::routine) or ScaLAPACK's, and how capi's LP64 entry takes its arguments.
-template <Family F, class T>
+// Signature<F, T, int64_t>: the same routine of an ILP64 library (I = P = int64_t).
+template <Family F, class T, class Index = int>
 struct Signature {
   static_assert(no_such_routine<T>, "routines.def has no such routine underneath in this precision");
 };
-#define CUDROP_SIGNATURE(p, T_, kind, stem, parameters)          \
-  template <>                                                     \
-  struct Signature<Family::CUDROP_FAMILY(kind, stem), T_> {       \
-    using T = T_;                                                 \
-    using I = int;                                                \
-    using P = int;                                                \
-    using type = void(*) parameters;                              \
+#define CUDROP_SIGNATURE(p, T_, kind, stem, parameters)            \
+  template <class Index>                                            \
+  struct Signature<Family::CUDROP_FAMILY(kind, stem), T_, Index> {  \
+    using T = T_;                                                   \
+    using I = Index;                                                \
+    using P = Index;                                                \
+    using type = void(*) parameters;                                \
   };
 #define CUDROP_ROUTINE(kind, stem, precisions, entry, parameters, arguments, renumbering) \
   CUDROP_IF_CPU_ROUTINE(kind)(CUDROP_EACH_PRECISION(precisions, CUDROP_SIGNATURE, kind, stem, parameters))

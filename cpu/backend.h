@@ -118,9 +118,10 @@ inline void *require_cached(Routine routine) {
   return fn != nullptr ? fn : require(routine);
 }
 
-// The C type of row F's routine in precision T underneath (core/routines.h's Signature).
-template <Family F, class T>
-using Fn = typename Signature<F, T>::type;
+// The C type of row F's routine in precision T underneath (core/routines.h's Signature), with
+// the integers I of its library (int64_t: an ILP64 one's).
+template <Family F, class T, class I = int>
+using Fn = typename Signature<F, T, I>::type;
 
 // The CPU library's routine of row F in precision T (aborts, as require() does, when there is
 // none); routine_cached() takes the lock-free lookup first, for calls on a hot path.

@@ -160,6 +160,54 @@ void zheev_(const char *jobz, const char *uplo, const int *n, CUDROP_COMPLEX_DOU
             size_t jobz_len CUDROP_DEFAULT_LEN_,
             size_t uplo_len CUDROP_DEFAULT_LEN_);
 
+/* Selected eigenpairs, reference semantics (xSYEVR, xHEEVR: relatively robust representations;
+ * xSYEVX, xHEEVX: bisection and inverse iteration): RANGE = 'A' every eigenvalue, 'V' those in
+ * (VL, VU], 'I' the IL-th through IU-th; M of them ascending in W, with JOBZ = 'V' their
+ * orthonormal eigenvectors in Z (signs free, as the reference leaves them), ISUPPZ (xSYEVR's
+ * xSTEMR path) or IFAIL (xSYEVX) as the reference sets them. A is left as it was. LWORK = -1 (or
+ * LIWORK, LRWORK) returns the CPU LAPACK's optimal sizes. */
+void ssyevr_(const char *jobz, const char *range, const char *uplo, const int *n, float *a, const int *lda,
+             const float *vl, const float *vu, const int *il, const int *iu, const float *abstol, int *m, float *w,
+             float *z, const int *ldz, int *isuppz, float *work, const int *lwork, int *iwork, const int *liwork,
+             int *info, size_t jobz_len CUDROP_DEFAULT_LEN_, size_t range_len CUDROP_DEFAULT_LEN_,
+             size_t uplo_len CUDROP_DEFAULT_LEN_);
+void dsyevr_(const char *jobz, const char *range, const char *uplo, const int *n, double *a, const int *lda,
+             const double *vl, const double *vu, const int *il, const int *iu, const double *abstol, int *m, double *w,
+             double *z, const int *ldz, int *isuppz, double *work, const int *lwork, int *iwork, const int *liwork,
+             int *info, size_t jobz_len CUDROP_DEFAULT_LEN_, size_t range_len CUDROP_DEFAULT_LEN_,
+             size_t uplo_len CUDROP_DEFAULT_LEN_);
+void cheevr_(const char *jobz, const char *range, const char *uplo, const int *n, CUDROP_COMPLEX_FLOAT *a,
+             const int *lda, const float *vl, const float *vu, const int *il, const int *iu, const float *abstol,
+             int *m, float *w, CUDROP_COMPLEX_FLOAT *z, const int *ldz, int *isuppz, CUDROP_COMPLEX_FLOAT *work,
+             const int *lwork, float *rwork, const int *lrwork, int *iwork, const int *liwork, int *info,
+             size_t jobz_len CUDROP_DEFAULT_LEN_, size_t range_len CUDROP_DEFAULT_LEN_,
+             size_t uplo_len CUDROP_DEFAULT_LEN_);
+void zheevr_(const char *jobz, const char *range, const char *uplo, const int *n, CUDROP_COMPLEX_DOUBLE *a,
+             const int *lda, const double *vl, const double *vu, const int *il, const int *iu, const double *abstol,
+             int *m, double *w, CUDROP_COMPLEX_DOUBLE *z, const int *ldz, int *isuppz, CUDROP_COMPLEX_DOUBLE *work,
+             const int *lwork, double *rwork, const int *lrwork, int *iwork, const int *liwork, int *info,
+             size_t jobz_len CUDROP_DEFAULT_LEN_, size_t range_len CUDROP_DEFAULT_LEN_,
+             size_t uplo_len CUDROP_DEFAULT_LEN_);
+void ssyevx_(const char *jobz, const char *range, const char *uplo, const int *n, float *a, const int *lda,
+             const float *vl, const float *vu, const int *il, const int *iu, const float *abstol, int *m, float *w,
+             float *z, const int *ldz, float *work, const int *lwork, int *iwork, int *ifail, int *info,
+             size_t jobz_len CUDROP_DEFAULT_LEN_, size_t range_len CUDROP_DEFAULT_LEN_,
+             size_t uplo_len CUDROP_DEFAULT_LEN_);
+void dsyevx_(const char *jobz, const char *range, const char *uplo, const int *n, double *a, const int *lda,
+             const double *vl, const double *vu, const int *il, const int *iu, const double *abstol, int *m, double *w,
+             double *z, const int *ldz, double *work, const int *lwork, int *iwork, int *ifail, int *info,
+             size_t jobz_len CUDROP_DEFAULT_LEN_, size_t range_len CUDROP_DEFAULT_LEN_,
+             size_t uplo_len CUDROP_DEFAULT_LEN_);
+void cheevx_(const char *jobz, const char *range, const char *uplo, const int *n, CUDROP_COMPLEX_FLOAT *a,
+             const int *lda, const float *vl, const float *vu, const int *il, const int *iu, const float *abstol,
+             int *m, float *w, CUDROP_COMPLEX_FLOAT *z, const int *ldz, CUDROP_COMPLEX_FLOAT *work, const int *lwork,
+             float *rwork, int *iwork, int *ifail, int *info, size_t jobz_len CUDROP_DEFAULT_LEN_,
+             size_t range_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void zheevx_(const char *jobz, const char *range, const char *uplo, const int *n, CUDROP_COMPLEX_DOUBLE *a,
+             const int *lda, const double *vl, const double *vu, const int *il, const int *iu, const double *abstol,
+             int *m, double *w, CUDROP_COMPLEX_DOUBLE *z, const int *ldz, CUDROP_COMPLEX_DOUBLE *work, const int *lwork,
+             double *rwork, int *iwork, int *ifail, int *info, size_t jobz_len CUDROP_DEFAULT_LEN_,
+             size_t range_len CUDROP_DEFAULT_LEN_, size_t uplo_len CUDROP_DEFAULT_LEN_);
 /* The generalized symmetric-definite eigenproblems A x = lambda B x (ITYPE 1), A B x = lambda x
  * (2), B A x = lambda x (3), B positive definite, reference semantics (xSYGVD, xHEGVD, and xSYGV,
  * xHEGV by the same path): eigenvalues ascending in W; B's triangle UPLO names holds its
@@ -521,10 +569,14 @@ void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *j
 #define CUDROP_STRLEN_OMITTED_13_13 ~, CUDROP_STRLEN_ONES_
 #define CUDROP_STRLEN_OMITTED_14_14 ~, CUDROP_STRLEN_ONES_
 #define CUDROP_STRLEN_OMITTED_16_16 ~, CUDROP_STRLEN_ONES_
+#define CUDROP_STRLEN_OMITTED_20_20 ~, CUDROP_STRLEN_ONES_
+#define CUDROP_STRLEN_OMITTED_21_21 ~, CUDROP_STRLEN_ONES_
+#define CUDROP_STRLEN_OMITTED_23_23 ~, CUDROP_STRLEN_ONES_
 #define CUDROP_STRLEN_NONE_(lengths)
 #define CUDROP_STRLEN_ONES_(lengths) CUDROP_STRLEN_ONES_##lengths
 #define CUDROP_STRLEN_ONES_1 , 1
 #define CUDROP_STRLEN_ONES_2 , 1, 1
+#define CUDROP_STRLEN_ONES_3 , 1, 1, 1
 #define CUDROP_STRLEN_ONES_4 , 1, 1, 1, 1
 /* Every routine above with hidden lengths: its parameters before them, and their number. A routine
  * added above with hidden lengths (each with CUDROP_DEFAULT_LEN_) needs its line here, and its
@@ -553,6 +605,14 @@ void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *j
 #define dsyev_(...) CUDROP_STRLEN_CALL_(dsyev_, 9, 2, __VA_ARGS__)
 #define cheev_(...) CUDROP_STRLEN_CALL_(cheev_, 10, 2, __VA_ARGS__)
 #define zheev_(...) CUDROP_STRLEN_CALL_(zheev_, 10, 2, __VA_ARGS__)
+#define ssyevr_(...) CUDROP_STRLEN_CALL_(ssyevr_, 21, 3, __VA_ARGS__)
+#define dsyevr_(...) CUDROP_STRLEN_CALL_(dsyevr_, 21, 3, __VA_ARGS__)
+#define cheevr_(...) CUDROP_STRLEN_CALL_(cheevr_, 23, 3, __VA_ARGS__)
+#define zheevr_(...) CUDROP_STRLEN_CALL_(zheevr_, 23, 3, __VA_ARGS__)
+#define ssyevx_(...) CUDROP_STRLEN_CALL_(ssyevx_, 20, 3, __VA_ARGS__)
+#define dsyevx_(...) CUDROP_STRLEN_CALL_(dsyevx_, 20, 3, __VA_ARGS__)
+#define cheevx_(...) CUDROP_STRLEN_CALL_(cheevx_, 21, 3, __VA_ARGS__)
+#define zheevx_(...) CUDROP_STRLEN_CALL_(zheevx_, 21, 3, __VA_ARGS__)
 #define ssygvd_(...) CUDROP_STRLEN_CALL_(ssygvd_, 14, 2, __VA_ARGS__)
 #define dsygvd_(...) CUDROP_STRLEN_CALL_(dsygvd_, 14, 2, __VA_ARGS__)
 #define chegvd_(...) CUDROP_STRLEN_CALL_(chegvd_, 16, 2, __VA_ARGS__)

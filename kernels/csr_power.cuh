@@ -65,8 +65,8 @@ power_csr_max(int n, long long nnz, const T *__restrict__ val, const int *__rest
               const int *__restrict__ rowptr, int base, bool vec, const int *__restrict__ part_rows,
               const T *__restrict__ x, T *__restrict__ y, T *slot_v, int *slot_i, PowerState<T> *state) {
   static_assert(TPR >= 1 && TPR <= 32 && (TPR & (TPR - 1)) == 0, "TPR: a power of two up to 32");
-  power_wait_for_previous();
-  power_let_next_start();
+  wait_for_previous_kernel();
+  let_next_kernel_start();
   if (__ldcg(&state->stop) != kRunning) return;
   constexpr int G = csr_rows_per_warp<TPR>(), C = 128;
   // Entry o of a chunk is parked at (o % 4) * 32 + o / 4: a lane's 4 stores are conflict-free

@@ -52,8 +52,8 @@ __global__ void __launch_bounds__(kPowerThreads)
 power_gemv_max(int n, const T *__restrict__ A, size_t lda, const T *__restrict__ x,
                T *__restrict__ y, T *__restrict__ partial, int chunks, int chunk_cols, T *slot_v,
                int *slot_i, unsigned *tile_arrivals, PowerState<T> *state) {
-  power_wait_for_previous();
-  power_let_next_start();
+  wait_for_previous_kernel();
+  let_next_kernel_start();
   if (__ldcg(&state->stop) != kRunning) return;
   using Shape = GemvPowerShape<T, V>;
   using Vec = typename PowerVec<T, V>::type;

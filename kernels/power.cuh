@@ -24,6 +24,7 @@
 #include <cstring>
 
 #include "core/power_rule.h"
+#include "kernels/dependent_launch.cuh"
 
 namespace cudrop::kernels {
 
@@ -94,24 +95,6 @@ __device__ __forceinline__ T power_vector_gather(const T *p) {
   } else {
     return __ldg(p);
   }
-}
-
-// Programmatic dependent launch (sm_90+): a kernel launched with the programmatic
-// stream-serialization attribute may start before the kernel ahead of it in the stream has
-// finished; power_wait_for_previous blocks until that kernel has completed and its writes are
-// visible. Everything a power kernel reads that an earlier launch of the loop writes (the
-// state, x, y, the candidate slots) is read after it. Without the attribute it returns at once.
-__device__ __forceinline__ void power_wait_for_previous() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
-// Lets the next kernel in the stream (if launched with the attribute) be scheduled now.
-__device__ __forceinline__ void power_let_next_start() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
 }
 
 template <class T>
@@ -272,8 +255,8 @@ template <class T, int K = kScaleChunks>
 __global__ void __launch_bounds__(kPowerThreads)
 power_scale_check(int n, const T *__restrict__ y, T *__restrict__ x, T tol, int max_iterations,
                   PowerState<T> *state) {
-  power_wait_for_previous();
-  power_let_next_start();
+  wait_for_previous_kernel();
+  let_next_kernel_start();
   if (__ldcg(&state->stop) != kRunning) return;
   const T lambda = __ldcg(&state->lambda);
   const bool vec = ((reinterpret_cast<uintptr_t>(x) | reinterpret_cast<uintptr_t>(y)) & 15) == 0;

@@ -19,7 +19,7 @@ struct PowerLaunch {
 };
 
 // One step of the iteration loop. chained: with programmatic stream serialization (the kernel
-// may be scheduled while the one before it drains, and waits in power_wait_for_previous).
+// may be scheduled while the one before it drains, and waits in wait_for_previous_kernel).
 // window_bytes > 0: the launch carries an L2 access-policy window over window_base, lines hit
 // with hit_ratio persisting, the others streaming.
 struct PowerStepLaunch {

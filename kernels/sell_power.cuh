@@ -206,8 +206,8 @@ power_sell_max(int n, const T *__restrict__ sell_val, const Col *__restrict__ se
                const int *__restrict__ row_word, const long long *__restrict__ slice_start,
                const int *__restrict__ part, const T *__restrict__ x, T *__restrict__ y, T *slot_v, int *slot_i,
                PowerState<T> *state) {
-  power_wait_for_previous();
-  power_let_next_start();
+  wait_for_previous_kernel();
+  let_next_kernel_start();
   if (__ldcg(&state->stop) != kRunning) return;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int first = part[blockIdx.x], last = part[blockIdx.x + 1];

@@ -4,20 +4,23 @@
 // a panel and the symmetric matrix-vector product over the trailing matrix.
 //
 // For panel column c (panel-local i, the panel starting at column j), W the panel's n x nb
-// block of xLATRD, v = A(c+1:n, c) once reflected, m = n - c - 1, four launches:
-//   column_reflector  (one block) A(c:n, c) -= A(c:n, j:c) conj(W(c, 0:i))^T
-//                     + W(c:n, 0:i) conj(A(c, j:c))^T, A(c,c) real; then xLARFG on A(c+1:n, c)
-//                     (alpha = A(c+1,c)): tau[c], e[c] = beta, A(c+1,c) = 1 (the unit entry the
-//                     products below read). A column needing xNRM2's scaling or xLARFG's
-//                     rescaling sets *flag (kernels/householder.cuh's rule) and every later
-//                     kernel of the reduction returns at once;
+// block of xLATRD, v = A(c+1:n, c) once reflected, m = n - c - 1, five launches, chained where
+// the GPU allows (kernels/dependent_launch.cuh: each waits for the one before, then lets the next
+// be scheduled):
+//   column_update     A(c:n, c) -= A(c:n, j:c) conj(W(c, 0:i))^T + W(c:n, 0:i) conj(A(c, j:c))^T,
+//                     A(c,c) real, a block per 256 rows, with the parts of the norm below;
+//   column_reflector  (one block) xLARFG on A(c+1:n, c) (alpha = A(c+1,c)): tau[c], e[c] =
+//                     beta, A(c+1,c) = 1 (the unit entry the products below read). A column
+//                     needing xNRM2's scaling or xLARFG's rescaling sets *flag
+//                     (kernels/householder.cuh's rule) and every later kernel of the reduction
+//                     returns at once;
 //   hemv_tiles        y = A22 v (A22 = A(c+1:n, c+1:n) Hermitian, its lower triangle read once,
 //                     the diagonal's imaginary parts taken as zero): each 32 x 32 tile on or below
 //                     the diagonal adds A_rt v_t to row block r and A_rt^H v_r to row block t
 //                     into partials; one more block per row block sums its rows of
 //                     p = W(:, 0:i)^H v and q = A(:, j:j+i)^H v;
 //   hemv_correct      (a block per row block) y from the partials in a fixed order, p and q in
-//                     full, w = tau (y - A(:, j:j+i) p - W(:, 0:i) q) into W(c+1:n, i), and the
+//                     full (each sum split over the block's warps), w = tau (y - A(:, j:j+i) p - W(:, 0:i) q) into W(c+1:n, i), and the
 //                     row block's part of w^H v;
 //   finish_w          w += alpha v, alpha = -tau/2 (w^H v) from those parts (every block sums
 //                     them in the same order).
@@ -27,6 +30,7 @@
 
 #include "core/complex.h"
 #include "kernels/complex_scalar.cuh"
+#include "kernels/dependent_launch.cuh"
 #include "kernels/householder.cuh"
 
 namespace cudrop::kernels {
@@ -40,18 +44,21 @@ __device__ __forceinline__ T real_only(T a) {
 
 __device__ __forceinline__ bool stopped(const int *flag) { return *static_cast<const volatile int *>(flag) != 0; }
 
-// One block of kReflectorThreads.
-constexpr int kReflectorThreads = 1024;
+// Column c's update by the panel, over every SM: a block per kUpdateRows rows of A(c:n, c),
+// each also leaving its rows' part of xLARFG's sum of squares and largest modulus (rows c+2
+// on) in sum_part[block], max_part[block] (a single block did it all before: its loads of the
+// panel's 2i columns, from one SM, were a third of a column's time).
+constexpr int kUpdateRows = 256;
 template <class T>
-__global__ void __launch_bounds__(kReflectorThreads)
-column_reflector(int n, int j, int i, T *__restrict__ a, size_t lda, const T *__restrict__ w, size_t ldw,
-                 T *__restrict__ tau, real_t<T> *__restrict__ e, int *flag) {
+__global__ void __launch_bounds__(kUpdateRows)
+column_update(int n, int j, int i, T *__restrict__ a, size_t lda, const T *__restrict__ w, size_t ldw,
+              double *__restrict__ sum_part, real_t<T> *__restrict__ max_part, const int *flag) {
   using R = real_t<T>;
   __shared__ T w_row[kQrPanelMaxCols], a_row[kQrPanelMaxCols];
-  __shared__ double red_sum[kReflectorThreads / 32];
-  __shared__ R red_max[kReflectorThreads / 32];
-  __shared__ T s_scale;
-  __shared__ int s_go;
+  __shared__ double red_sum[kUpdateRows / 32];
+  __shared__ R red_max[kUpdateRows / 32];
+  wait_for_previous_kernel();
+  let_next_kernel_start();
   if (stopped(flag)) return;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, c = j + i;
   T *x = a + size_t(c) * lda;  // column c
@@ -60,19 +67,58 @@ column_reflector(int n, int j, int i, T *__restrict__ a, size_t lda, const T *__
     a_row[tid] = conj(a[size_t(c) + size_t(j + tid) * lda]);
   }
   __syncthreads();
-  for (int r = c + tid; r < n; r += kReflectorThreads) {
+  const int r = c + blockIdx.x * kUpdateRows + tid;
+  double sum = 0;
+  R amax = 0;
+  if (r < n) {
     T s = x[r];
     for (int l = 0; l < i; ++l) s -= a[size_t(r) + size_t(j + l) * lda] * w_row[l] + w[size_t(r) + size_t(l) * ldw] * a_row[l];
     x[r] = r == c ? real_only(s) : s;
+    if (r >= c + 2) {
+      sum = squared(s);
+      amax = modulus(s);
+    }
   }
-  if (c + 1 >= n) return;
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) {
+    sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    amax = fmax(amax, __shfl_xor_sync(0xffffffffu, amax, o));
+  }
+  if (lane == 0) red_sum[warp] = sum, red_max[warp] = amax;
   __syncthreads();
-  // xLARFG on alpha = x[c+1], x[c+2..n).
+  if (tid == 0) {
+    for (int q = 1; q < kUpdateRows / 32; ++q) sum += red_sum[q], amax = fmax(amax, red_max[q]);
+    sum_part[blockIdx.x] = sum;
+    max_part[blockIdx.x] = amax;
+  }
+}
+
+// xLARFG on alpha = A(c+1, c), A(c+2:n, c), from column_update's parts (`parts` of them, summed
+// in order): tau[c], e[c] = beta, A(c+1,c) = 1 (the unit entry the products below read), the
+// rest scaled. A column needing xNRM2's scaling or xLARFG's rescaling sets *flag
+// (kernels/householder.cuh's rule) and every later kernel of the reduction returns at once.
+// One block of kReflectorThreads.
+constexpr int kReflectorThreads = 1024;
+template <class T>
+__global__ void __launch_bounds__(kReflectorThreads)
+column_reflector(int n, int c, T *__restrict__ a, size_t lda, const double *__restrict__ sum_part,
+                 const real_t<T> *__restrict__ max_part, int parts, T *__restrict__ tau, real_t<T> *__restrict__ e,
+                 int *flag) {
+  using R = real_t<T>;
+  __shared__ double red_sum[kReflectorThreads / 32];
+  __shared__ R red_max[kReflectorThreads / 32];
+  __shared__ T s_scale;
+  __shared__ int s_go;
+  wait_for_previous_kernel();
+  let_next_kernel_start();
+  if (stopped(flag) || c + 1 >= n) return;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  T *x = a + size_t(c) * lda;  // column c
   double sum = 0;
   R amax = 0;
-  for (int r = c + 2 + tid; r < n; r += kReflectorThreads) {
-    sum += squared(x[r]);
-    amax = fmax(amax, modulus(x[r]));
+  for (int q = tid; q < parts; q += kReflectorThreads) {
+    sum += sum_part[q];
+    amax = fmax(amax, max_part[q]);
   }
 #pragma unroll
   for (int o = 16; o > 0; o >>= 1) {
@@ -137,6 +183,8 @@ template <class T>
 __global__ void __launch_bounds__(256) hemv_tiles(HemvArgs<T> h) {
   __shared__ T tile[kHemvTile][kHemvTile + 1];
   __shared__ T vt[kHemvTile], vr[kHemvTile];
+  wait_for_previous_kernel();
+  let_next_kernel_start();
   if (stopped(h.flag)) return;
   const long long tile_blocks = (long long)h.tiles * (h.tiles + 1) / 2;
   if (blockIdx.x >= tile_blocks) {
@@ -167,64 +215,100 @@ __global__ void __launch_bounds__(256) hemv_tiles(HemvArgs<T> h) {
   }
   __syncthreads();
   const size_t slot_rt = (size_t(r) * tiles + t) * kHemvTile, slot_tr = (size_t(t) * tiles + r) * kHemvTile;
+  // Row `lane` of this tile times v_t (the diagonal tile: the whole Hermitian block) and column
+  // `lane`, conjugated, times v_r, each in eight parts of four terms (every warp busy, not two
+  // threads' chains of 32), then summed in order.
+  constexpr int kParts = 256 / kHemvTile, kTerms = kHemvTile / kParts;
+  __shared__ T row_sum[kParts][kHemvTile], col_sum[kParts][kHemvTile];
+  const int lane = tid % kHemvTile, part = tid / kHemvTile;
+  T rs = T(0), cs = T(0);
+#pragma unroll
+  for (int q = 0; q < kTerms; ++q) {
+    const int b = part * kTerms + q;
+    rs += (r > t || b <= lane ? tile[lane][b] : conj(tile[b][lane])) * vt[b];
+    if (r > t) cs += conj(tile[b][lane]) * vr[b];
+  }
+  row_sum[part][lane] = rs;
+  col_sum[part][lane] = cs;
+  __syncthreads();
   if (tid < kHemvTile) {
-    // Row tid of this tile times v_t (the diagonal tile: the whole Hermitian block).
-    T s = T(0);
-    if (r > t) {
-      for (int b = 0; b < kHemvTile; ++b) s += tile[tid][b] * vt[b];
-    } else {
-      for (int b = 0; b < kHemvTile; ++b) s += (b <= tid ? tile[tid][b] : conj(tile[b][tid])) * vt[b];
-    }
-    row_part[slot_rt + tid] = s;
+    T sum = T(0);
+    for (int q = 0; q < kParts; ++q) sum += row_sum[q][tid];
+    row_part[slot_rt + tid] = sum;
   } else if (tid < 2 * kHemvTile && r > t) {
-    // Column cc of this tile, conjugated, times v_r.
     const int cc = tid - kHemvTile;
-    T s = T(0);
-    for (int a2 = 0; a2 < kHemvTile; ++a2) s += conj(tile[a2][cc]) * vr[a2];
-    col_part[slot_tr + cc] = s;
+    T sum = T(0);
+    for (int q = 0; q < kParts; ++q) sum += col_sum[q][cc];
+    col_part[slot_tr + cc] = sum;
   }
 }
 
-// Row block r (32 threads): y from the partials (t <= r: row_part[r][t], r' > r: col_part[r][r']),
-// p and q summed over the row blocks in order, w = tau (y - A_panel p - W_panel q), and this
-// block's part of w^H v.
+// Row block r (kCorrectThreads threads; its rows are the lanes of each warp): y from the
+// partials (t <= r: row_part[r][t], t > r: col_part[r][t]), p and q summed over the row
+// blocks, each sum split over the block's warps (a sum over n / 32 partials by one thread was
+// a chain of dependent loads as long as the matrix: most of a column's time at n = 8192), in
+// the same order in every run; then w = tau (y - A_panel p - W_panel q) and this block's part of
+// w^H v.
+constexpr int kCorrectThreads = 256;
 template <class T>
-__global__ void __launch_bounds__(kHemvTile) hemv_correct(HemvArgs<T> h) {
+__global__ void __launch_bounds__(kCorrectThreads) hemv_correct(HemvArgs<T> h) {
+  constexpr int kGroups = kCorrectThreads / kHemvTile, kPqParts = 4;
   __shared__ T pq[2 * kQrPanelMaxCols];
+  __shared__ T pq_part[kPqParts][2 * kQrPanelMaxCols];
+  __shared__ T y_part[kGroups][kHemvTile];
+  wait_for_previous_kernel();
+  let_next_kernel_start();
   if (stopped(h.flag)) return;
-  const int r = blockIdx.x, k = threadIdx.x, tiles = h.tiles;
-  for (int l = k; l < 2 * h.i; l += kHemvTile) {
+  const int r = blockIdx.x, tid = threadIdx.x, k = tid % kHemvTile, g = tid / kHemvTile, tiles = h.tiles;
+  const int span = kCorrectThreads / kPqParts, part = tid / span;
+  for (int l = tid % span; l < 2 * h.i; l += span) {
     const int at = l < h.i ? l : h.nb + (l - h.i);
     T s = T(0);
-    for (int q = 0; q < tiles; ++q) s += h.dot_part[size_t(q) * 2 * h.nb + at];
+    for (int q = part; q < tiles; q += kPqParts) s += h.dot_part[size_t(q) * 2 * h.nb + at];
+    pq_part[part][at] = s;
+  }
+  const int local = r * kHemvTile + k, row = h.c + 1 + local;
+  T y = T(0);
+  if (local < h.m)
+    for (int t = g; t < tiles; t += kGroups)
+      y += t <= r ? h.row_part[(size_t(r) * tiles + t) * kHemvTile + k] : h.col_part[(size_t(r) * tiles + t) * kHemvTile + k];
+  y_part[g][k] = y;
+  __syncthreads();
+  for (int l = tid; l < 2 * h.i; l += kCorrectThreads) {
+    const int at = l < h.i ? l : h.nb + (l - h.i);
+    T s = T(0);
+    for (int q = 0; q < kPqParts; ++q) s += pq_part[q][at];
     pq[at] = s;
   }
   __syncthreads();
-  const int local = r * kHemvTile + k, row = h.c + 1 + local;
-  T part = T(0);
+  if (g != 0) return;
+  T part_wv = T(0);
   if (local < h.m) {
-    T y = T(0);
-    for (int t = 0; t <= r; ++t) y += h.row_part[(size_t(r) * tiles + t) * kHemvTile + k];
-    for (int q = r + 1; q < tiles; ++q) y += h.col_part[(size_t(r) * tiles + q) * kHemvTile + k];
+    y = T(0);
+    for (int q = 0; q < kGroups; ++q) y += y_part[q][k];
     for (int l = 0; l < h.i; ++l)
       y -= h.a[size_t(row) + size_t(h.j + l) * h.lda] * pq[l] + h.w[size_t(row) + size_t(l) * h.ldw] * pq[h.nb + l];
     const T wv = h.tau[h.c] * y;
     h.w[size_t(row) + size_t(h.i) * h.ldw] = wv;
-    part = conj(wv) * h.a[size_t(row) + size_t(h.c) * h.lda];
+    part_wv = conj(wv) * h.a[size_t(row) + size_t(h.c) * h.lda];
   }
-  part = warp_sum(part);
-  if (k == 0) h.alpha_part[r] = part;
+  part_wv = warp_sum(part_wv);
+  if (k == 0) h.alpha_part[r] = part_wv;
 }
 
-// w += alpha v, alpha = -tau/2 (w^H v): every block sums the row blocks' parts in order.
+// w += alpha v, alpha = -tau/2 (w^H v): every block sums the row blocks' parts the same way
+// (the first warp, lane-strided, then across the warp).
 template <class T>
 __global__ void __launch_bounds__(256) finish_w(HemvArgs<T> h) {
   __shared__ T s_alpha;
+  wait_for_previous_kernel();
+  let_next_kernel_start();
   if (stopped(h.flag)) return;
-  if (threadIdx.x == 0) {
+  if (threadIdx.x < 32) {
     T total = T(0);
-    for (int q = 0; q < h.tiles; ++q) total += h.alpha_part[q];
-    s_alpha = T(real_t<T>(-0.5)) * h.tau[h.c] * total;
+    for (int q = threadIdx.x; q < h.tiles; q += 32) total += h.alpha_part[q];
+    total = warp_sum(total);
+    if (threadIdx.x == 0) s_alpha = T(real_t<T>(-0.5)) * h.tau[h.c] * total;
   }
   __syncthreads();
   const int local = blockIdx.x * 256 + threadIdx.x, row = h.c + 1 + local;

@@ -17,6 +17,8 @@ constexpr int kNb = tuning::kSytrdNb;
 template <class T>
 struct SytrdWork {
   T *w = nullptr, *row_part = nullptr, *col_part = nullptr, *dot_part = nullptr, *alpha_part = nullptr;
+  double *sum_part = nullptr;  // column_update's parts of the norm
+  real_t<T> *max_part = nullptr;
   size_t ldw = 0;
   void *rank2k = nullptr;
   size_t rank2k_bytes = 0, bytes = 0;
@@ -38,10 +40,29 @@ SytrdWork<T> carve(void *base, int n) {
   s.alpha_part = reinterpret_cast<T *>(take(tiles * es));
   s.row_part = reinterpret_cast<T *>(take(tiles * tiles * kernels::kHemvTile * es));
   s.col_part = reinterpret_cast<T *>(take(tiles * tiles * kernels::kHemvTile * es));
+  const size_t parts = size_t(ceil_div(n, kernels::kUpdateRows));
+  s.sum_part = reinterpret_cast<double *>(take(parts * sizeof(double)));
+  s.max_part = reinterpret_cast<real_t<T> *>(take(parts * sizeof(real_t<T>)));
   s.rank2k_bytes = syr2k_device_workspace<T>(Op::none, n, kNb);
   s.rank2k = take(s.rank2k_bytes);
   s.bytes = at;
   return s;
+}
+
+// Chained launches (kernels/dependent_launch.cuh) need the wait compiled into the kernels: code
+// for sm_90 or later running on such a GPU (PTX of an older target JIT-compiled here would not
+// wait).
+template <class T>
+bool chained_launches() {
+  cudaFuncAttributes attributes{};
+  int device = 0, major = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaFuncGetAttributes(&attributes, kernels::column_reflector<T>) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return major >= 9 && attributes.ptxVersion >= 90 && attributes.binaryVersion >= 90;
 }
 
 unsigned blocks_for(int rows, int threads) { return unsigned(std::max(1, (rows + threads - 1) / threads)); }
@@ -63,22 +84,34 @@ Status sytrd_device(int n, T *dA, size_t ldda, real_t<T> *d_d, real_t<T> *d_e, T
   auto stream = static_cast<cudaStream_t>(stream_);
   auto at = [&](int r, int c) { return dA + size_t(r) + size_t(c) * ldda; };
   if (Status st = check(cudaMemsetAsync(d_flag, 0, sizeof(int), stream), "sytrd: start"); st != Status::ok) return st;
-  for (int j = 0; j < n; j += kNb) {
+  const bool chained = chained_launches<T>();
+  cudaError_t error = cudaSuccess;
+  for (int j = 0; j < n && error == cudaSuccess; j += kNb) {
     const int jb = std::min(kNb, n - j);
-    for (int i = 0; i < jb; ++i) {
+    for (int i = 0; i < jb && error == cudaSuccess; ++i) {
       const int c = j + i;
-      kernels::column_reflector<T><<<1, kernels::kReflectorThreads, 0, stream>>>(n, j, i, dA, ldda, s.w, s.ldw, d_tau,
-                                                                                  d_e, d_flag);
-      if (c + 1 >= n) continue;
+      const int parts = int(ceil_div(n - c, kernels::kUpdateRows));
+      error = kernels::launch_chained(chained, dim3(unsigned(parts)), dim3(kernels::kUpdateRows), stream,
+                                      kernels::column_update<T>, n, j, i, dA, ldda, s.w, s.ldw, s.sum_part, s.max_part,
+                                      d_flag);
+      if (error == cudaSuccess)
+        error = kernels::launch_chained(chained, dim3(1), dim3(kernels::kReflectorThreads), stream,
+                                        kernels::column_reflector<T>, n, c, dA, ldda, s.sum_part, s.max_part, parts,
+                                        d_tau, d_e, d_flag);
+      if (c + 1 >= n || error != cudaSuccess) continue;
       const int m = n - c - 1, tiles = int(ceil_div(m, kernels::kHemvTile));
       const kernels::HemvArgs<T> h{n, j, i, c, m, tiles, kNb, dA, ldda, s.w, s.ldw, d_tau, s.row_part, s.col_part,
                                    s.dot_part, s.alpha_part, d_flag};
       const size_t tile_blocks = size_t(tiles) * (tiles + 1) / 2 + (i > 0 ? tiles : 0);
-      kernels::hemv_tiles<T><<<unsigned(tile_blocks), 256, 0, stream>>>(h);
-      kernels::hemv_correct<T><<<unsigned(tiles), kernels::kHemvTile, 0, stream>>>(h);
-      kernels::finish_w<T><<<blocks_for(m, 256), 256, 0, stream>>>(h);
+      error = kernels::launch_chained(chained, dim3(unsigned(tile_blocks)), dim3(256), stream, kernels::hemv_tiles<T>, h);
+      if (error == cudaSuccess)
+        error = kernels::launch_chained(chained, dim3(unsigned(tiles)), dim3(kernels::kCorrectThreads), stream,
+                                        kernels::hemv_correct<T>, h);
+      if (error == cudaSuccess)
+        error = kernels::launch_chained(chained, dim3(blocks_for(m, 256)), dim3(256), stream, kernels::finish_w<T>, h);
     }
-    if (Status st = check(cudaGetLastError(), "sytrd: panel"); st != Status::ok) return st;
+    if (Status st = check(error != cudaSuccess ? error : cudaGetLastError(), "sytrd: panel"); st != Status::ok)
+      return st;
     if (j + jb < n) {
       // A22 -= V W^H + W V^H (V: the panel's reflectors with their unit entries in place).
       const int m2 = n - j - jb;

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -189,14 +191,15 @@ Status syevd_host(Jobz jobz, Uplo uplo, int n, T *a, int lda, real_t<T> *w, int 
   if ((s = upload_matrix(ctx, a, size_t(lda) * es, size_t(n) * es, size_t(n), dA, ldd * es)) != Status::ok) return s;
   // A copy of the caller's A, made while the GPU works: a failure while the eigenvectors are
   // written back puts it back, so the CPU routine starts from the caller's inputs.
-  std::vector<T> saved;
+  // Allocated in the thread too: first-touching n^2 elements is no small part of the copy.
+  std::unique_ptr<T[]> saved;
   std::thread saver;
-  if (vectors) {
-    saved.resize(size_t(n) * n);
+  if (vectors)
     saver = std::thread([&] {
-      for (int j = 0; j < n; ++j) std::memcpy(saved.data() + size_t(j) * n, a + size_t(j) * lda, size_t(n) * es);
+      saved.reset(new (std::nothrow) T[size_t(n) * n]);
+      if (saved != nullptr)
+        for (int j = 0; j < n; ++j) std::memcpy(saved.get() + size_t(j) * n, a + size_t(j) * lda, size_t(n) * es);
     });
-  }
   struct Join {
     std::thread &t;
     ~Join() {
@@ -209,10 +212,11 @@ Status syevd_host(Jobz jobz, Uplo uplo, int n, T *a, int lda, real_t<T> *w, int 
     return s;
   if (vectors) {
     saver.join();
+    if (saved == nullptr) return s = Status::out_of_memory;
     size_t done = 0;
     s = download_matrix(ctx, dZ, ldd * es, size_t(n) * es, size_t(n), a, size_t(lda) * es, &done);
     if (s != Status::ok) {
-      for (size_t j = 0; j < done; ++j) std::memcpy(a + j * lda, saved.data() + j * n, size_t(n) * es);
+      for (size_t j = 0; j < done; ++j) std::memcpy(a + j * lda, saved.get() + j * n, size_t(n) * es);
       return s;
     }
   }

@@ -19,7 +19,7 @@ struct L2Window {
 
 // One launch of an iteration's kernels. Where the lane is chained, with programmatic stream
 // serialization: the kernel may be scheduled while the one before it in the stream drains,
-// and waits (power_wait_for_previous) before it reads what the loop writes. That hides the
+// and waits (wait_for_previous_kernel) before it reads what the loop writes. That hides the
 // launch gap, which counts most where an iteration is short (docs/power.md,
 // docs/perf/README.md, power launches).
 // With a window (L2Residency), the launch also carries it as its access policy.

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "cudrop.h"
+#include "tests/eigen/hermitian.h"
 #include "tests/harness/check.h"
 #include "tests/harness/clock.h"
 #include "tests/harness/complex_check.h"
@@ -40,10 +41,8 @@ harness::FactorOptions opt;
 bool special = false;
 long calls = 0;
 
-template <class T> struct Real { using type = T; };
-template <class R> struct Real<std::complex<R>> { using type = R; };
-template <class T> using real_of = typename Real<T>::type;
-template <class T> constexpr bool is_complex = !std::is_same_v<T, real_of<T>>;
+using eigen_test::is_complex;
+using eigen_test::real_of;
 
 // One signature for both: the real routines take no RWORK (passed as null, LRWORK ignored).
 template <class T>
@@ -98,18 +97,6 @@ void *mine(bool plain) {
   else return plain ? reinterpret_cast<void *>(&zheev_) : reinterpret_cast<void *>(&zheevd_);
 }
 
-template <class T>
-T conjugate(T x) {
-  if constexpr (is_complex<T>) return std::conj(x);
-  else return x;
-}
-
-template <class T>
-T random_value(Rng &rng) {
-  if constexpr (is_complex<T>) return T(real_of<T>(rng.symmetric()), real_of<T>(rng.symmetric()));
-  else return T(rng.symmetric());
-}
-
 // Runs one routine on a copy of `a` with the workspace it asks for.
 template <class T>
 int run(const Routine<T> &r, char jobz, char uplo, int n, std::vector<T> &a, T *data, int lda, std::vector<real_of<T>> &w) {
@@ -133,22 +120,11 @@ void run_case(const Routine<T> &me, const Routine<T> &ref, int n, char jobz, cha
   using R = real_of<T>;
   const double eps = std::numeric_limits<R>::epsilon(), tol = 60.0 * n * eps;
   const int lda = n + int(rng.below(4));
-  const R nan = std::numeric_limits<R>::quiet_NaN();
   const double scale = tiny ? (std::is_same_v<R, float> ? 1e-30 : 1e-300) : 1.0;
-  std::vector<T> storage(size_t(lda) * n + 2, T(nan));
-  T *a0 = storage.data() + 1;
-  std::vector<std::complex<long double>> full(size_t(n) * n);  // the matrix, both triangles
-  double amax = 0;
-  for (int j = 0; j < n; ++j)
-    for (int i = j; i < n; ++i) {
-      T x = random_value<T>(rng) * R(scale);
-      if (i == j) x = T(std::real(x));
-      const bool lower = uplo == 'L';
-      a0[(lower ? i : j) + size_t(lower ? j : i) * lda] = lower ? x : conjugate(x);
-      full[i + size_t(j) * n] = std::complex<long double>(x);
-      full[j + size_t(i) * n] = std::conj(std::complex<long double>(x));
-      amax = std::max(amax, double(std::abs(x)));
-    }
+  const eigen_test::HermitianMatrix<T> matrix(rng, n, lda, uplo, scale);
+  const std::vector<T> &storage = matrix.storage;
+  const T *a0 = matrix.a0;
+  const double amax = matrix.amax;
   char where[128];
   std::snprintf(where, sizeof where, "%s n=%d lda=%d jobz=%c uplo=%c%s", symbol<T>(me.plain), n, lda, jobz, uplo,
                 tiny ? " tiny" : "");
@@ -179,20 +155,7 @@ void run_case(const Routine<T> &me, const Routine<T> &ref, int n, char jobz, cha
   // Residual and orthogonality on at most 64 columns past n = 300.
   const int cols = n <= 300 ? n : 64;
   double res = 0, orth = 0;
-  for (int j = 0; j < cols; ++j) {
-    for (int i = 0; i < n; ++i) {
-      std::complex<long double> s = 0;
-      for (int k = 0; k < n; ++k) s += full[i + size_t(k) * n] * std::complex<long double>(a[k + size_t(j) * lda]);
-      s -= (long double)w[j] * std::complex<long double>(a[i + size_t(j) * lda]);
-      res = std::max(res, double(std::abs(s)));
-    }
-    for (int i = 0; i < cols; ++i) {
-      std::complex<long double> s = 0;
-      for (int k = 0; k < n; ++k)
-        s += std::conj(std::complex<long double>(a[k + size_t(i) * lda])) * std::complex<long double>(a[k + size_t(j) * lda]);
-      orth = std::max(orth, double(std::abs(s - std::complex<long double>(i == j ? 1 : 0))));
-    }
-  }
+  eigen_test::eigenpair_errors(matrix, a, lda, w.data(), cols, &res, &orth);
   CHECK(res <= tol * std::max(amax, 1e-300) && orth <= tol, "%s: |AZ - ZW| %.3g, |Z^H Z - I| %.3g (tol %.3g)", where,
         res / std::max(amax, 1e-300), orth, tol);
 }
@@ -223,26 +186,8 @@ void run_precision(const harness::ReferenceLapack &lib) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  harness::CommandLine cl("syevd_test [--max-n N] [--big] [--prec sdcz] [--seed N] [--special] [placement] [-v]");
-  opt.prec = "sdcz";
-  opt.add_to(cl, "--max-n").flag("--special", &special);
-  if (!cl.parse(argc, argv)) return 2;
-  if (harness::skip_without_gpu("syevd_test", opt.placement.require_gpu)) return harness::kSkipped;
-  const harness::ReferenceLapack ref = harness::load_reference_lapack({"dsyevd_", "zheevd_"}, true);
-  std::printf("syevd_test: cudrop %s, reference: %s\n", cudrop_version(), ref.how.c_str());
-  if (!ref) {
-    std::printf("syevd_test: no reference LAPACK\nFAIL\n");
-    return 1;
-  }
-  const harness::Counters start = harness::Counters::now();
-  const double t0 = harness::seconds_now();
-  if (opt.prec.find('s') != std::string::npos) run_precision<float>(ref);
-  if (opt.prec.find('d') != std::string::npos) run_precision<double>(ref);
-  if (opt.prec.find('c') != std::string::npos) run_precision<std::complex<float>>(ref);
-  if (opt.prec.find('z') != std::string::npos) run_precision<std::complex<double>>(ref);
-  harness::check_placement(opt.placement, start, calls);
-  std::printf("syevd_test: %d checks, %d failures, %ld calls, %.1f s\n", checks, failures, calls,
-              harness::seconds_now() - t0);
-  std::printf(failures ? "FAIL\n" : "PASS\n");
-  return failures ? 1 : 0;
+  return harness::lapack_test_main(argc, argv, "syevd_test", opt, &special, {"dsyevd_", "zheevd_"}, &calls,
+                                   [](const harness::ReferenceLapack &ref, auto zero) {
+                                     run_precision<decltype(zero)>(ref);
+                                   });
 }

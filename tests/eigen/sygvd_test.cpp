@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "cudrop.h"
+#include "tests/eigen/hermitian.h"
 #include "tests/harness/check.h"
 #include "tests/harness/clock.h"
 #include "tests/harness/complex_check.h"
@@ -51,10 +52,8 @@ harness::FactorOptions opt;
 bool special = false;
 long calls = 0;
 
-template <class T> struct Real { using type = T; };
-template <class R> struct Real<std::complex<R>> { using type = R; };
-template <class T> using real_of = typename Real<T>::type;
-template <class T> constexpr bool is_complex = !std::is_same_v<T, real_of<T>>;
+using eigen_test::is_complex;
+using eigen_test::real_of;
 using Cld = std::complex<long double>;
 
 template <class T>
@@ -111,18 +110,6 @@ void *mine(bool plain) {
   else if constexpr (std::is_same_v<T, std::complex<float>>)
     return plain ? reinterpret_cast<void *>(&chegv_) : reinterpret_cast<void *>(&chegvd_);
   else return plain ? reinterpret_cast<void *>(&zhegv_) : reinterpret_cast<void *>(&zhegvd_);
-}
-
-template <class T>
-T conjugate(T x) {
-  if constexpr (is_complex<T>) return std::conj(x);
-  else return x;
-}
-
-template <class T>
-T random_value(Rng &rng) {
-  if constexpr (is_complex<T>) return T(real_of<T>(rng.symmetric()), real_of<T>(rng.symmetric()));
-  else return T(rng.symmetric());
 }
 
 // Minimum workspace lengths of the reference (LWORK, LRWORK, LIWORK).
@@ -238,21 +225,20 @@ std::vector<Cld> product(const std::vector<Cld> &m, const std::vector<Cld> &x, i
   return y;
 }
 
+// A random Hermitian matrix (tests/eigen/hermitian.h: entries up to `scale`, `diagonal` added to
+// its diagonal) as Placed's triangle UPLO names, the rest NaN; full: both triangles.
 template <class T>
 void fill_hermitian(Placed<T> &p, std::vector<Cld> &full, int n, char uplo, Rng &rng, real_of<T> scale,
                     real_of<T> diagonal) {
-  using R = real_of<T>;
+  eigen_test::HermitianMatrix<T> m(rng, n, p.ld, uplo, double(scale));
+  for (int i = 0; i < n; ++i) {
+    T &d = m.a0[i + size_t(i) * p.ld];
+    d = T(std::real(d) + diagonal);
+    m.full[i + size_t(i) * n] = Cld(std::complex<real_of<T>>(d));
+  }
   for (int j = 0; j < n; ++j)
-    for (int i = j; i < n; ++i) {
-      T x = random_value<T>(rng) * scale;
-      if (i == j) x = T(std::real(x) + diagonal);
-      const bool lower = uplo == 'L';
-      const T stored = lower ? x : conjugate(x);
-      if (lower) p(i, j) = stored;
-      else p(j, i) = stored;
-      full[i + size_t(j) * n] = Cld(std::complex<R>(x));
-      full[j + size_t(i) * n] = std::conj(Cld(std::complex<R>(x)));
-    }
+    for (int i = 0; i < n; ++i) p(i, j) = m.a0[i + size_t(j) * p.ld];
+  full = std::move(m.full);
 }
 
 // The padding rows unchanged, bit for bit, and (other_triangle) the triangle UPLO does not name.
@@ -450,26 +436,8 @@ void run_precision(const harness::ReferenceLapack &lib) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  harness::CommandLine cl("sygvd_test [--max-n N] [--big] [--prec sdcz] [--seed N] [--special] [placement] [-v]");
-  opt.prec = "sdcz";
-  opt.add_to(cl, "--max-n").flag("--special", &special);
-  if (!cl.parse(argc, argv)) return 2;
-  if (harness::skip_without_gpu("sygvd_test", opt.placement.require_gpu)) return harness::kSkipped;
-  const harness::ReferenceLapack ref = harness::load_reference_lapack({"dsygvd_", "zhegvd_", "dsygv_", "zhegv_"}, true);
-  std::printf("sygvd_test: cudrop %s, reference: %s\n", cudrop_version(), ref.how.c_str());
-  if (!ref) {
-    std::printf("sygvd_test: no reference LAPACK\nFAIL\n");
-    return 1;
-  }
-  const harness::Counters start = harness::Counters::now();
-  const double t0 = harness::seconds_now();
-  if (opt.prec.find('s') != std::string::npos) run_precision<float>(ref);
-  if (opt.prec.find('d') != std::string::npos) run_precision<double>(ref);
-  if (opt.prec.find('c') != std::string::npos) run_precision<std::complex<float>>(ref);
-  if (opt.prec.find('z') != std::string::npos) run_precision<std::complex<double>>(ref);
-  harness::check_placement(opt.placement, start, calls);
-  std::printf("sygvd_test: %d checks, %d failures, %ld calls, %.1f s\n", checks, failures, calls,
-              harness::seconds_now() - t0);
-  std::printf(failures ? "FAIL\n" : "PASS\n");
-  return failures ? 1 : 0;
+  return harness::lapack_test_main(argc, argv, "sygvd_test", opt, &special, {"dsygvd_", "zhegvd_", "dsygv_", "zhegv_"},
+                                   &calls, [](const harness::ReferenceLapack &ref, auto zero) {
+                                     run_precision<decltype(zero)>(ref);
+                                   });
 }

@@ -47,7 +47,8 @@ void gemm_case(Rng &rng, Names names);
 void level3_case(Rng &rng, Names names);
 void factor_case(Rng &rng, Names names);  // getrf, potrf
 void solve_case(Rng &rng, Names names);   // getrs, potrs, gesv, posv
-void qr_case(Rng &rng, Names names);      // geqrf, gels, ormqr, orgqr, syevd, syev (and the complex names)
+// geqrf, gels, ormqr, orgqr, syevd, syev, syevr, syevx (and the complex names)
+void qr_case(Rng &rng, Names names);
 void generalized_case(Rng &rng, Names names);  // sygvd, sygv (and the complex names)
 void power_case(Rng &rng);
 void entries_case(Rng &rng);

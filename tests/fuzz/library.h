@@ -92,15 +92,15 @@ template <class T, class I> struct Scalars {
   char ch[4];
   I in[8];
   T t[2];
-  real_t<T> r[2];
+  real_t<T> r[3];
 };
 // A case's scalars: option letters, integers (sizes, leading dimensions), alpha and beta, and
-// real alpha and beta (HERK, HER2K).
+// real ones (HERK's and HER2K's alpha and beta; VL, VU and ABSTOL).
 template <class T> struct Args {
   char ch[4] = {};
   int in[8] = {};
   T t[2] = {};
-  real_t<T> r[2] = {};
+  real_t<T> r[3] = {};
 };
 // f(s) on a fresh copy s of `args` in the index type `names` takes; after cudrop's call, the
 // copy must still equal the original, byte for byte (a callee may not write its inputs).

@@ -5,7 +5,8 @@
 //   level3   ?symm, ?hemm, ?syrk, ?herk, ?syr2k, ?her2k, ?trmm, ?trsm, Fortran and CBLAS
 //   factor   ?getrf_, ?potrf_                                       (s, d, c, z)
 //   solve    ?getrs_, ?potrs_, ?gesv_, ?posv_                        (s, d, c, z)
-//   qr       ?geqrf_, ?gels_, ?ormqr_/?unmqr_, ?orgqr_/?ungqr_, ?syevd_/?heevd_, ?syev_/?heev_
+//   qr       ?geqrf_, ?gels_, ?ormqr_/?unmqr_, ?orgqr_/?ungqr_, ?syevd_/?heevd_, ?syev_/?heev_,
+//            ?syevr_/?heevr_, ?syevx_/?heevx_
 //            (s, d, c, z; where calls may reach the GPU, only calls that compute nothing)
 //   generalized  ?sygvd_/?hegvd_, ?sygv_/?hegv_ (s, d, c, z; the same)
 //   power    cudrop_spower_, cudrop_dpower_, cudrop_scsrpower_, cudrop_dcsrpower_

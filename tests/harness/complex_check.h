@@ -1,16 +1,20 @@
 #pragma once
-// What the complex factorization tests share: the factor's backward error, and the check of
-// where the calls ran.
+// What the complex factorization tests share: the factor's backward error, the check of where
+// the calls ran, and the main() of a LAPACK family's test against the reference.
 #include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <cstdio>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "cudrop.h"
 #include "tests/harness/check.h"
+#include "tests/harness/clock.h"
 #include "tests/harness/gpu.h"
 #include "tests/harness/options.h"
+#include "tests/harness/reference.h"
 
 namespace harness {
 
@@ -78,6 +82,39 @@ inline void check_placement(const Placement &placement, const Counters &start, l
     CHECK(made.gpu == 0 && made.cpu >= factorizations, "expected CPU only: gpu_calls=%ld cpu_calls=%ld", made.gpu,
           made.cpu);
   if (placement.expect_fallback) CHECK(made.fallbacks > 0, "expected GPU attempts to fall back");
+}
+
+// main() of a LAPACK family's test program `name` against the reference: its options (opt, with
+// --max-n and --special; --prec defaults to sdcz), the skip without a GPU where one is required,
+// the reference LAPACK with every routine of `needed`, run_precision(reference, T{}) for each
+// precision of --prec (T float, double, std::complex<float>, std::complex<double>), the check of
+// where its *calls calls ran, and the summary.
+template <class RunPrecision>
+int lapack_test_main(int argc, char **argv, const char *name, FactorOptions &opt, bool *special,
+                     std::initializer_list<const char *> needed, const long *calls, RunPrecision &&run_precision) {
+  const std::string usage =
+      std::string(name) + " [--max-n N] [--big] [--prec sdcz] [--seed N] [--special] [placement] [-v]";
+  CommandLine cl(usage);
+  opt.prec = "sdcz";
+  opt.add_to(cl, "--max-n").flag("--special", special);
+  if (!cl.parse(argc, argv)) return 2;
+  if (skip_without_gpu(name, opt.placement.require_gpu)) return kSkipped;
+  const ReferenceLapack ref = load_reference_lapack(needed, true);
+  std::printf("%s: cudrop %s, reference: %s\n", name, cudrop_version(), ref.how.c_str());
+  if (!ref) {
+    std::printf("%s: no reference LAPACK\nFAIL\n", name);
+    return 1;
+  }
+  const Counters start = Counters::now();
+  const double t0 = seconds_now();
+  if (opt.prec.find('s') != std::string::npos) run_precision(ref, float());
+  if (opt.prec.find('d') != std::string::npos) run_precision(ref, double());
+  if (opt.prec.find('c') != std::string::npos) run_precision(ref, std::complex<float>());
+  if (opt.prec.find('z') != std::string::npos) run_precision(ref, std::complex<double>());
+  check_placement(opt.placement, start, *calls);
+  std::printf("%s: %d checks, %d failures, %ld calls, %.1f s\n", name, checks, failures, *calls, seconds_now() - t0);
+  std::printf(failures ? "FAIL\n" : "PASS\n");
+  return failures ? 1 : 0;
 }
 
 }  // namespace harness

@@ -295,27 +295,9 @@ void run_precision(const harness::ReferenceLapack &lib) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  harness::CommandLine cl("qr_test [--max-n N] [--big] [--prec sdcz] [--seed N] [--special] [placement] [-v]");
-  opt.prec = "sdcz";
-  opt.add_to(cl, "--max-n").flag("--special", &special);
-  if (!cl.parse(argc, argv)) return 2;
-  if (harness::skip_without_gpu("qr_test", opt.placement.require_gpu)) return harness::kSkipped;
-  const harness::ReferenceLapack ref =
-      harness::load_reference_lapack({"dgeqrf_", "zunmqr_", "sorgqr_", "cgels_"}, true);
-  std::printf("qr_test: cudrop %s, reference: %s\n", cudrop_version(), ref.how.c_str());
-  if (!ref) {
-    std::printf("qr_test: no reference LAPACK\nFAIL\n");
-    return 1;
-  }
-  const harness::Counters start = harness::Counters::now();
-  const double t0 = harness::seconds_now();
-  if (opt.prec.find('s') != std::string::npos) run_precision<float>(ref);
-  if (opt.prec.find('d') != std::string::npos) run_precision<double>(ref);
-  if (opt.prec.find('c') != std::string::npos) run_precision<std::complex<float>>(ref);
-  if (opt.prec.find('z') != std::string::npos) run_precision<std::complex<double>>(ref);
-  harness::check_placement(opt.placement, start, calls);
-  std::printf("qr_test: %d checks, %d failures, %ld calls, %.1f s\n", checks, failures, calls,
-              harness::seconds_now() - t0);
-  std::printf(failures ? "FAIL\n" : "PASS\n");
-  return failures ? 1 : 0;
+  return harness::lapack_test_main(argc, argv, "qr_test", opt, &special,
+                                   {"dgeqrf_", "zunmqr_", "sorgqr_", "cgels_"}, &calls,
+                                   [](const harness::ReferenceLapack &ref, auto zero) {
+                                     run_precision<decltype(zero)>(ref);
+                                   });
 }
