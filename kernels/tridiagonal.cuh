@@ -46,8 +46,8 @@ __device__ __forceinline__ bool stopped(const int *flag) { return *static_cast<c
 
 // Column c's update by the panel, over every SM: a block per kUpdateRows rows of A(c:n, c),
 // each also leaving its rows' part of xLARFG's sum of squares and largest modulus (rows c+2
-// on) in sum_part[block], max_part[block] (a single block did it all before: its loads of the
-// panel's 2i columns, from one SM, were a third of a column's time).
+// on) in sum_part[block], max_part[block]: the loads of the panel's 2i columns are too many for
+// one SM's bandwidth.
 constexpr int kUpdateRows = 256;
 template <class T>
 __global__ void __launch_bounds__(kUpdateRows)
@@ -245,9 +245,8 @@ __global__ void __launch_bounds__(256) hemv_tiles(HemvArgs<T> h) {
 
 // Row block r (kCorrectThreads threads; its rows are the lanes of each warp): y from the
 // partials (t <= r: row_part[r][t], t > r: col_part[r][t]), p and q summed over the row
-// blocks, each sum split over the block's warps (a sum over n / 32 partials by one thread was
-// a chain of dependent loads as long as the matrix: most of a column's time at n = 8192), in
-// the same order in every run; then w = tau (y - A_panel p - W_panel q) and this block's part of
+// blocks, each sum split over the block's warps (by one thread, a sum over n / 32 partials is a
+// chain of dependent loads that grows with the matrix), in the same order in every run; then w = tau (y - A_panel p - W_panel q) and this block's part of
 // w^H v.
 constexpr int kCorrectThreads = 256;
 template <class T>

@@ -50,7 +50,7 @@ struct ReduceWork {
 // (but for real T with vectors, which uses dZ), then what the phase running needs. Eigenvalues
 // alone go the same way, the eigenvectors of the tridiagonal left unused: the divide and
 // conquer on the GPU takes a fraction of xSTERF's time on the CPU (one thread, O(n^2) divisions
-// and square roots: 0.29 s at n = 4096 on the H200's host).
+// and square roots; docs/perf, the eigensolvers).
 template <class T>
 struct SyevdWork {
   size_t tau_at = 0, zreal_at = 0, phase_at = 0, bytes = 0;
