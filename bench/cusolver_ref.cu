@@ -1,7 +1,7 @@
-// cuSOLVER's geqrf and syevd/heevd (vectors, lower) on device arrays: the references the GPU QR
-// and eigensolver are measured against. CUDA events, one untimed call, median of reps. Built by
+// cuSOLVER's geqrf, syevd/heevd (vectors, lower) and gesvd (JOBU = JOBVT = 'S', m >= n) on device
+// arrays: the references the GPU QR, eigensolver and SVD are measured against. CUDA events, one untimed call, median of reps. Built by
 // scripts/gpu-check with nvcc against the toolkit's cuSOLVER (never part of the library).
-// usage: cusolver-ref geqrf|syevd d|z n[,n...] [reps]
+// usage: cusolver-ref geqrf|syevd d|z n[,n...] [reps]; cusolver-ref gesvd d|z MxN[,MxN...] [reps]
 #include <cuda_runtime.h>
 #include <cuComplex.h>
 #include <cusolverDn.h>
@@ -13,12 +13,68 @@
 #include <random>
 #include <vector>
 
+// gesvd 'S', 'S' of each MxN, device arrays, CUDA events, one untimed call, median of reps.
+static int gesvd(bool z, char *sizes, int reps) {
+  cusolverDnHandle_t h;
+  cusolverDnCreate(&h);
+  for (char *s = std::strtok(sizes, ","); s; s = std::strtok(nullptr, ",")) {
+    const int m = std::atoi(s), n = std::strchr(s, 'x') ? std::atoi(std::strchr(s, 'x') + 1) : m;
+    const size_t es = z ? 16 : 8;
+    std::vector<double> host(size_t(m) * n * (z ? 2 : 1));
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (auto &v : host) v = u(rng);
+    void *a0, *a, *sv, *uu, *vt, *work;
+    double *rwork;
+    int *info;
+    cudaMalloc(&a0, size_t(m) * n * es);
+    cudaMalloc(&a, size_t(m) * n * es);
+    cudaMalloc(&sv, size_t(n) * 8);
+    cudaMalloc(&uu, size_t(m) * n * es);
+    cudaMalloc(&vt, size_t(n) * n * es);
+    cudaMalloc(&rwork, size_t(n) * 8);
+    cudaMalloc(&info, sizeof(int));
+    cudaMemcpy(a0, host.data(), size_t(m) * n * es, cudaMemcpyHostToDevice);
+    int lwork = 0;
+    if (z) cusolverDnZgesvd_bufferSize(h, m, n, &lwork);
+    else cusolverDnDgesvd_bufferSize(h, m, n, &lwork);
+    cudaMalloc(&work, size_t(lwork) * es);
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    std::vector<float> ms;
+    for (int r = 0; r <= reps; ++r) {
+      cudaMemcpy(a, a0, size_t(m) * n * es, cudaMemcpyDeviceToDevice);
+      cudaEventRecord(e0);
+      if (z)
+        cusolverDnZgesvd(h, 'S', 'S', m, n, (cuDoubleComplex *)a, m, (double *)sv, (cuDoubleComplex *)uu, m,
+                         (cuDoubleComplex *)vt, n, (cuDoubleComplex *)work, lwork, rwork, info);
+      else
+        cusolverDnDgesvd(h, 'S', 'S', m, n, (double *)a, m, (double *)sv, (double *)uu, m, (double *)vt, n,
+                         (double *)work, lwork, rwork, info);
+      cudaEventRecord(e1);
+      cudaEventSynchronize(e1);
+      float t = 0;
+      cudaEventElapsedTime(&t, e0, e1);
+      if (r > 0) ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("cusolver %cgesvd %dx%d jobu=jobvt=S: median %.4f s (device only)\n", z ? 'z' : 'd', m, n,
+                ms[ms.size() / 2] * 1e-3);
+    cudaFree(a0), cudaFree(a), cudaFree(sv), cudaFree(uu), cudaFree(vt), cudaFree(rwork), cudaFree(info),
+        cudaFree(work);
+  }
+  cusolverDnDestroy(h);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 4) {
     std::fprintf(stderr, "usage: %s geqrf|syevd d|z n[,n...] [reps]\n", argv[0]);
     return 2;
   }
   const bool eigen = std::strcmp(argv[1], "syevd") == 0;
+  if (std::strcmp(argv[1], "gesvd") == 0) return gesvd(argv[2][0] == 'z', argv[3], argc > 4 ? std::atoi(argv[4]) : 3);
   ++argv;
   const bool z = argv[1][0] == 'z';
   const int reps = argc > 4 ? std::atoi(argv[3]) : 5;
