@@ -126,7 +126,7 @@ void geqp3(const int *m, const int *n, T *a, const int *lda, int *jpvt, T *tau, 
 
 template <class T>
 void gelsy(const int *m, const int *n, const int *nrhs, T *a, const int *lda, T *b, const int *ldb, int *jpvt,
-           const real_t<T> *rcond, int *rank, T *work, const int *lwork, int *info, const void *caller) {
+           const T *rcond, int *rank, T *work, const int *lwork, int *info, const void *caller) {
   constexpr Family F = Family::gelsy;
   constexpr const RoutineNames &names = routine_names<F, T>;
   const bool query = *lwork == -1;

@@ -115,7 +115,7 @@ double max_abs(const Matrix<T> &a, int rows, int cols) {
 template <class T>
 Matrix<T> separated(Rng &rng, int m, int n, int lda) {
   Matrix<T> a(m, n, lda);
-  std::vector<int> order(size_t(n));
+  std::vector<int> order(static_cast<size_t>(n));
   std::iota(order.begin(), order.end(), 0);
   for (int j = n - 1; j > 0; --j) std::swap(order[size_t(j)], order[size_t(rng.below(uint64_t(j) + 1))]);
   for (int j = 0; j < n; ++j) {
@@ -140,7 +140,7 @@ void geqp3_case(const Routines<T> &mine, const Routines<T> &ref, int m, int n, b
   mine.geqp3(&m, &n, a.data, &lda, jpvt.data(), tau.data(), &size, &lw, &info);
   CHECK(info == 0 && int(size) >= 3 * n + 1, "geqp3 query %dx%d: info %d, work %g", m, n, info, double(size));
   lw = std::max(1, int(size));
-  std::vector<T> work(size_t(lw));
+  std::vector<T> work(static_cast<size_t>(lw));
   mine.geqp3(&m, &n, a.data, &lda, jpvt.data(), tau.data(), work.data(), &lw, &info);
   ref.geqp3(&m, &n, a_ref.data, &lda, jpvt_ref.data(), tau_ref.data(), work.data(), &lw, &info_ref);
   ++calls;
@@ -165,7 +165,7 @@ void geqp3_case(const Routines<T> &mine, const Routines<T> &ref, int m, int n, b
   T wsize = 0;
   mine.ormqr("L", "N", &m, &n, &mn, a.data, &lda, tau.data(), qr.data, &ldq, &wsize, &lwq, &infoq, 1, 1);
   lwq = std::max({1, n, int(wsize)});
-  std::vector<T> wq(size_t(lwq));
+  std::vector<T> wq(static_cast<size_t>(lwq));
   mine.ormqr("L", "N", &m, &n, &mn, a.data, &lda, tau.data(), qr.data, &ldq, wq.data(), &lwq, &infoq, 1, 1);
   (void)one;
   double diff = 0;
@@ -218,7 +218,7 @@ void gelsy_case(const Routines<T> &mine, const Routines<T> &ref, int m, int n, i
   const int mn = std::min(m, n);
   CHECK(info == 0 && int(size) >= mn + std::max({2 * mn, n + 1, mn + nrhs}), "gelsy query %dx%d: info %d", m, n, info);
   lw = std::max(1, int(size));
-  std::vector<T> work(size_t(lw));
+  std::vector<T> work(static_cast<size_t>(lw));
   mine.gelsy(&m, &n, &nrhs, a.data, &lda, b.data, &ldb, jpvt.data(), &rcond, &rank, work.data(), &lw, &info);
   ref.gelsy(&m, &n, &nrhs, a_ref.data, &lda, b_ref.data, &ldb, jpvt_ref.data(), &rcond, &rank_ref, work.data(), &lw,
             &info_ref);
