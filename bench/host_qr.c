@@ -3,12 +3,13 @@
  * or BENCH_LAPACK), found at run time. Run it as is (the CPU LAPACK), under
  * LD_PRELOAD=libcudrop.so, or with CUDROP_MODE=cpu: the same program and data measure each
  * end to end, host arrays to host arrays.
- * usage: cudrop-host-qr geqrf|gels|orgqr d|z m n [nrhs] [reps]
+ * usage: cudrop-host-qr geqrf|gels|orgqr|geqp3|gelsy d|z m n [nrhs] [reps] (geqp3, gelsy: d only)
  * prints the median and best seconds of reps calls (after an untimed one, each on a fresh copy
  * of the same random matrix), the rate in GFLOP/s (LAPACK's operation counts), and a residual:
  * geqrf ||A - Q R||_1 / (||A||_1 m eps) on the first 64 columns of the factors (Q applied by the
  * same library's ?ormqr_), gels ||A^T (B - A X)||_1 / (||A||_1 ||B - A X||_1 m eps) on the first
- * right-hand side, orgqr max |Q^T Q - I| / (m eps) on its first 64 columns. */
+ * right-hand side (gelsy too, rcond 1e-10), orgqr max |Q^T Q - I| / (m eps) on its first 64
+ * columns, geqp3 the same |R(0,0)| check as geqrf's on the pivot column. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,9 @@ typedef void orgqr_fn(const int *, const int *, const int *, void *, const int *
                       int *);
 typedef void gels_fn(const char *, const int *, const int *, const int *, void *, const int *, void *, const int *,
                      void *, const int *, int *, size_t);
+typedef void geqp3_fn(const int *, const int *, void *, const int *, int *, void *, void *, const int *, int *);
+typedef void gelsy_fn(const int *, const int *, const int *, void *, const int *, void *, const int *, int *,
+                      const double *, int *, void *, const int *, int *);
 
 
 static unsigned long long state = 12345;
@@ -31,7 +35,7 @@ static double uniform(void) {
 
 int main(int argc, char **argv) {
   if (argc < 5) {
-    fprintf(stderr, "usage: %s geqrf|gels|orgqr d|z m n [nrhs] [reps]\n", argv[0]);
+    fprintf(stderr, "usage: %s geqrf|gels|orgqr|geqp3|gelsy d|z m n [nrhs] [reps]\n", argv[0]);
     return 2;
   }
   const char *what = argv[1];
@@ -48,7 +52,14 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < (size_t)ldb * nrhs * words; ++i) b0[i] = uniform();
   double flops;
   const double M = m, N = n, K = mn;
-  if (!strcmp(what, "geqrf")) flops = m >= n ? 2 * M * N * N - 2 * N * N * N / 3 : 2 * N * M * M - 2 * M * M * M / 3;
+  int *jpvt = calloc((size_t)n + 1, sizeof(int)), rank = 0;
+  const double rcond = 1e-10;
+  const int pivoted = !strcmp(what, "geqp3") || !strcmp(what, "gelsy");
+  if (pivoted && z) {
+    fprintf(stderr, "%s: d only\n", what);
+    return 2;
+  }
+  if (!strcmp(what, "geqrf") || !strcmp(what, "geqp3")) flops = m >= n ? 2 * M * N * N - 2 * N * N * N / 3 : 2 * N * M * M - 2 * M * M * M / 3;
   else if (!strcmp(what, "orgqr")) flops = 4 * M * N * K - 2 * (M + N) * K * K + 4 * K * K * K / 3;
   else flops = 2 * M * N * N - 2 * N * N * N / 3 + 4 * M * N * nrhs;  // QR, Q^T B, the solve
   if (z) flops *= 4;
@@ -60,6 +71,9 @@ int main(int argc, char **argv) {
   /* Looked up once, outside the timed calls. */
   void *fn = library_symbol(name, "BENCH_LAPACK", "liblapack.so.3");
   if (!strcmp(what, "gels")) ((gels_fn *)fn)(&trans, &m, &n, &nrhs, a, &m, b, &ldb, size, &lwork, &info, 1);
+  else if (!strcmp(what, "geqp3")) ((geqp3_fn *)fn)(&m, &n, a, &m, jpvt, tau, size, &lwork, &info);
+  else if (!strcmp(what, "gelsy"))
+    ((gelsy_fn *)fn)(&m, &n, &nrhs, a, &m, b, &ldb, jpvt, &rcond, &rank, size, &lwork, &info);
   else if (!strcmp(what, "orgqr")) ((orgqr_fn *)fn)(&m, &n, &mn, a, &m, tau, size, &lwork, &info);
   else ((geqrf_fn *)fn)(&m, &n, a, &m, tau, size, &lwork, &info);
   lwork = (int)size[0] > 1 ? (int)size[0] : 1;
@@ -82,8 +96,13 @@ int main(int argc, char **argv) {
     memcpy(a, a0, (size_t)m * n * es);
     memcpy(b, b0, (size_t)ldb * nrhs * es);
     const double t0 = now_seconds();
+    memset(jpvt, 0, (size_t)n * sizeof(int));
     if (!strcmp(what, "gels"))
       ((gels_fn *)fn)(&trans, &m, &n, &nrhs, a, &m, b, &ldb, work, &lwork, &info, 1);
+    else if (!strcmp(what, "geqp3"))
+      ((geqp3_fn *)fn)(&m, &n, a, &m, jpvt, tau, work, &lwork, &info);
+    else if (!strcmp(what, "gelsy"))
+      ((gelsy_fn *)fn)(&m, &n, &nrhs, a, &m, b, &ldb, jpvt, &rcond, &rank, work, &lwork, &info);
     else if (!strcmp(what, "orgqr"))
       ((orgqr_fn *)fn)(&m, &n, &mn, a, &m, tau, work, &lwork, &info);
     else
@@ -114,7 +133,7 @@ int main(int argc, char **argv) {
         if (d > residual) residual = d;
       }
     residual /= m * eps;
-  } else if (!strcmp(what, "gels") && !z && m >= n) {
+  } else if ((!strcmp(what, "gels") || !strcmp(what, "gelsy")) && !z && m >= n) {
     /* r = B - A X on the first column; ||A^T r|| / (||A|| ||r|| m eps). */
     double *r = malloc(sizeof(double) * m);
     for (int i = 0; i < m; ++i) r[i] = b0[i];
@@ -130,10 +149,11 @@ int main(int argc, char **argv) {
     }
     residual = worst / (anorm * rnorm * m * eps);
     free(r);
-  } else if (!strcmp(what, "geqrf") && !z) {
-    /* |R(0,0)| must equal ||A(:,0)||. */
+  } else if ((!strcmp(what, "geqrf") || !strcmp(what, "geqp3")) && !z) {
+    /* |R(0,0)| must equal ||A(:,p)||, p the first pivot (0 for geqrf). */
+    const size_t p = !strcmp(what, "geqp3") ? (size_t)(jpvt[0] - 1) : 0;
     double s = 0;
-    for (int i = 0; i < m; ++i) s += a0[i] * a0[i];
+    for (int i = 0; i < m; ++i) s += a0[i + p * m] * a0[i + p * m];
     residual = fabs(fabs(a[0]) - sqrt(s)) / (sqrt(s) * m * eps);
   }
   printf("%s m=%d n=%d nrhs=%d: median %.4f s best %.4f s (%.1f GFLOP/s) residual %.3g\n", name, m, n, nrhs, median,

@@ -126,6 +126,39 @@ struct PivotCount<Family::getrs> {
   }
 };
 
+// JPVT (m, n, ...): N, of a call whose sizes the reference accepts (an illegal call's JPVT may
+// be anything); read as well as written (kPivotsIn).
+template <>
+struct PivotCount<Family::geqp3> {
+  template <class Tuple> static int of(const Tuple &t) {
+    const int m = std::get<0>(t).value, n = std::get<1>(t).value;
+    return m >= 0 && n >= 0 && std::get<3>(t).value >= std::max(1, m) ? n : 0;
+  }
+};
+template <>
+struct PivotCount<Family::gelsy> {  // (m, n, nrhs, a, lda, b, ldb, jpvt, ...)
+  template <class Tuple> static int of(const Tuple &t) {
+    const int m = std::get<0>(t).value, n = std::get<1>(t).value, nrhs = std::get<2>(t).value;
+    return m >= 0 && n >= 0 && nrhs >= 0 && std::get<4>(t).value >= std::max(1, m) &&
+                   std::get<6>(t).value >= std::max({1, m, n})
+               ? n
+               : 0;
+  }
+};
+// Rows whose P array is read as well as written: its int copy starts from the caller's values.
+template <Family F> constexpr bool kPivotsIn = false;
+template <> inline constexpr bool kPivotsIn<Family::geqp3> = true;
+template <> inline constexpr bool kPivotsIn<Family::gelsy> = true;
+inline void size_pivots_in(Narrow<Pivot *> &n, int count) {
+  n.value.resize(size_t(std::max(count, 0)));
+  for (size_t i = 0; i < n.value.size(); ++i) {
+    const int64_t v = static_cast<int64_t>(n.out[i]);
+    n.fits = n.fits && ilp64::fits(v);
+    n.value[i] = int(v);
+  }
+}
+template <class N> void size_pivots_in(N &n, int count) { size_pivots(n, count); }
+
 // ISUPPZ (jobz, range, uplo, n, ...): 2 max(1, N) (M <= N); an order past INT_MAX / 2 never
 // reaches the GPU path (its matrix alone is past 2^61 elements), which alone writes ISUPPZ.
 template <>
@@ -178,7 +211,8 @@ void call(cpu::Routine underneath, Lp64 lp64, const void *caller, A... args) {
   if (!all_fit()) return CallerArguments<A...>::run(&original);  // the sizes first: IPIV's copy is as long as they say
   const int pivots = PivotCount<F>::of(narrow);
   try {
-    std::apply([&](auto &...n) { (size_pivots(n, pivots), ...); }, narrow);
+    if constexpr (kPivotsIn<F>) std::apply([&](auto &...n) { (size_pivots_in(n, pivots), ...); }, narrow);
+    else std::apply([&](auto &...n) { (size_pivots(n, pivots), ...); }, narrow);
   } catch (const std::bad_alloc &) {
     return CallerArguments<A...>::run(&original);  // no memory for IPIV's int copy: the ILP64 routine needs none
   }

@@ -118,6 +118,14 @@ void cungqr_(const int *m, const int *n, const int *k, CUDROP_COMPLEX_FLOAT *a, 
              const int *lwork, int *info);
 void zungqr_(const int *m, const int *n, const int *k, CUDROP_COMPLEX_DOUBLE *a, const int *lda, const CUDROP_COMPLEX_DOUBLE *tau, CUDROP_COMPLEX_DOUBLE *work,
              const int *lwork, int *info);
+void sgeqp3_(const int *m, const int *n, float *a, const int *lda, int *jpvt, float *tau, float *work, const int *lwork,
+             int *info);
+void dgeqp3_(const int *m, const int *n, double *a, const int *lda, int *jpvt, double *tau, double *work,
+             const int *lwork, int *info);
+void sgelsy_(const int *m, const int *n, const int *nrhs, float *a, const int *lda, float *b, const int *ldb, int *jpvt,
+             const float *rcond, int *rank, float *work, const int *lwork, int *info);
+void dgelsy_(const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b, const int *ldb,
+             int *jpvt, const double *rcond, int *rank, double *work, const int *lwork, int *info);
 void sgels_(const char *trans, const int *m, const int *n, const int *nrhs, float *a, const int *lda, float *b,
             const int *ldb, float *work, const int *lwork, int *info, size_t trans_len CUDROP_DEFAULT_LEN_);
 void dgels_(const char *trans, const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b,

@@ -11,6 +11,7 @@
 // them; generating Q (xORGQR) applies the blocks to the identity, each only to the columns
 // it can change.
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "core/complex.h"
@@ -84,5 +85,59 @@ Status orgqr_host(int m, int n, int k, T *a, int lda, const T *tau, QrProgress *
 // R has an exactly zero diagonal entry: nothing was written, the CPU routine takes the call.
 template <class T>
 Status gels_host(Op trans, int m, int n, int nrhs, T *a, int lda, T *b, int ldb, QrProgress *progress);
+
+}  // namespace cudrop::impl
+
+// ---- column-pivoted QR (xGEQP3) and the least squares on it (xGELSY) ----
+
+namespace cudrop::impl {
+
+struct GpuContext;
+
+// Device workspace of geqp3_device for an m x n matrix, bytes.
+template <class T>
+size_t geqp3_device_workspace(int m, int n);
+
+// xGEQP3's free columns on the device: columns [first, n) of dA (m x n, ldda), whose first
+// `first` columns are already factored (their R rows applied to the rest, as xGEQP3 leaves its
+// fixed columns), := their QR with column pivoting as xLAQPS computes it: the pivot the column
+// of largest partial norm (the first of equals), the norms downdated as the reference does and
+// recomputed where it would. d_jpvt[n] (device, 1-based) is permuted with the columns; d_tau
+// [first, min(m, n)) := the reflectors' tau. Synchronous on ctx.stream (the host reads each
+// panel's length back). Status::special_values (d_flag set) where a reflector needs xLARFG's
+// rescaling or meets Inf or NaN: the caller leaves the call to the CPU routine.
+template <class T>
+Status geqp3_device(GpuContext &ctx, int m, int n, int first, T *dA, size_t ldda, int *d_jpvt, T *d_tau, int *d_flag,
+                    void *d_work, size_t work_bytes);
+
+// xGEQP3: a (m x n, min(m, n) >= 1) := A P's QR, jpvt (in: nonzero = a column fixed in front,
+// as the reference moves them; out: P), tau[min(m, n)]. The fixed columns by geqrf_device and
+// ormqr_device, the free ones by geqp3_device. Nothing is written unless every GPU step
+// succeeded (a failed write-back of A puts A back).
+template <class T>
+Status geqp3_host(int m, int n, T *a, int lda, int *jpvt, T *tau);
+
+// The CPU LAPACK routines xGELSY's GPU path needs, supplied by capi (impl does not reach the CPU
+// library); LAPACK's arguments, INFO returned (-1000: no such routine underneath).
+template <class T>
+struct GelsyCpuRoutines {
+  // xLAIC1(JOB, J, X, SEST, W, GAMMA, SESTPR, S, C).
+  std::function<int(int job, int j, const T *x, real_t<T> sest, const T *w, T gamma, real_t<T> *sestpr, T *s, T *c)>
+      laic1;
+  // xTZRZF(M, N, A, LDA, TAU) with its own workspace.
+  std::function<int(int m, int n, T *a, int lda, T *tau)> tzrzf;
+  // xORMRZ/xUNMRZ('L', 'T'/'C', M, N, K, L, A, LDA, TAU, C, LDC) with its own workspace.
+  std::function<int(int m, int n, int k, int l, const T *a, int lda, const T *tau, T *c, int ldc)> ormrz;
+};
+
+// xGELSY (min(m, n, nrhs) >= 1): the minimum-norm solution of min || B - A X || by the complete
+// orthogonal factorization A P = Q [T11 0; 0 0] Z, the rank from incremental condition
+// estimation with rcond: the pivoted QR and Q^H B on the GPU, the rank (xLAIC1) and xTZRZF on
+// R's leading min(m, n) rows downloaded, T11's solve on the GPU, xORMRZ and P on the host.
+// a := the factorization as the reference leaves it, b := X (rows n+1..m: Q^H B's), jpvt, *rank.
+// Status::special_values where the reference would scale A or B, or A is zero: nothing written.
+template <class T>
+Status gelsy_host(int m, int n, int nrhs, T *a, int lda, T *b, int ldb, int *jpvt, real_t<T> rcond, int *rank,
+                  const GelsyCpuRoutines<T> &cpu);
 
 }  // namespace cudrop::impl
