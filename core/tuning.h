@@ -133,6 +133,14 @@ constexpr int kEigenMinN = 2048;
 // CUDROP_POTRF_MIN_N several times over on a 2 x 2 grid.
 constexpr int kScalapackMinN = 4096;
 constexpr int kSytrdNb = 32;
+// The GPU bidiagonal reduction (xGEBRD on the device, impl/svd/gebrd_device.cu): xLABRD's panel
+// width, as the tridiagonal one's (per column, two passes over the trailing block either way;
+// a wider panel moves more of it into the two GEMMs but lengthens every column's corrections);
+// the warps its A^H v product aims to spread over and the blocks its A u product aims for
+// (several waves of the largest GPUs, so that the trailing block streams at full bandwidth).
+constexpr int kGebrdNb = 32;
+constexpr int kGebrdDotWarps = 8192;
+constexpr int kGebrdProductBlocks = 1024;
 // The GPU tridiagonal divide and conquer's leaves: subproblems at most this long are solved on
 // the host (the caller's xSTEDC), the merges above them on the device.
 constexpr int kStedcLeaf = 64;

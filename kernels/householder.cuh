@@ -135,6 +135,10 @@ __device__ Reflector<T> make_reflector(double total, real_t<T> biggest, T alpha)
   return h;
 }
 
+// The flag above is set: a reduction's later kernels return at once (read past the cache, since
+// another grid of the same reduction may have set it).
+__device__ __forceinline__ bool stopped(const int *flag) { return *static_cast<const volatile int *>(flag) != 0; }
+
 // The sum of a warp's values (a fixed tree: the same bits in every block for the same inputs).
 template <class T>
 __device__ __forceinline__ T warp_sum(T s) {

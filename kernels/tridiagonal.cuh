@@ -42,8 +42,6 @@ __device__ __forceinline__ T real_only(T a) {
   return T(real_part(a));
 }
 
-__device__ __forceinline__ bool stopped(const int *flag) { return *static_cast<const volatile int *>(flag) != 0; }
-
 // Column c's update by the panel, over every SM: a block per kUpdateRows rows of A(c:n, c),
 // each also leaving its rows' part of xLARFG's sum of squares and largest modulus (rows c+2
 // on) in sum_part[block], max_part[block]: the loads of the panel's 2i columns are too many for
