@@ -37,8 +37,9 @@ template void open_gemm_shortcut<double>();
   using P = cudrop::capi::ilp64::Pivot;                                                                          \
   CUDROP_EXPORT void CUDROP_ILP64_NAME(kind, p, stem) parameters {                                               \
     constexpr cudrop::Family F = cudrop::Family::CUDROP_FAMILY(kind, stem);                                     \
-    cudrop::capi::ilp64::call<F, T>(cudrop::routine_names<F, T>.cpu64, &cudrop::capi::CUDROP_FAMILY(kind, stem)<T>, \
-                                    __builtin_return_address(0), CUDROP_UNPAREN arguments);                       \
+    const auto entry = static_cast<cudrop::capi::Entry<F, T>>(&cudrop::capi::CUDROP_FAMILY(kind, stem)<T>);        \
+    cudrop::capi::ilp64::call<F, T>(cudrop::routine_names<F, T>.cpu64, entry, __builtin_return_address(0),         \
+                                    CUDROP_UNPAREN arguments);                                                     \
   }                                                                                                              \
   }
 

@@ -20,8 +20,8 @@
   using P = cudrop::capi::ilp64::Pivot;                                                                          \
   CUDROP_EXPORT void CUDROP_SYMBOL_WHEEL64(kind, p, stem) parameters {                                           \
     constexpr cudrop::Family F = cudrop::Family::CUDROP_FAMILY(kind, stem);                                     \
-    cudrop::capi::ilp64::call<F, T>(cudrop::routine_names<F, T>.cpu_wheel64,                                    \
-                                    &cudrop::capi::CUDROP_FAMILY(kind, stem)<T>, __builtin_return_address(0),    \
+    const auto entry = static_cast<cudrop::capi::Entry<F, T>>(&cudrop::capi::CUDROP_FAMILY(kind, stem)<T>);        \
+    cudrop::capi::ilp64::call<F, T>(cudrop::routine_names<F, T>.cpu_wheel64, entry, __builtin_return_address(0),   \
                                     CUDROP_UNPAREN arguments);                                                   \
   }                                                                                                              \
   }                                                                                                              \
@@ -30,9 +30,9 @@
   using P = int;                                                                                                 \
   CUDROP_EXPORT void CUDROP_SYMBOL_WHEEL(kind, p, stem) parameters {                                             \
     constexpr cudrop::Family F = cudrop::Family::CUDROP_FAMILY(kind, stem);                                     \
-    cudrop::capi::ilp64::call_lp64(cudrop::routine_names<F, T>.cpu_wheel,                                        \
-                                   &cudrop::capi::CUDROP_FAMILY(kind, stem)<T>, __builtin_return_address(0),     \
-                                   CUDROP_UNPAREN arguments);                                                    \
+    const auto entry = static_cast<cudrop::capi::Entry<F, T>>(&cudrop::capi::CUDROP_FAMILY(kind, stem)<T>);        \
+    cudrop::capi::ilp64::call_lp64(cudrop::routine_names<F, T>.cpu_wheel, entry, __builtin_return_address(0),      \
+                                   CUDROP_UNPAREN arguments);                                                      \
   }                                                                                                              \
   }                                                                                                              \
   }

@@ -5,6 +5,7 @@
 //   #define CUDROP_DEFINES_potrf CUDROP_DEFINED
 //   #include "capi/instantiate.h"
 // Only rows whose entry calls capi (thunk, asm) are instantiated.
+#include "capi/entry_declaration.h"
 #include "core/routine_rows.h"
 
 #define CUDROP_DEFINED ~, CUDROP_KEEP
@@ -21,11 +22,23 @@
 #define CUDROP_CAPI_ENTRY_own CUDROP_DROP
 #define CUDROP_CAPI_ENTRY_under CUDROP_DROP
 
-#define CUDROP_INSTANTIATE_ONE(p, T_, family) template decltype(cudrop::capi::family<T_>) cudrop::capi::family<T_>;
-#define CUDROP_INSTANTIATE_ROW(family, precisions, entry) \
-  CUDROP_IF_DEFINES(family)(CUDROP_IF_CAPI_ENTRY(entry)(CUDROP_EACH_PRECISION(precisions, CUDROP_INSTANTIATE_ONE, family)))
+// The entry's function type: from the row's signature where it has one (which picks the
+// overload of a stem whose rows differ by precision, precisions czown), else the template's own.
+#define CUDROP_ENTRY_TYPE(kind, family, T_) CUDROP_ENTRY_TYPE_##kind(family, T_)
+#define CUDROP_ENTRY_TYPE_blas(family, T_) std::remove_pointer_t<cudrop::capi::Entry<cudrop::Family::family, T_>>
+#define CUDROP_ENTRY_TYPE_lapack CUDROP_ENTRY_TYPE_blas
+#define CUDROP_ENTRY_TYPE_cblas CUDROP_ENTRY_TYPE_blas
+#define CUDROP_ENTRY_TYPE_scalapack CUDROP_ENTRY_TYPE_blas
+#define CUDROP_ENTRY_TYPE_ext(family, T_) decltype(cudrop::capi::family<T_>)
+#define CUDROP_ENTRY_TYPE_c CUDROP_ENTRY_TYPE_ext
+
+#define CUDROP_INSTANTIATE_ONE(p, T_, family, kind) \
+  template CUDROP_ENTRY_TYPE(kind, family, T_) cudrop::capi::family<T_>;
+#define CUDROP_INSTANTIATE_ROW(family, kind, precisions, entry)                                 \
+  CUDROP_IF_DEFINES(family)(CUDROP_IF_CAPI_ENTRY(entry)(                                      \
+      CUDROP_EACH_PRECISION(precisions, CUDROP_INSTANTIATE_ONE, family, kind)))
 
 #define CUDROP_ROUTINE(kind, stem, precisions, entry, parameters, arguments, renumbering) \
-  CUDROP_INSTANTIATE_ROW(CUDROP_FAMILY(kind, stem), precisions, entry)
+  CUDROP_INSTANTIATE_ROW(CUDROP_FAMILY(kind, stem), kind, precisions, entry)
 #include "routines.def"
 #undef CUDROP_ROUTINE

@@ -10,6 +10,10 @@
 #define CUDROP_PRECISIONS_cz(F, ...) F(c, cudrop::Complex<float>, __VA_ARGS__) F(z, cudrop::Complex<double>, __VA_ARGS__)
 #define CUDROP_PRECISIONS_sdcz(F, ...) CUDROP_PRECISIONS_sd(F, __VA_ARGS__) CUDROP_PRECISIONS_cz(F, __VA_ARGS__)
 #define CUDROP_PRECISIONS_none(F, ...) F(, void, __VA_ARGS__)
+/* czown: c and z of a stem whose s and d row comes first, with parameters of their own (the
+   complex xGESDD takes RWORK): the same family as that row (no Family enumerator of its own),
+   capi's entry an overload of the same template. */
+#define CUDROP_PRECISIONS_czown CUDROP_PRECISIONS_cz
 
 /* The linker symbol of precision p. */
 #define CUDROP_SYMBOL(kind, p, stem) CUDROP_SYMBOL_##kind(p, stem)

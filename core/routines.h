@@ -24,7 +24,12 @@ namespace cudrop {
 
 // A row of routines.def: one routine in every precision it has (gemm: sgemm_ and dgemm_).
 enum class Family {
-#define CUDROP_ROUTINE(kind, stem, ...) CUDROP_FAMILY(kind, stem),
+#define CUDROP_FAMILY_ENUMERATOR_sd(kind, stem) CUDROP_FAMILY(kind, stem),
+#define CUDROP_FAMILY_ENUMERATOR_cz CUDROP_FAMILY_ENUMERATOR_sd
+#define CUDROP_FAMILY_ENUMERATOR_sdcz CUDROP_FAMILY_ENUMERATOR_sd
+#define CUDROP_FAMILY_ENUMERATOR_none CUDROP_FAMILY_ENUMERATOR_sd
+#define CUDROP_FAMILY_ENUMERATOR_czown(kind, stem)  // its s and d row's
+#define CUDROP_ROUTINE(kind, stem, precisions, ...) CUDROP_FAMILY_ENUMERATOR_##precisions(kind, stem)
 #include "routines.def"
 #undef CUDROP_ROUTINE
 };

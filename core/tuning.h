@@ -128,6 +128,9 @@ constexpr int kQrPanelRows = 64;
 // comes from docs/perf/README.md, eigensolvers: measured for z, estimated for d from the
 // reduction's cost per column.
 constexpr int kEigenMinN = 2048;
+// Auto mode's SVD crossover (CUDROP_SVD_MIN_N: ?gesdd_, ?gesvd_, ?gelsd_, ?gelss_, by min(m, n)).
+// Not measured yet: QR's, whose reduction (xGEBRD's two GEMMs per panel) has the same shape.
+constexpr int kSvdMinN = 512;
 // Auto mode's crossover for ScaLAPACK's distributed drivers (CUDROP_SCALAPACK_MIN_N: the order
 // of p?potrf_, min(m, n) of p?getrf_). Not measured yet: the order where one rank's local part alone passes
 // CUDROP_POTRF_MIN_N several times over on a 2 x 2 grid.

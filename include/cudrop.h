@@ -251,6 +251,67 @@ void zhegv_(const int *itype, const char *jobz, const char *uplo, const int *n, 
             const int *lwork, double *rwork, int *info, size_t jobz_len CUDROP_DEFAULT_LEN_,
             size_t uplo_len CUDROP_DEFAULT_LEN_);
 
+/* The singular value decomposition A = U diag(S) V^H, reference semantics (xGESDD: the bidiagonal
+ * problem by divide and conquer; xGESVD: by the same path, where the reference iterates QR):
+ * S descending; JOBZ (JOBU, JOBVT) 'A' all of U or V^H, 'S' the first min(m, n) columns of U
+ * (rows of V^H), 'O' those overwriting A, 'N' none. The singular vectors are the reference
+ * algorithm's up to rounding: each pair may differ from the reference's by a sign (c, z: a phase).
+ * LWORK = -1 returns the CPU LAPACK's optimal size. */
+void sgesdd_(const char *jobz, const int *m, const int *n, float *a, const int *lda, float *s, float *u,
+             const int *ldu, float *vt, const int *ldvt, float *work, const int *lwork, int *iwork, int *info,
+             size_t jobz_len CUDROP_DEFAULT_LEN_);
+void dgesdd_(const char *jobz, const int *m, const int *n, double *a, const int *lda, double *s, double *u,
+             const int *ldu, double *vt, const int *ldvt, double *work, const int *lwork, int *iwork, int *info,
+             size_t jobz_len CUDROP_DEFAULT_LEN_);
+void cgesdd_(const char *jobz, const int *m, const int *n, CUDROP_COMPLEX_FLOAT *a, const int *lda, float *s,
+             CUDROP_COMPLEX_FLOAT *u, const int *ldu, CUDROP_COMPLEX_FLOAT *vt, const int *ldvt,
+             CUDROP_COMPLEX_FLOAT *work, const int *lwork, float *rwork, int *iwork, int *info,
+             size_t jobz_len CUDROP_DEFAULT_LEN_);
+void zgesdd_(const char *jobz, const int *m, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *lda, double *s,
+             CUDROP_COMPLEX_DOUBLE *u, const int *ldu, CUDROP_COMPLEX_DOUBLE *vt, const int *ldvt,
+             CUDROP_COMPLEX_DOUBLE *work, const int *lwork, double *rwork, int *iwork, int *info,
+             size_t jobz_len CUDROP_DEFAULT_LEN_);
+void sgesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, float *a, const int *lda, float *s,
+             float *u, const int *ldu, float *vt, const int *ldvt, float *work, const int *lwork, int *info,
+             size_t jobu_len CUDROP_DEFAULT_LEN_, size_t jobvt_len CUDROP_DEFAULT_LEN_);
+void dgesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, double *a, const int *lda, double *s,
+             double *u, const int *ldu, double *vt, const int *ldvt, double *work, const int *lwork, int *info,
+             size_t jobu_len CUDROP_DEFAULT_LEN_, size_t jobvt_len CUDROP_DEFAULT_LEN_);
+void cgesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, CUDROP_COMPLEX_FLOAT *a, const int *lda,
+             float *s, CUDROP_COMPLEX_FLOAT *u, const int *ldu, CUDROP_COMPLEX_FLOAT *vt, const int *ldvt,
+             CUDROP_COMPLEX_FLOAT *work, const int *lwork, float *rwork, int *info,
+             size_t jobu_len CUDROP_DEFAULT_LEN_, size_t jobvt_len CUDROP_DEFAULT_LEN_);
+void zgesvd_(const char *jobu, const char *jobvt, const int *m, const int *n, CUDROP_COMPLEX_DOUBLE *a,
+             const int *lda, double *s, CUDROP_COMPLEX_DOUBLE *u, const int *ldu, CUDROP_COMPLEX_DOUBLE *vt,
+             const int *ldvt, CUDROP_COMPLEX_DOUBLE *work, const int *lwork, double *rwork, int *info,
+             size_t jobu_len CUDROP_DEFAULT_LEN_, size_t jobvt_len CUDROP_DEFAULT_LEN_);
+/* The minimum-norm solution of min ||B - A X|| (A m x n of any rank) by the SVD, reference
+ * semantics (xGELSD: the bidiagonal problem by divide and conquer; xGELSS: by the same path, where
+ * the reference iterates QR): singular values at most RCOND * S(1) taken as zero (RCOND < 0:
+ * machine precision), RANK the number of the others; X in B's first n rows, S descending; xGELSS
+ * also leaves V^H in A's first min(m, n) rows. LWORK = -1 returns the CPU LAPACK's optimal size
+ * (xGELSD: and IWORK(1), RWORK(1) the minimum ones). */
+void sgelsd_(const int *m, const int *n, const int *nrhs, float *a, const int *lda, float *b, const int *ldb,
+             float *s, const float *rcond, int *rank, float *work, const int *lwork, int *iwork, int *info);
+void dgelsd_(const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b, const int *ldb,
+             double *s, const double *rcond, int *rank, double *work, const int *lwork, int *iwork, int *info);
+void cgelsd_(const int *m, const int *n, const int *nrhs, CUDROP_COMPLEX_FLOAT *a, const int *lda,
+             CUDROP_COMPLEX_FLOAT *b, const int *ldb, float *s, const float *rcond, int *rank,
+             CUDROP_COMPLEX_FLOAT *work, const int *lwork, float *rwork, int *iwork, int *info);
+void zgelsd_(const int *m, const int *n, const int *nrhs, CUDROP_COMPLEX_DOUBLE *a, const int *lda,
+             CUDROP_COMPLEX_DOUBLE *b, const int *ldb, double *s, const double *rcond, int *rank,
+             CUDROP_COMPLEX_DOUBLE *work, const int *lwork, double *rwork, int *iwork, int *info);
+void sgelss_(const int *m, const int *n, const int *nrhs, float *a, const int *lda, float *b, const int *ldb,
+             float *s, const float *rcond, int *rank, float *work, const int *lwork, int *info);
+void dgelss_(const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b, const int *ldb,
+             double *s, const double *rcond, int *rank, double *work, const int *lwork, int *info);
+void cgelss_(const int *m, const int *n, const int *nrhs, CUDROP_COMPLEX_FLOAT *a, const int *lda,
+             CUDROP_COMPLEX_FLOAT *b, const int *ldb, float *s, const float *rcond, int *rank,
+             CUDROP_COMPLEX_FLOAT *work, const int *lwork, float *rwork, int *info);
+void zgelss_(const int *m, const int *n, const int *nrhs, CUDROP_COMPLEX_DOUBLE *a, const int *lda,
+             CUDROP_COMPLEX_DOUBLE *b, const int *ldb, double *s, const double *rcond, int *rank,
+             CUDROP_COMPLEX_DOUBLE *work, const int *lwork, double *rwork, int *info);
+
 /* The rest of Level 3, reference semantics: C = alpha*A*B + beta*C or alpha*B*A + beta*C with A
  * symmetric (SYMM); uplo's triangle of C = alpha*op(A)*op(A)**T + beta*C (SYRK) or
  * alpha*(op(A)*op(B)**T + op(B)*op(A)**T) + beta*C (SYR2K); B := alpha*op(A)*B or alpha*B*op(A)
@@ -576,6 +637,7 @@ void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *j
 #define CUDROP_STRLEN_OMITTED_12_12 ~, CUDROP_STRLEN_ONES_
 #define CUDROP_STRLEN_OMITTED_13_13 ~, CUDROP_STRLEN_ONES_
 #define CUDROP_STRLEN_OMITTED_14_14 ~, CUDROP_STRLEN_ONES_
+#define CUDROP_STRLEN_OMITTED_15_15 ~, CUDROP_STRLEN_ONES_
 #define CUDROP_STRLEN_OMITTED_16_16 ~, CUDROP_STRLEN_ONES_
 #define CUDROP_STRLEN_OMITTED_20_20 ~, CUDROP_STRLEN_ONES_
 #define CUDROP_STRLEN_OMITTED_21_21 ~, CUDROP_STRLEN_ONES_
@@ -629,6 +691,14 @@ void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *j
 #define dsygv_(...) CUDROP_STRLEN_CALL_(dsygv_, 12, 2, __VA_ARGS__)
 #define chegv_(...) CUDROP_STRLEN_CALL_(chegv_, 13, 2, __VA_ARGS__)
 #define zhegv_(...) CUDROP_STRLEN_CALL_(zhegv_, 13, 2, __VA_ARGS__)
+#define sgesdd_(...) CUDROP_STRLEN_CALL_(sgesdd_, 14, 1, __VA_ARGS__)
+#define dgesdd_(...) CUDROP_STRLEN_CALL_(dgesdd_, 14, 1, __VA_ARGS__)
+#define cgesdd_(...) CUDROP_STRLEN_CALL_(cgesdd_, 15, 1, __VA_ARGS__)
+#define zgesdd_(...) CUDROP_STRLEN_CALL_(zgesdd_, 15, 1, __VA_ARGS__)
+#define sgesvd_(...) CUDROP_STRLEN_CALL_(sgesvd_, 14, 2, __VA_ARGS__)
+#define dgesvd_(...) CUDROP_STRLEN_CALL_(dgesvd_, 14, 2, __VA_ARGS__)
+#define cgesvd_(...) CUDROP_STRLEN_CALL_(cgesvd_, 15, 2, __VA_ARGS__)
+#define zgesvd_(...) CUDROP_STRLEN_CALL_(zgesvd_, 15, 2, __VA_ARGS__)
 #define ssymm_(...) CUDROP_STRLEN_CALL_(ssymm_, 12, 2, __VA_ARGS__)
 #define ssyrk_(...) CUDROP_STRLEN_CALL_(ssyrk_, 10, 2, __VA_ARGS__)
 #define ssyr2k_(...) CUDROP_STRLEN_CALL_(ssyr2k_, 12, 2, __VA_ARGS__)

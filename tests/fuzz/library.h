@@ -24,10 +24,16 @@ template <class T> CblasScalar<T> cblas_scalar(const T &x) {
 
 // The C type of every routines.def row, a template of the element type T, the index type I and
 // IPIV's element type P: sig::gemm_blas<T, I>, sig::gemm_cblas<T, I>, sig::getrf_lapack<T, I>,
-// sig::power_ext<T>.
+// sig::power_ext<T>; a row of precisions czown (c and z with parameters of their own):
+// sig::gesdd_lapack_cz<T, I>.
 namespace sig {
+#define FUZZ_SIG_NAME_sd(kind, stem) stem##_##kind
+#define FUZZ_SIG_NAME_cz FUZZ_SIG_NAME_sd
+#define FUZZ_SIG_NAME_sdcz FUZZ_SIG_NAME_sd
+#define FUZZ_SIG_NAME_none FUZZ_SIG_NAME_sd
+#define FUZZ_SIG_NAME_czown(kind, stem) stem##_##kind##_cz
 #define CUDROP_ROUTINE(kind, stem, precisions, entry, parameters, arguments, renumbering) \
-  template <class T, class I = int, class P = I> using stem##_##kind = void(*) parameters;
+  template <class T, class I = int, class P = I> using FUZZ_SIG_NAME_##precisions(kind, stem) = void(*) parameters;
 #include "routines.def"
 #undef CUDROP_ROUTINE
 }  // namespace sig

@@ -12,6 +12,7 @@
 #define FUZZ_PRECISIONS_cz(F, ...) F(c, std::complex<float>, __VA_ARGS__) F(z, std::complex<double>, __VA_ARGS__)
 #define FUZZ_PRECISIONS_sdcz(F, ...) FUZZ_PRECISIONS_sd(F, __VA_ARGS__) FUZZ_PRECISIONS_cz(F, __VA_ARGS__)
 #define FUZZ_PRECISIONS_none(F, ...)
+#define FUZZ_PRECISIONS_czown FUZZ_PRECISIONS_cz
 
 // FUZZ_IF_FORTRAN(kind, entry)(x): x for an exported Fortran BLAS or LAPACK routine (the names
 // the reference libraries call each other by), else nothing.
