@@ -283,10 +283,12 @@ class SvdRun {
   Status fetch(const T *dev, size_t ldd, int rows, int cols, T *dst, int ld, bool through_copy) {
     const size_t es = sizeof(T);
     if (rows <= 0 || cols <= 0) return Status::ok;
-    if (!through_copy) return download_matrix(ctx_, dev, ldd * es, size_t(rows) * es, size_t(cols), dst, size_t(ld) * es);
+    if (!through_copy)
+      return download_matrix(ctx_, dev, ldd * es, size_t(rows) * es, size_t(cols), dst, size_t(ld) * es);
     std::unique_ptr<T[]> copy(new (std::nothrow) T[size_t(rows) * cols]);
     if (copy == nullptr) return Status::out_of_memory;
-    const Status s = download_matrix(ctx_, dev, ldd * es, size_t(rows) * es, size_t(cols), copy.get(), size_t(rows) * es);
+    const Status s =
+        download_matrix(ctx_, dev, ldd * es, size_t(rows) * es, size_t(cols), copy.get(), size_t(rows) * es);
     if (s != Status::ok) return s;
     for (int j = 0; j < cols; ++j) std::memcpy(dst + size_t(j) * ld, copy.get() + size_t(j) * rows, size_t(rows) * es);
     return s;
@@ -443,7 +445,8 @@ Status gelsd_host(bool gelss, int m, int n, int nrhs, T *a, int lda, T *b, int l
   if ((st = upload_matrix(ctx, b, size_t(ldb) * es, size_t(m) * es, size_t(nrhs), B, ld * es)) != Status::ok) return st;
   cudaError_t error = cudaMemsetAsync(d_flags, 0, sizeof(SvdFlags), stream);
   if (error == cudaSuccess) error = kernels::launch_largest_magnitude<T>(M, k, A, ld, &d_flags->magnitude[0], stream);
-  if (error == cudaSuccess) error = kernels::launch_largest_magnitude<T>(m, nrhs, B, ld, &d_flags->magnitude[1], stream);
+  if (error == cudaSuccess)
+    error = kernels::launch_largest_magnitude<T>(m, nrhs, B, ld, &d_flags->magnitude[1], stream);
   if ((st = check(error, "gelsd: checks")) != Status::ok) return st;
 
   // The k x k core: R of the tall matrix's QR (R^H for a wide A: A = R^H Q^H), or A itself.
@@ -459,8 +462,8 @@ Status gelsd_host(bool gelss, int m, int n, int nrhs, T *a, int lda, T *b, int l
       if ((st = check(kernels::launch_upper_triangle_copy<T>(k, A, ld, K, ldk, stream), "gelsd: R")) != Status::ok)
         return st;
       // C = Q^H B: its first n rows are solved for, the rest is the residual.
-      if ((st = ormqr_device<T>(Side::left, ctrans, m, nrhs, n, A, ld, tau, B, ld, phase, phase_bytes, stream)) !=
-          Status::ok)
+      if (nrhs > 0 && (st = ormqr_device<T>(Side::left, ctrans, m, nrhs, n, A, ld, tau, B, ld, phase, phase_bytes,
+                                            stream)) != Status::ok)
         return st;
     }
   } else if ((st = check(cudaMemcpy2DAsync(K, ldk * es, A, ld * es, size_t(k) * es, size_t(k), cudaMemcpyDeviceToDevice,
@@ -502,20 +505,23 @@ Status gelsd_host(bool gelss, int m, int n, int nrhs, T *a, int lda, T *b, int l
   if ((st = check(cudaMemcpyAsync(scale, inverse.data(), size_t(k) * sizeof(R), cudaMemcpyHostToDevice, stream),
                   "gelsd: scales")) != Status::ok)
     return st;
-  // X = V S^+ U^H C: W = U^H C(1:k), its rows scaled, then V W over C's first k rows.
-  if ((st = gemm_device<T>(ctrans, Op::none, k, nrhs, k, T(1), U, ldk, B, ld, T(0), W, p.ldw, stream)) != Status::ok)
-    return st;
-  if ((st = check(kernels::launch_scale_rows<T>(k, nrhs, scale, W, p.ldw, stream), "gelsd: S^+")) != Status::ok)
-    return st;
-  if ((st = gemm_device<T>(ctrans, Op::none, k, nrhs, k, T(1), VT, ldk, W, p.ldw, T(0), B, ld, stream)) != Status::ok)
-    return st;
-  if (wide) {
-    // X = Q [Y; 0].
-    if ((st = check(kernels::launch_fill<T>(n - m, nrhs, B + m, ld, T(0), stream), "gelsd: zero")) != Status::ok)
+  // X = V S^+ U^H C: W = U^H C(1:k), its rows scaled, then V W over C's first k rows. (xGELSS
+  // takes NRHS = 0: the singular values and V^H alone.)
+  if (nrhs > 0) {
+    if ((st = gemm_device<T>(ctrans, Op::none, k, nrhs, k, T(1), U, ldk, B, ld, T(0), W, p.ldw, stream)) != Status::ok)
       return st;
-    if ((st = ormqr_device<T>(Side::left, Op::none, n, nrhs, m, A, ld, tau, B, ld, phase, phase_bytes, stream)) !=
-        Status::ok)
+    if ((st = check(kernels::launch_scale_rows<T>(k, nrhs, scale, W, p.ldw, stream), "gelsd: S^+")) != Status::ok)
       return st;
+    if ((st = gemm_device<T>(ctrans, Op::none, k, nrhs, k, T(1), VT, ldk, W, p.ldw, T(0), B, ld, stream)) != Status::ok)
+      return st;
+    if (wide) {
+      // X = Q [Y; 0].
+      if ((st = check(kernels::launch_fill<T>(n - m, nrhs, B + m, ld, T(0), stream), "gelsd: zero")) != Status::ok)
+        return st;
+      if ((st = ormqr_device<T>(Side::left, Op::none, n, nrhs, m, A, ld, tau, B, ld, phase, phase_bytes, stream)) !=
+          Status::ok)
+        return st;
+    }
   }
   // xGELSS: A's first k rows := A's V^H: the core's V^H for a tall or square A, (Q V)^H for a
   // wide one.
