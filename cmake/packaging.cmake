@@ -72,7 +72,7 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "drop-in BLAS/LAPACK for NVIDIA GPUs")
 set(CPACK_PACKAGE_DESCRIPTION
 "cudrop runs BLAS and LAPACK calls on an NVIDIA GPU with its own CUDA kernels, from unmodified
 programs: the Level 3 BLAS; LU, Cholesky and the linear solves; QR (?geqrf_, ?ormqr_/?unmqr_,
-?orgqr_/?ungqr_, ?gels_); the symmetric and Hermitian eigensolvers (?syevd_/?heevd_,
+?orgqr_/?ungqr_, ?gels_) and LQ (?gelqf_, ?ormlq_/?unmlq_, ?orglq_/?unglq_); the symmetric and Hermitian eigensolvers (?syevd_/?heevd_,
 ?syev_/?heev_); ScaLAPACK's p?potrf_/p?getrf_ under MPI; the power method. Small calls, every
 other routine, and every call on a machine without a usable GPU, go to the CPU BLAS/LAPACK
 underneath. This package registers cudrop in the

@@ -118,7 +118,8 @@ constexpr int kSplitTf32GroupM = 8;
 constexpr double kGemmMinFlops = 2.0 * 512 * 512 * 512;
 constexpr double kGemmMinIntensity = 16;
 constexpr int kGetrfMinN = 2048;
-// Auto mode's QR crossover (CUDROP_QR_MIN_N: ?geqrf_, ?ormqr_/?unmqr_, ?orgqr_/?ungqr_, ?gels_).
+// Auto mode's QR crossover (CUDROP_QR_MIN_N: ?geqrf_, ?ormqr_/?unmqr_, ?orgqr_/?ungqr_, ?gels_,
+// and the LQ routines ?gelqf_, ?ormlq_/?unmlq_, ?orglq_/?unglq_).
 constexpr int kQrMinN = 512;
 // The GPU QR's panel width (CUDROP_QR_NB) and the rows each block of its panel kernel takes.
 constexpr int kQrNb = 64;

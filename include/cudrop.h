@@ -89,7 +89,7 @@ void zpotrf_(const char *uplo, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int
              size_t uplo_len CUDROP_DEFAULT_LEN_);
 
 /* Householder QR, reference semantics (xGEQRF, xORMQR/xUNMQR, xORGQR/xUNGQR, xGELS): LWORK = -1
- * returns the CPU LAPACK's optimal LWORK; ?gels_ with M < N runs on the CPU LAPACK. */
+ * returns the CPU LAPACK's optimal LWORK; ?gels_ with M < N on the LQ routines below. */
 void sgeqrf_(const int *m, const int *n, float *a, const int *lda, float *tau, float *work,
              const int *lwork, int *info);
 void dgeqrf_(const int *m, const int *n, double *a, const int *lda, double *tau, double *work,
@@ -136,6 +136,37 @@ void cgels_(const char *trans, const int *m, const int *n, const int *nrhs, CUDR
 void zgels_(const char *trans, const int *m, const int *n, const int *nrhs, CUDROP_COMPLEX_DOUBLE *a, const int *lda, CUDROP_COMPLEX_DOUBLE *b,
             const int *ldb, CUDROP_COMPLEX_DOUBLE *work, const int *lwork, int *info,
             size_t trans_len CUDROP_DEFAULT_LEN_);
+
+/* Householder LQ, reference semantics (xGELQF, xORMLQ/xUNMLQ, xORGLQ/xUNGLQ): LWORK = -1 returns
+ * the CPU LAPACK's optimal LWORK. */
+void sgelqf_(const int *m, const int *n, float *a, const int *lda, float *tau, float *work,
+             const int *lwork, int *info);
+void dgelqf_(const int *m, const int *n, double *a, const int *lda, double *tau, double *work,
+             const int *lwork, int *info);
+void cgelqf_(const int *m, const int *n, CUDROP_COMPLEX_FLOAT *a, const int *lda, CUDROP_COMPLEX_FLOAT *tau, CUDROP_COMPLEX_FLOAT *work,
+             const int *lwork, int *info);
+void zgelqf_(const int *m, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *lda, CUDROP_COMPLEX_DOUBLE *tau, CUDROP_COMPLEX_DOUBLE *work,
+             const int *lwork, int *info);
+void sormlq_(const char *side, const char *trans, const int *m, const int *n, const int *k, const float *a,
+             const int *lda, const float *tau, float *c, const int *ldc, float *work, const int *lwork, int *info,
+             size_t side_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
+void dormlq_(const char *side, const char *trans, const int *m, const int *n, const int *k, const double *a,
+             const int *lda, const double *tau, double *c, const int *ldc, double *work, const int *lwork, int *info,
+             size_t side_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
+void cunmlq_(const char *side, const char *trans, const int *m, const int *n, const int *k, const CUDROP_COMPLEX_FLOAT *a,
+             const int *lda, const CUDROP_COMPLEX_FLOAT *tau, CUDROP_COMPLEX_FLOAT *c, const int *ldc, CUDROP_COMPLEX_FLOAT *work, const int *lwork, int *info,
+             size_t side_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
+void zunmlq_(const char *side, const char *trans, const int *m, const int *n, const int *k, const CUDROP_COMPLEX_DOUBLE *a,
+             const int *lda, const CUDROP_COMPLEX_DOUBLE *tau, CUDROP_COMPLEX_DOUBLE *c, const int *ldc, CUDROP_COMPLEX_DOUBLE *work, const int *lwork, int *info,
+             size_t side_len CUDROP_DEFAULT_LEN_, size_t trans_len CUDROP_DEFAULT_LEN_);
+void sorglq_(const int *m, const int *n, const int *k, float *a, const int *lda, const float *tau, float *work,
+             const int *lwork, int *info);
+void dorglq_(const int *m, const int *n, const int *k, double *a, const int *lda, const double *tau, double *work,
+             const int *lwork, int *info);
+void cunglq_(const int *m, const int *n, const int *k, CUDROP_COMPLEX_FLOAT *a, const int *lda, const CUDROP_COMPLEX_FLOAT *tau, CUDROP_COMPLEX_FLOAT *work,
+             const int *lwork, int *info);
+void zunglq_(const int *m, const int *n, const int *k, CUDROP_COMPLEX_DOUBLE *a, const int *lda, const CUDROP_COMPLEX_DOUBLE *tau, CUDROP_COMPLEX_DOUBLE *work,
+             const int *lwork, int *info);
 
 /* Symmetric and Hermitian eigenproblems by divide and conquer, reference semantics (xSYEVD,
  * xHEEVD): eigenvalues ascending in W; with JOBZ = 'V' the orthonormal eigenvectors in A (their
@@ -667,6 +698,10 @@ void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *j
 #define dgels_(...) CUDROP_STRLEN_CALL_(dgels_, 11, 1, __VA_ARGS__)
 #define cgels_(...) CUDROP_STRLEN_CALL_(cgels_, 11, 1, __VA_ARGS__)
 #define zgels_(...) CUDROP_STRLEN_CALL_(zgels_, 11, 1, __VA_ARGS__)
+#define sormlq_(...) CUDROP_STRLEN_CALL_(sormlq_, 13, 2, __VA_ARGS__)
+#define dormlq_(...) CUDROP_STRLEN_CALL_(dormlq_, 13, 2, __VA_ARGS__)
+#define cunmlq_(...) CUDROP_STRLEN_CALL_(cunmlq_, 13, 2, __VA_ARGS__)
+#define zunmlq_(...) CUDROP_STRLEN_CALL_(zunmlq_, 13, 2, __VA_ARGS__)
 #define ssyevd_(...) CUDROP_STRLEN_CALL_(ssyevd_, 11, 2, __VA_ARGS__)
 #define dsyevd_(...) CUDROP_STRLEN_CALL_(dsyevd_, 11, 2, __VA_ARGS__)
 #define cheevd_(...) CUDROP_STRLEN_CALL_(cheevd_, 13, 2, __VA_ARGS__)

@@ -4,16 +4,19 @@
 // its operands into shared memory with fewer, wider loads (kernels/gemm_ffma.cuh).
 // Bandwidth-bound: each block moves 32 x 32 tiles through shared memory so that both the
 // reads of `in` and the writes of `out` are whole 128-byte lines (per 32 floats).
+// Conjugate: out = in^H, the LQ routines' passage to and from their conjugate transpose's QR.
 #include <cuda_runtime.h>
 
 #include <cstddef>
+
+#include "core/complex.h"
 
 namespace cudrop::kernels {
 
 constexpr int kTransposeTile = 32, kTransposeRowsPerPass = 8;
 
 // Grid: x over tiles along `rows`, y strides over tiles along `cols` (any count).
-template <class T>
+template <class T, bool Conjugate = false>
 __global__ void __launch_bounds__(kTransposeTile *kTransposeRowsPerPass)
 transpose_matrix(int rows, int cols, const T *__restrict__ in, size_t ld_in, T *__restrict__ out, size_t ld_out) {
   // One column of padding: the column-wise reads of the second phase hit 32 different banks.
@@ -33,13 +36,16 @@ transpose_matrix(int rows, int cols, const T *__restrict__ in, size_t ld_in, T *
 #pragma unroll
     for (int p = ty; p < kTransposeTile; p += kTransposeRowsPerPass) {
       const long long j = j0 + tx, i = i0 + p;
-      if (i < rows && j < cols) out[size_t(j) + size_t(i) * ld_out] = tile[tx][p];
+      if (i < rows && j < cols) {
+        if constexpr (Conjugate) out[size_t(j) + size_t(i) * ld_out] = conj(tile[tx][p]);
+        else out[size_t(j) + size_t(i) * ld_out] = tile[tx][p];
+      }
     }
     __syncthreads();  // the tile is refilled by the next stride
   }
 }
 
-template <class T>
+template <class T, bool Conjugate = false>
 cudaError_t launch_transpose(int rows, int cols, const T *in, size_t ld_in, T *out, size_t ld_out,
                              cudaStream_t stream) {
   if (rows <= 0 || cols <= 0) return cudaSuccess;
@@ -47,9 +53,16 @@ cudaError_t launch_transpose(int rows, int cols, const T *in, size_t ld_in, T *o
   const long long tiles_j = (cols + kTransposeTile - 1) / kTransposeTile;
   if (tiles_i > 0x7fffffffLL) return cudaErrorInvalidValue;
   const dim3 grid(unsigned(tiles_i), unsigned(tiles_j < 65535 ? tiles_j : 65535));
-  transpose_matrix<T><<<grid, kTransposeTile * kTransposeRowsPerPass, 0, stream>>>(rows, cols, in, ld_in, out,
-                                                                                   ld_out);
+  transpose_matrix<T, Conjugate>
+      <<<grid, kTransposeTile * kTransposeRowsPerPass, 0, stream>>>(rows, cols, in, ld_in, out, ld_out);
   return cudaGetLastError();
+}
+
+// out (cols x rows) := in^H (in^T for a real T).
+template <class T>
+cudaError_t launch_conjugate_transpose(int rows, int cols, const T *in, size_t ld_in, T *out, size_t ld_out,
+                                       cudaStream_t stream) {
+  return launch_transpose<T, is_complex_v<T>>(rows, cols, in, ld_in, out, ld_out, stream);
 }
 
 }  // namespace cudrop::kernels

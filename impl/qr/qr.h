@@ -52,6 +52,37 @@ template <class T>
 Status orgqr_device(int m, int n, int k, const T *dA, size_t ldda, const T *d_tau, T *dQ, size_t lddq,
                     void *d_work, size_t work_bytes, void *stream);
 
+// ---- LQ (LAPACK xGELQF, xORMLQ/xUNMLQ, xORGLQ/xUNGLQ): the QR of A^H ----
+// xGELQF's factor is the conjugate transpose of xGEQRF's factor of A^H, with the same tau, and
+// its Q is that QR's Q^H (qr_device.cu says why); each routine conjugate-transposes into its
+// workspace and runs its QR twin there.
+
+// A = L Q: L on and below the diagonal, row i's reflector right of it (conjugated, as the
+// reference stores it), d_tau[0..min(m,n)). d_flag as geqrf_device's: when set, dA holds a
+// partial result and the caller runs the CPU routine on its own copy of A.
+template <class T>
+size_t gelqf_device_workspace(int m, int n);
+template <class T>
+Status gelqf_device(int m, int n, T *dA, size_t ldda, T *d_tau, int *d_flag, void *d_work, size_t work_bytes,
+                    void *stream);
+
+// C := op(Q) C (side left) or C op(Q) (side right), Q = H(k)^H ... H(1)^H from xGELQF's
+// reflectors in the first k rows of A (k x nq, nq = m for left, n for right) and d_tau; trans
+// none or conj_trans (a real T: trans is conj_trans).
+template <class T>
+size_t ormlq_device_workspace(Side side, int m, int n, int k);
+template <class T>
+Status ormlq_device(Side side, Op trans, int m, int n, int k, const T *dA, size_t ldda, const T *d_tau, T *dC,
+                    size_t lddc, void *d_work, size_t work_bytes, void *stream);
+
+// Q's first m rows (m x n, m <= n) into dQ from k reflectors in dA's rows (k x n) and d_tau;
+// dQ must not overlap dA.
+template <class T>
+size_t orglq_device_workspace(int m, int n, int k);
+template <class T>
+Status orglq_device(int m, int n, int k, const T *dA, size_t ldda, const T *d_tau, T *dQ, size_t lddq,
+                    void *d_work, size_t work_bytes, void *stream);
+
 // ---- host interfaces: arguments already checked, nothing trivial; LAPACK's semantics ----
 
 // How far the caller's output holds the GPU's results when an attempt stops after writing some
@@ -79,10 +110,29 @@ Status ormqr_host(Side side, Op trans, int m, int n, int k, const T *a, int lda,
 template <class T>
 Status orgqr_host(int m, int n, int k, T *a, int lda, const T *tau, QrProgress *progress);
 
-// xGELS for m >= n (the QR case), trans none or conj_trans (a real T's 'T'): a := its QR factor,
-// b := the solution (and, for none, the residual's rotated rows below it), *info = 0.
-// Status::special_values when the reference would scale A or B, A is zero, holds Inf or NaN, or
-// R has an exactly zero diagonal entry: nothing was written, the CPU routine takes the call.
+// xGELS, trans none or conj_trans (a real T's 'T'). m >= n (the QR case): a := its QR factor,
+// b := the solution (and, for none, the residual's rotated rows below it). m < n (the LQ case):
+// a := its LQ factor, b (n rows) := the minimum-norm solution (none), or the solution in rows
+// 1..m and Q B's rows m+1..n below it (conj_trans), as xGELS leaves them; this case writes
+// nothing unless every step succeeded (a download that fails part way puts a and b back), so
+// progress stays empty. Status::special_values when the reference would scale A or B, A is
+// zero, holds Inf or NaN, or R (L) has an exactly zero diagonal entry: nothing was written, the
+// CPU routine takes the call.
+// xGELQF: a (m x n) := its LQ factorization, tau[0..min(m,n)). Writes nothing unless every
+// GPU step succeeded (a download that fails part way puts a back).
+template <class T>
+Status gelqf_host(int m, int n, T *a, int lda, T *tau);
+
+// xORMLQ/xUNMLQ: c (m x n) := op(Q) c or c op(Q); a holds k reflectors in its rows (k x nq).
+// All or nothing as gelqf_host.
+template <class T>
+Status ormlq_host(Side side, Op trans, int m, int n, int k, const T *a, int lda, const T *tau, T *c, int ldc);
+
+// xORGLQ/xUNGLQ: a (m x n, m <= n) := Q's first m rows from its first k rows' reflectors. All
+// or nothing as gelqf_host.
+template <class T>
+Status orglq_host(int m, int n, int k, T *a, int lda, const T *tau);
+
 template <class T>
 Status gels_host(Op trans, int m, int n, int nrhs, T *a, int lda, T *b, int ldb, QrProgress *progress);
 

@@ -10,6 +10,7 @@
 #include "impl/context/gpu_context.cuh"
 #include "impl/qr/qr.h"
 #include "kernels/householder.cuh"
+#include "kernels/transpose.cuh"
 
 namespace cudrop::impl {
 namespace {
@@ -247,6 +248,101 @@ Status orgqr_device(int m, int n, int k, const T *dA, size_t ldda, const T *d_ta
   return Status::ok;
 }
 
+// ---- LQ: the QR of the conjugate transpose ----
+// xGELQ2 conjugates row i, takes xLARFG's reflector of it, applies it from the right to the rows
+// below and conjugates the row back: the reflector H(i) = I - tau v v^H is the one xGEQR2 takes
+// of column i of A^H, with the same tau, and the row keeps beta on the diagonal and conj(v)
+// right of it. So xGELQF's A is the conjugate transpose of xGEQRF's factor of A^H (L = R^H, the
+// rows' vectors the columns' conjugated), tau the same, and its Q = H(k)^H ... H(1)^H is Q'^H
+// for the QR's Q' = H(1) ... H(k): xORMLQ's op(Q) is xORMQR's opposite op on the reflectors of
+// A^H, xORGLQ's rows Q' columns conjugate transposed.
+
+namespace {
+
+// Bytes of a rows x cols matrix at a padded leading dimension, 256-byte aligned.
+template <class T>
+size_t matrix_bytes(int rows, int cols) {
+  return size_t(round_up(padded_ld(size_t(std::max(rows, 1)), sizeof(T)) * size_t(std::max(cols, 1)) * sizeof(T),
+                         256));
+}
+
+template <class T>
+size_t lead(int rows) {
+  return padded_ld(size_t(std::max(rows, 1)), sizeof(T));
+}
+
+Op opposite(Op trans) { return trans.transposed() ? Op::none : Op::conj_trans; }
+
+}  // namespace
+
+template <class T>
+size_t gelqf_device_workspace(int m, int n) {
+  return matrix_bytes<T>(n, m) + geqrf_device_workspace<T>(n, m);
+}
+
+template <class T>
+Status gelqf_device(int m, int n, T *dA, size_t ldda, T *d_tau, int *d_flag, void *d_work, size_t work_bytes,
+                    void *stream_) {
+  if (m <= 0 || n <= 0) return Status::ok;
+  const size_t at_bytes = matrix_bytes<T>(n, m), ldat = lead<T>(n);
+  if (d_work == nullptr || work_bytes < gelqf_device_workspace<T>(m, n)) return Status::out_of_memory;
+  auto stream = static_cast<cudaStream_t>(stream_);
+  T *at = static_cast<T *>(d_work);
+  void *rest = static_cast<char *>(d_work) + at_bytes;
+  if (Status s = check(kernels::launch_conjugate_transpose<T>(m, n, dA, ldda, at, ldat, stream), "gelqf: A^H");
+      s != Status::ok)
+    return s;
+  if (Status s = geqrf_device<T>(n, m, at, ldat, d_tau, d_flag, rest, work_bytes - at_bytes, stream); s != Status::ok)
+    return s;
+  return check(kernels::launch_conjugate_transpose<T>(n, m, at, ldat, dA, ldda, stream), "gelqf: L");
+}
+
+template <class T>
+size_t ormlq_device_workspace(Side side, int m, int n, int k) {
+  const int nq = side == Side::left ? m : n;
+  return matrix_bytes<T>(nq, k) + ormqr_device_workspace<T>(side, m, n, k);
+}
+
+template <class T>
+Status ormlq_device(Side side, Op trans, int m, int n, int k, const T *dA, size_t ldda, const T *d_tau, T *dC,
+                    size_t lddc, void *d_work, size_t work_bytes, void *stream_) {
+  if (m <= 0 || n <= 0 || k <= 0) return Status::ok;
+  const int nq = side == Side::left ? m : n;
+  const size_t v_bytes = matrix_bytes<T>(nq, k), ldv = lead<T>(nq);
+  if (d_work == nullptr || work_bytes < ormlq_device_workspace<T>(side, m, n, k)) return Status::out_of_memory;
+  auto stream = static_cast<cudaStream_t>(stream_);
+  T *v = static_cast<T *>(d_work);
+  if (Status s = check(kernels::launch_conjugate_transpose<T>(k, nq, dA, ldda, v, ldv, stream), "ormlq: V");
+      s != Status::ok)
+    return s;
+  return ormqr_device<T>(side, opposite(trans), m, n, k, v, ldv, d_tau, dC, lddc, static_cast<char *>(d_work) + v_bytes,
+                         work_bytes - v_bytes, stream);
+}
+
+template <class T>
+size_t orglq_device_workspace(int m, int n, int k) {
+  return matrix_bytes<T>(n, k) + matrix_bytes<T>(n, m) + orgqr_device_workspace<T>(n, m, k);
+}
+
+template <class T>
+Status orglq_device(int m, int n, int k, const T *dA, size_t ldda, const T *d_tau, T *dQ, size_t lddq, void *d_work,
+                    size_t work_bytes, void *stream_) {
+  if (m <= 0 || n <= 0) return Status::ok;
+  const size_t v_bytes = matrix_bytes<T>(n, k), q_bytes = matrix_bytes<T>(n, m), ldv = lead<T>(n);
+  if (d_work == nullptr || work_bytes < orglq_device_workspace<T>(m, n, k)) return Status::out_of_memory;
+  auto stream = static_cast<cudaStream_t>(stream_);
+  T *v = static_cast<T *>(d_work);
+  T *qt = reinterpret_cast<T *>(static_cast<char *>(d_work) + v_bytes);
+  if (Status s = check(kernels::launch_conjugate_transpose<T>(k, n, dA, ldda, v, ldv, stream), "orglq: V");
+      s != Status::ok)
+    return s;
+  if (Status s = orgqr_device<T>(n, m, k, v, ldv, d_tau, qt, ldv, static_cast<char *>(d_work) + v_bytes + q_bytes,
+                                 work_bytes - v_bytes - q_bytes, stream);
+      s != Status::ok)
+    return s;
+  return check(kernels::launch_conjugate_transpose<T>(n, m, qt, ldv, dQ, lddq, stream), "orglq: Q");
+}
+
 #define CUDROP_QR_DEVICE(T)                                                                                           \
   template size_t geqrf_device_workspace<T>(int, int);                                                                \
   template Status geqrf_device<T>(int, int, T *, size_t, T *, int *, void *, size_t, void *);                         \
@@ -254,7 +350,14 @@ Status orgqr_device(int m, int n, int k, const T *dA, size_t ldda, const T *d_ta
   template Status ormqr_device<T>(Side, Op, int, int, int, const T *, size_t, const T *, T *, size_t, void *, size_t, \
                                   void *);                                                                            \
   template size_t orgqr_device_workspace<T>(int, int, int);                                                           \
-  template Status orgqr_device<T>(int, int, int, const T *, size_t, const T *, T *, size_t, void *, size_t, void *);
+  template Status orgqr_device<T>(int, int, int, const T *, size_t, const T *, T *, size_t, void *, size_t, void *); \
+  template size_t gelqf_device_workspace<T>(int, int);                                                                \
+  template Status gelqf_device<T>(int, int, T *, size_t, T *, int *, void *, size_t, void *);                         \
+  template size_t ormlq_device_workspace<T>(Side, int, int, int);                                                     \
+  template Status ormlq_device<T>(Side, Op, int, int, int, const T *, size_t, const T *, T *, size_t, void *, size_t, \
+                                  void *);                                                                            \
+  template size_t orglq_device_workspace<T>(int, int, int);                                                           \
+  template Status orglq_device<T>(int, int, int, const T *, size_t, const T *, T *, size_t, void *, size_t, void *);
 CUDROP_QR_DEVICE(float)
 CUDROP_QR_DEVICE(double)
 CUDROP_QR_DEVICE(Complex<float>)
