@@ -2,9 +2,10 @@
 // (s, d, c, z; the complex ones take RWORK, their rows are of precisions czown). The reference
 // routine's argument checks in the reference order with its INFO numbers, LWORK's minimum as the
 // reference computes it; workspace queries and min(m, n) = 0 go to the CPU routine, whose answers
-// they are; every other call is one routed call. The GPU path (impl/svd/svd.h) solves the
-// bidiagonal problem with xBDSDC of the entry's own CPU LAPACK, called from here (impl does not
-// reach the CPU library).
+// they are; every other call is one routed call. The GPU path (impl/svd/svd.h) takes the CPU
+// LAPACK routines it calls from here, those of the entry's own library (impl does not reach the
+// CPU library): xSTEDC for the leaves of the bidiagonal problem's divide and conquer on the GPU,
+// and xBDSDC for the bidiagonal problems the GPU's result is refused for.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -139,7 +140,8 @@ void gesdd_entry(const char *jobz, const int *m, const int *n, T *a, const int *
   route_svd<F, T>(
       options, *m, *n, -1,
       [&](const cpu::EntryCpuCall *entry) {
-        return impl::gesdd_host<T>(jz, *m, *n, a, *lda, s, u, *ldu, vt, *ldvt, info, bidiagonal_solver<F, T>(entry));
+        return impl::gesdd_host<T>(jz, *m, *n, a, *lda, s, u, *ldu, vt, *ldvt, info, bidiagonal_solver<F, T>(entry),
+                                   tridiagonal_solver<F, T>(entry));
       },
       set_work, cpu_run);
 }
@@ -215,7 +217,7 @@ void gesvd_entry(const char *jobu, const char *jobvt, const int *m, const int *n
       options, *m, *n, -1,
       [&](const cpu::EntryCpuCall *entry) {
         return impl::gesvd_host<T>(ju, jv, *m, *n, a, *lda, s, u, *ldu, vt, *ldvt, info,
-                                   bidiagonal_solver<F, T>(entry));
+                                   bidiagonal_solver<F, T>(entry), tridiagonal_solver<F, T>(entry));
       },
       set_work, cpu_run);
 }
@@ -309,7 +311,7 @@ void least_squares(const int *m, const int *n, const int *nrhs, T *a, const int 
       "", *m, *n, *nrhs,
       [&](const cpu::EntryCpuCall *entry) {
         return impl::gelsd_host<T>(gelss, *m, *n, *nrhs, a, *lda, b, *ldb, s, *rcond, rank, info,
-                                   bidiagonal_solver<F, T>(entry));
+                                   bidiagonal_solver<F, T>(entry), tridiagonal_solver<F, T>(entry));
       },
       set_work, cpu_run);
 }

@@ -5,8 +5,10 @@
 //   (gebrd_device: xLABRD's panels, the per-column products on the GPU, the trailing matrix by
 //   two GEMMs), with its back-transformations (Q: the QR family's ormqr_device on gebrd's
 //   reflectors, which are stored as xGEQRF's; P^H: apply_p_device);
-// - the bidiagonal problem by the caller's CPU solver (BidiagonalSolver: xBDSDC of the entry's
-//   CPU LAPACK, capi's callback: impl does not reach the CPU library);
+// - the bidiagonal problem on the device through its Golub-Kahan form and the eigensolvers'
+//   divide and conquer (bidiagonal_svd_device, checked on the device), or where that is refused
+//   or does not fit, by the caller's CPU solver (BidiagonalSolver: xBDSDC of the entry's CPU
+//   LAPACK, capi's callback: impl does not reach the CPU library);
 // - svd_device: xGESDD's path on a device matrix (m >= n: a tall matrix by QR first, as the
 //   reference does past its crossover; a wide one is the host's to conjugate-transpose);
 // - the host interfaces for the Fortran entries.
@@ -16,6 +18,7 @@
 #include "core/complex.h"
 #include "core/options.h"
 #include "impl/context/gpu.h"
+#include "impl/eigen/eigen.h"
 
 namespace cudrop::impl {
 
@@ -58,24 +61,44 @@ template <class T>
 Status apply_p_device(int k, int n, const T *dA, size_t ldda, const T *d_taup, T *dC, size_t lddc, void *d_work,
                       size_t work_bytes, void *stream);
 
+// ---- the bidiagonal SVD on the device ----
+
+template <class R>
+size_t bidiagonal_svd_device_workspace(int n);
+
+// s[n] (host) := the singular values, descending, of the n x n upper bidiagonal B (d[n], e[n-1]
+// on the host); with dU, dVT (device, n x n) not null also B = U diag(s) V^T. The order-2n
+// Golub-Kahan form's eigenproblem by stedc_device (`leaf` taking its leaves), the vectors
+// checked on the device (orthogonality and B V - U S within a few n eps): Status::special_values
+// where they are not, or B has a zero singular value; the caller then uses the CPU's solver.
+// Synchronous.
+template <class R>
+Status bidiagonal_svd_device(GpuContext &ctx, int n, const R *d, const R *e, R *s, R *dU, size_t lddu, R *dVT,
+                             size_t lddvt, const TridiagonalSolver<R> &leaf, void *work, size_t work_bytes);
+
 // ---- the SVD of a device matrix ----
 
 // values: singular values alone (xGESDD 'N'); thin: U m x n and V^H n x n ('S'); full: U m x m
 // and V^H n x n ('A').
 enum class SvdJob { values, thin, full };
 
+// Its device workspace, bytes; gpu_bidiagonal: with bidiagonal_svd_device's (without it the
+// bidiagonal problem always goes to the CPU's solver).
 template <class T>
-size_t svd_device_workspace(SvdJob job, int m, int n);
+size_t svd_device_workspace(SvdJob job, int m, int n, bool gpu_bidiagonal = true);
 
 // A = U diag(s) V^H for the m x n device matrix dA (m >= n >= 1): s (host, n) := the singular
 // values descending; dU (m x n or m x m, lddu) and dVT (n x n, lddvt) := the singular vectors
-// (job != values; dU, dVT distinct from dA). dA is destroyed. Status::special_values where the
+// (job != values; dU, dVT distinct from dA). The bidiagonal problem by bidiagonal_svd_device when
+// work_bytes holds its workspace too (`leaf`: its tridiagonal leaves), else or where it refuses,
+// by `solve`. dA is destroyed. Status::special_values where the
 // reference would scale A (its largest entry outside [sqrt(safmin)/eps, eps/sqrt(safmin)]), A is
 // zero or holds Inf or NaN, a reflector needs scaling, or the bidiagonal solver fails: the CPU
 // routine takes the call. Synchronous on ctx.stream.
 template <class T>
 Status svd_device(GpuContext &ctx, SvdJob job, int m, int n, T *dA, size_t ldda, real_t<T> *s, T *dU, size_t lddu,
-                  T *dVT, size_t lddvt, void *work, size_t work_bytes, const BidiagonalSolver<real_t<T>> &solve);
+                  T *dVT, size_t lddvt, void *work, size_t work_bytes, const BidiagonalSolver<real_t<T>> &solve,
+                  const TridiagonalSolver<real_t<T>> &leaf);
 
 // ---- host interfaces: arguments checked, min(m, n) >= 1; LAPACK's semantics ----
 // Each writes the caller's arrays only once the GPU work has succeeded and restores what a
@@ -85,14 +108,14 @@ Status svd_device(GpuContext &ctx, SvdJob job, int m, int n, T *dA, size_t ldda,
 // xGESDD: jobz 'N', 'O', 'S', 'A' (upper case); *info := 0.
 template <class T>
 Status gesdd_host(char jobz, int m, int n, T *a, int lda, real_t<T> *s, T *u, int ldu, T *vt, int ldvt, int *info,
-                  const BidiagonalSolver<real_t<T>> &solve);
+                  const BidiagonalSolver<real_t<T>> &solve, const TridiagonalSolver<real_t<T>> &leaf);
 
 // xGESVD: jobu, jobvt 'N', 'O', 'S', 'A' (upper case, not both 'O'); the bidiagonal problem by
 // the same solver (divide and conquer where the reference iterates QR: the same SVD within the
 // testers' bounds); *info := 0.
 template <class T>
 Status gesvd_host(char jobu, char jobvt, int m, int n, T *a, int lda, real_t<T> *s, T *u, int ldu, T *vt, int ldvt,
-                  int *info, const BidiagonalSolver<real_t<T>> &solve);
+                  int *info, const BidiagonalSolver<real_t<T>> &solve, const TridiagonalSolver<real_t<T>> &leaf);
 
 // xGELSD (gelss false) and xGELSS (true): the minimum-norm least-squares solution of
 // min || B - A X || by the SVD, singular values below rcond * s(1) (rcond <= 0 or >= 1 for
@@ -102,6 +125,7 @@ Status gesvd_host(char jobu, char jobvt, int m, int n, T *a, int lda, real_t<T> 
 // min(m, n) rows := V^H; *info := 0. Status::special_values where the reference scales A or B.
 template <class T>
 Status gelsd_host(bool gelss, int m, int n, int nrhs, T *a, int lda, T *b, int ldb, real_t<T> *s, real_t<T> rcond,
-                  int *rank, int *info, const BidiagonalSolver<real_t<T>> &solve);
+                  int *rank, int *info, const BidiagonalSolver<real_t<T>> &solve,
+                  const TridiagonalSolver<real_t<T>> &leaf);
 
 }  // namespace cudrop::impl

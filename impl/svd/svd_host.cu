@@ -53,21 +53,21 @@ int qr_crossover(int n) { return int(double(n) * 11.0 / 6.0); }
 template <class T>
 Status conjugate_transpose(int rows, int cols, const T *in, size_t ld_in, T *out, size_t ld_out, cudaStream_t stream,
                            const char *what) {
-  cudaError_t error = kernels::launch_transpose<T>(rows, cols, in, ld_in, out, ld_out, stream);
-  if (error == cudaSuccess) error = kernels::launch_conjugate<T>(cols, rows, out, ld_out, stream);
-  return check(error, what);
+  return check(kernels::launch_conjugate_transpose<T>(rows, cols, in, ld_in, out, ld_out, stream), what);
 }
 
 // svd_device's workspace: the flags, the bidiagonal and its reflectors' scalars, R (a tall
-// matrix's QR path), the real singular vectors of the bidiagonal on their way into complex
-// T, then what the phase running needs.
+// matrix's QR path), the bidiagonal problem's real singular vectors on their way into complex T
+// (two n x n), then what the phase running needs (the bidiagonal problem on the GPU too, when
+// asked for).
 template <class T>
 struct SvdWork {
   bool qr = false;
   int rows = 0;
   size_t ldr = 0, ldz = 0;
-  size_t d_at = 0, e_at = 0, tauq_at = 0, taup_at = 0, tau_at = 0, r_at = 0, z_at = 0, phase_at = 0, bytes = 0;
-  SvdWork(SvdJob job, int m, int n) {
+  size_t d_at = 0, e_at = 0, tauq_at = 0, taup_at = 0, tau_at = 0, r_at = 0, z_at = 0, z2_at = 0, phase_at = 0,
+         bytes = 0;
+  SvdWork(SvdJob job, int m, int n, bool gpu_bidiagonal) {
     using R = real_t<T>;
     const size_t es = sizeof(T), rs = sizeof(R);
     qr = m >= qr_crossover(n) && m > n;
@@ -81,9 +81,12 @@ struct SvdWork {
     tau_at = after(taup_at + size_t(n) * es);
     r_at = after(tau_at + size_t(n) * es);
     z_at = after(r_at + (qr ? ldr * size_t(n) * es : 0));
-    phase_at = after(z_at + (job != SvdJob::values && is_complex_v<T> ? ldz * size_t(n) * rs : 0));
+    const size_t zbytes = job != SvdJob::values && is_complex_v<T> ? ldz * size_t(n) * rs : 0;
+    z2_at = after(z_at + zbytes);
+    phase_at = after(z2_at + zbytes);
     size_t phase = gebrd_device_workspace<T>(rows, n);
     if (qr) phase = std::max(phase, geqrf_device_workspace<T>(m, n));
+    if (gpu_bidiagonal) phase = std::max(phase, bidiagonal_svd_device_workspace<R>(n));
     if (job != SvdJob::values) {
       const int ucols = job == SvdJob::full ? m : n;
       phase = std::max({phase, ormqr_device_workspace<T>(Side::left, rows, qr ? n : ucols, n),
@@ -100,16 +103,19 @@ double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::d
 }  // namespace
 
 template <class T>
-size_t svd_device_workspace(SvdJob job, int m, int n) {
-  return SvdWork<T>(job, m, n).bytes;
+size_t svd_device_workspace(SvdJob job, int m, int n, bool gpu_bidiagonal) {
+  return SvdWork<T>(job, m, n, gpu_bidiagonal).bytes;
 }
 
 template <class T>
 Status svd_device(GpuContext &ctx, SvdJob job, int m, int n, T *dA, size_t ldda, real_t<T> *s, T *dU, size_t lddu,
-                  T *dVT, size_t lddvt, void *work, size_t work_bytes, const BidiagonalSolver<real_t<T>> &solve) {
+                  T *dVT, size_t lddvt, void *work, size_t work_bytes, const BidiagonalSolver<real_t<T>> &solve,
+                  const TridiagonalSolver<real_t<T>> &leaf) {
   using R = real_t<T>;
-  const SvdWork<T> at(job, m, n);
-  if (work == nullptr || work_bytes < at.bytes || m < n || n < 1) return Status::out_of_memory;
+  if (work == nullptr || m < n || n < 1) return Status::out_of_memory;
+  const bool gpu_bidiagonal = work_bytes >= SvdWork<T>(job, m, n, true).bytes;
+  const SvdWork<T> at(job, m, n, gpu_bidiagonal);
+  if (work_bytes < at.bytes) return Status::out_of_memory;
   char *base = static_cast<char *>(work);
   auto *d_flags = reinterpret_cast<SvdFlags *>(base);
   auto *d_d = reinterpret_cast<R *>(base + at.d_at), *d_e = reinterpret_cast<R *>(base + at.e_at);
@@ -148,43 +154,70 @@ Status svd_device(GpuContext &ctx, SvdJob job, int m, int n, T *dA, size_t ldda,
   const double smlnum = std::sqrt(double(std::numeric_limits<R>::min())) / eps, bignum = 1 / smlnum;
   const double anrm = magnitude_of(flags.magnitude[0]);
   if (flags.special != 0 || !(anrm >= smlnum && anrm <= bignum)) return Status::special_values;
-  std::vector<R> e(size_t(std::max(n, 1)));
-  if ((st = read_back(ctx, s, d_d, size_t(n) * sizeof(R), "svd: d")) != Status::ok) return st;
+  std::vector<R> d(static_cast<size_t>(n)), e(static_cast<size_t>(std::max(n, 1)));
+  if ((st = read_back(ctx, d.data(), d_d, size_t(n) * sizeof(R), "svd: d")) != Status::ok) return st;
   if (n > 1 && (st = read_back(ctx, e.data(), d_e, size_t(n - 1) * sizeof(R), "svd: e")) != Status::ok) return st;
   const Clock::time_point reduced = Clock::now();
 
+  // The bidiagonal problem: U_B into dU's leading n x n block (dU first made [0] or [I]), V_B^T
+  // into dVT, through real matrices for complex T.
   const bool vectors = job != SvdJob::values;
-  std::vector<R> ub, vtb;
+  const int ucols = job == SvdJob::full ? m : n;
+  const size_t es = sizeof(T);
+  R *ub = nullptr, *vtb = nullptr;
+  size_t ldub = at.ldz, ldvtb = at.ldz;
   if (vectors) {
-    ub.resize(size_t(n) * n);
-    vtb.resize(size_t(n) * n);
+    error = kernels::launch_fill<T>(m, ucols, dU, lddu, job == SvdJob::full ? T(1) : T(0), stream);
+    if ((st = check(error, "svd: U")) != Status::ok) return st;
+    if constexpr (is_complex_v<T>) {
+      ub = reinterpret_cast<R *>(base + at.z_at);
+      vtb = reinterpret_cast<R *>(base + at.z2_at);
+    } else {
+      ub = dU;
+      ldub = lddu;
+      vtb = dVT;
+      ldvtb = lddvt;
+    }
   }
-  if (solve(n, s, e.data(), vectors ? ub.data() : nullptr, vectors ? vtb.data() : nullptr) != 0)
-    return Status::special_values;
+  bool on_gpu = false;
+  if (gpu_bidiagonal) {
+    st = bidiagonal_svd_device<R>(ctx, n, d.data(), e.data(), s, ub, ldub, vtb, ldvtb, leaf, phase, phase_bytes);
+    if (st == Status::ok) on_gpu = true;
+    else if (st != Status::special_values) return st;
+  }
+  if (!on_gpu) {
+    std::memcpy(s, d.data(), size_t(n) * sizeof(R));
+    std::vector<R> uh, vth;
+    if (vectors) {
+      uh.resize(size_t(n) * n);
+      vth.resize(size_t(n) * n);
+    }
+    if (solve(n, s, e.data(), vectors ? uh.data() : nullptr, vectors ? vth.data() : nullptr) != 0)
+      return Status::special_values;
+    if (vectors) {
+      const size_t rs = sizeof(R);
+      if ((st = upload_matrix(ctx, uh.data(), size_t(n) * rs, size_t(n) * rs, size_t(n), ub, ldub * rs)) != Status::ok)
+        return st;
+      if ((st = upload_matrix(ctx, vth.data(), size_t(n) * rs, size_t(n) * rs, size_t(n), vtb, ldvtb * rs)) !=
+          Status::ok)
+        return st;
+      // The uploads read the host arrays until the stream gets there.
+      if ((st = check(cudaStreamSynchronize(stream), "svd: bidiagonal vectors")) != Status::ok) return st;
+    }
+  }
   const Clock::time_point solved = Clock::now();
   if (!vectors) {
-    log(2, "svd: %dx%d: %s bidiagonal reduction %.3f s, bidiagonal problem %.3f s", m, n, at.qr ? "QR and" : "",
-        seconds(start, reduced), seconds(reduced, solved));
+    log(2, "svd: %dx%d: %sbidiagonal reduction %.3f s, bidiagonal problem (%s) %.3f s", m, n, at.qr ? "QR and " : "",
+        seconds(start, reduced), on_gpu ? "GPU" : "CPU", seconds(reduced, solved));
     return Status::ok;
+  }
+  if constexpr (is_complex_v<T>) {
+    error = kernels::launch_real_to_matrix<T>(n, n, ub, ldub, dU, lddu, stream);
+    if (error == cudaSuccess) error = kernels::launch_real_to_matrix<T>(n, n, vtb, ldvtb, dVT, lddvt, stream);
+    if ((st = check(error, "svd: widen")) != Status::ok) return st;
   }
 
   // U = Q_R Q_B [U_B 0; 0 I] (full) or Q_R Q_B [U_B; 0] (thin); V^H = V_B^H P^H.
-  const int ucols = job == SvdJob::full ? m : n;
-  const size_t es = sizeof(T);
-  R *z = reinterpret_cast<R *>(base + at.z_at);
-  auto place = [&](const std::vector<R> &host, T *dst, size_t ldd) -> Status {
-    if constexpr (is_complex_v<T>) {
-      Status t = upload_matrix(ctx, host.data(), size_t(n) * sizeof(R), size_t(n) * sizeof(R), size_t(n), z,
-                               at.ldz * sizeof(R));
-      if (t != Status::ok) return t;
-      return check(kernels::launch_real_to_matrix<T>(n, n, z, at.ldz, dst, ldd, stream), "svd: widen");
-    } else {
-      return upload_matrix(ctx, host.data(), size_t(n) * es, size_t(n) * es, size_t(n), dst, ldd * es);
-    }
-  };
-  error = kernels::launch_fill<T>(m, ucols, dU, lddu, job == SvdJob::full ? T(1) : T(0), stream);
-  if ((st = check(error, "svd: U")) != Status::ok) return st;
-  if ((st = place(ub, dU, lddu)) != Status::ok) return st;
   if (at.qr) {
     if ((st = ormqr_device<T>(Side::left, Op::none, n, n, n, B, ldb, tauq, dU, lddu, phase, phase_bytes, stream)) !=
         Status::ok)
@@ -196,11 +229,12 @@ Status svd_device(GpuContext &ctx, SvdJob job, int m, int n, T *dA, size_t ldda,
                                    stream)) != Status::ok) {
     return st;
   }
-  if ((st = place(vtb, dVT, lddvt)) != Status::ok) return st;
   if ((st = apply_p_device<T>(n, n, B, ldb, taup, dVT, lddvt, phase, phase_bytes, stream)) != Status::ok) return st;
   if ((st = check(cudaStreamSynchronize(stream), "svd: back-transformation")) != Status::ok) return st;
-  log(2, "svd: %dx%d: %s bidiagonal reduction %.3f s, bidiagonal problem %.3f s, back-transformation %.3f s", m, n,
-      at.qr ? "QR and" : "", seconds(start, reduced), seconds(reduced, solved), seconds(solved, Clock::now()));
+  log(2, "svd: %dx%d: %sbidiagonal reduction %.3f s, bidiagonal problem (%s) %.3f s, back-transformation %.3f s", m,
+      n, at.qr ? "QR and " : "", seconds(start, reduced), on_gpu ? "GPU" : "CPU", seconds(reduced, solved),
+      seconds(solved, Clock::now()));
+  (void)es;
   return Status::ok;
 }
 
@@ -217,7 +251,7 @@ class SvdRun {
   using R = real_t<T>;
   SvdRun(GpuContext &ctx, int m, int n) : ctx_(ctx), m_(m), n_(n) {}
 
-  Status run(SvdJob job, const T *a, int lda, const BidiagonalSolver<R> &solve) {
+  Status run(SvdJob job, const T *a, int lda, const BidiagonalSolver<R> &solve, const TridiagonalSolver<R> &leaf) {
     const size_t es = sizeof(T);
     const bool wide = m_ < n_;
     const int M = wide ? n_ : m_, N = wide ? m_ : n_;  // the tall problem
@@ -233,7 +267,11 @@ class SvdRun {
       a_bytes = std::max(a_bytes, ld_orig * size_t(m_) * es);
       c_bytes = std::max(c_bytes, padded_ld(size_t(tall_ucols), es) * size_t(n_) * es);
     }
-    const size_t work = svd_device_workspace<T>(job, M, N);
+    size_t work = svd_device_workspace<T>(job, M, N, true), cap = 0;
+    // The bidiagonal problem on the GPU needs about 4 (2n)^2 reals more: where that does not fit
+    // beside the rest, the CPU's solver takes it.
+    if (device_memory_cap(ctx_, &cap) == Status::ok && a_bytes + b_bytes + c_bytes + work > cap)
+      work = svd_device_workspace<T>(job, M, N, false);
     void *dA = nullptr, *dB = nullptr, *dC = nullptr, *dW = nullptr;
     Status s = job == SvdJob::values && !wide
                    ? device_buffers(ctx_, {{Slot::a, a_bytes, &dA}, {Slot::work, work, &dW}})
@@ -254,7 +292,7 @@ class SvdRun {
     }
     values.resize(size_t(N));
     if ((s = svd_device<T>(ctx_, job, M, N, A, ld_tall, values.data(), TU, ld_tall, TVT, ld_vt_tall, dW, work,
-                           solve)) != Status::ok)
+                           solve, leaf)) != Status::ok)
       return s;
     if (job == SvdJob::values) return Status::ok;
     if (!wide) {
@@ -308,14 +346,14 @@ class SvdRun {
 
 template <class T>
 Status gesdd_host(char jobz, int m, int n, T *a, int lda, real_t<T> *s, T *u, int ldu, T *vt, int ldvt, int *info,
-                  const BidiagonalSolver<real_t<T>> &solve) {
+                  const BidiagonalSolver<real_t<T>> &solve, const TridiagonalSolver<real_t<T>> &leaf) {
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
   const SvdJob job = jobz == 'N' ? SvdJob::values : jobz == 'A' ? SvdJob::full : SvdJob::thin;
   const int k = std::min(m, n);
   SvdRun<T> run(ctx, m, n);
-  Status st = run.run(job, a, lda, solve);
+  Status st = run.run(job, a, lda, solve, leaf);
   DrainOnFailure drain{st, ctx};
   if (st != Status::ok) return st;
   if (job != SvdJob::values) {
@@ -334,7 +372,7 @@ Status gesdd_host(char jobz, int m, int n, T *a, int lda, real_t<T> *s, T *u, in
 
 template <class T>
 Status gesvd_host(char jobu, char jobvt, int m, int n, T *a, int lda, real_t<T> *s, T *u, int ldu, T *vt, int ldvt,
-                  int *info, const BidiagonalSolver<real_t<T>> &solve) {
+                  int *info, const BidiagonalSolver<real_t<T>> &solve, const TridiagonalSolver<real_t<T>> &leaf) {
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
@@ -343,7 +381,7 @@ Status gesvd_host(char jobu, char jobvt, int m, int n, T *a, int lda, real_t<T> 
   if (jobu == 'N' && jobvt == 'N') job = SvdJob::values;
   else if ((m >= n && jobu == 'A') || (m < n && jobvt == 'A')) job = SvdJob::full;
   SvdRun<T> run(ctx, m, n);
-  Status st = run.run(job, a, lda, solve);
+  Status st = run.run(job, a, lda, solve, leaf);
   DrainOnFailure drain{st, ctx};
   if (st != Status::ok) return st;
   // U's columns: m for 'A', min(m, n) for 'S' and 'O'; V^H's rows: n for 'A', min(m, n) else.
@@ -373,7 +411,7 @@ struct LeastSquaresPlan {
   size_t ld_tall, ldk, ldw, ld_orig;
   size_t k_at, u_at, vt_at, w_at, z_at, c_bytes;
   size_t tau_at, scale_at, phase_at, work_bytes;
-  LeastSquaresPlan(bool gelss, int m, int n, int nrhs) {
+  LeastSquaresPlan(bool gelss, int m, int n, int nrhs, bool gpu_bidiagonal) {
     using R = real_t<T>;
     const size_t es = sizeof(T);
     const int k = std::min(m, n), M = std::max(m, n);
@@ -392,7 +430,7 @@ struct LeastSquaresPlan {
     tau_at = after(sizeof(SvdFlags));
     scale_at = after(tau_at + size_t(k) * es);
     phase_at = after(scale_at + size_t(k) * sizeof(R));
-    size_t phase = svd_device_workspace<T>(SvdJob::thin, k, k);
+    size_t phase = svd_device_workspace<T>(SvdJob::thin, k, k, gpu_bidiagonal);
     if (m != n)
       phase = std::max({phase, geqrf_device_workspace<T>(M, k), ormqr_device_workspace<T>(Side::left, M, nrhs, k),
                         ormqr_device_workspace<T>(Side::left, M, k, k)});
@@ -404,7 +442,8 @@ struct LeastSquaresPlan {
 
 template <class T>
 Status gelsd_host(bool gelss, int m, int n, int nrhs, T *a, int lda, T *b, int ldb, real_t<T> *s, real_t<T> rcond,
-                  int *rank, int *info, const BidiagonalSolver<real_t<T>> &solve) {
+                  int *rank, int *info, const BidiagonalSolver<real_t<T>> &solve,
+                  const TridiagonalSolver<real_t<T>> &leaf) {
   using R = real_t<T>;
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
@@ -412,7 +451,11 @@ Status gelsd_host(bool gelss, int m, int n, int nrhs, T *a, int lda, T *b, int l
   const size_t es = sizeof(T);
   const bool wide = m < n;
   const int k = std::min(m, n), M = std::max(m, n);
-  const LeastSquaresPlan<T> p(gelss, m, n, nrhs);
+  size_t cap = 0;
+  LeastSquaresPlan<T> p(gelss, m, n, nrhs, true);
+  if (device_memory_cap(ctx, &cap) == Status::ok &&
+      p.ld_tall * size_t(k + nrhs) * es + p.c_bytes + p.work_bytes > cap)
+    p = LeastSquaresPlan<T>(gelss, m, n, nrhs, false);
   void *dA = nullptr, *dB = nullptr, *dC = nullptr, *dW = nullptr;
   Status st = device_buffers(ctx, {{Slot::a, p.ld_tall * size_t(k) * es, &dA},
                                    {Slot::b, p.ld_tall * size_t(nrhs) * es, &dB},
@@ -482,8 +525,8 @@ Status gelsd_host(bool gelss, int m, int n, int nrhs, T *a, int lda, T *b, int l
     return st = Status::special_values;
 
   std::vector<R> sigma(static_cast<size_t>(k));
-  if ((st = svd_device<T>(ctx, SvdJob::thin, k, k, K, ldk, sigma.data(), U, ldk, VT, ldk, phase, phase_bytes, solve)) !=
-      Status::ok)
+  if ((st = svd_device<T>(ctx, SvdJob::thin, k, k, K, ldk, sigma.data(), U, ldk, VT, ldk, phase, phase_bytes, solve,
+                          leaf)) != Status::ok)
     return st;
   // The effective rank: xGELSD (xLALSD) drops sigma <= rcnd * sigma_1, rcnd = eps/2 unless
   // 0 < rcond < 1; xGELSS keeps sigma > max(rcond * sigma_1, safmin), eps for rcond < 0.
@@ -563,15 +606,16 @@ Status gelsd_host(bool gelss, int m, int n, int nrhs, T *a, int lda, T *b, int l
 }
 
 #define CUDROP_SVD_HOST(T)                                                                                          \
-  template size_t svd_device_workspace<T>(SvdJob, int, int);                                                        \
+  template size_t svd_device_workspace<T>(SvdJob, int, int, bool);                                                  \
   template Status svd_device<T>(GpuContext &, SvdJob, int, int, T *, size_t, real_t<T> *, T *, size_t, T *, size_t,  \
-                                void *, size_t, const BidiagonalSolver<real_t<T>> &);                               \
+                                void *, size_t, const BidiagonalSolver<real_t<T>> &,                                \
+                                const TridiagonalSolver<real_t<T>> &);                                              \
   template Status gesdd_host<T>(char, int, int, T *, int, real_t<T> *, T *, int, T *, int, int *,                    \
-                                const BidiagonalSolver<real_t<T>> &);                                               \
+                                const BidiagonalSolver<real_t<T>> &, const TridiagonalSolver<real_t<T>> &);         \
   template Status gesvd_host<T>(char, char, int, int, T *, int, real_t<T> *, T *, int, T *, int, int *,              \
-                                const BidiagonalSolver<real_t<T>> &);                                               \
+                                const BidiagonalSolver<real_t<T>> &, const TridiagonalSolver<real_t<T>> &);         \
   template Status gelsd_host<T>(bool, int, int, int, T *, int, T *, int, real_t<T> *, real_t<T>, int *, int *,       \
-                                const BidiagonalSolver<real_t<T>> &);
+                                const BidiagonalSolver<real_t<T>> &, const TridiagonalSolver<real_t<T>> &);
 CUDROP_SVD_HOST(float)
 CUDROP_SVD_HOST(double)
 CUDROP_SVD_HOST(Complex<float>)
