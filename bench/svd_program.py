@@ -1,6 +1,6 @@
 # bench/svd_program.py: the SVD and least-squares calls of a numpy/scipy/scikit-learn analysis as a
-# user writes them, on one tall matrix (python3 bench/svd_program.py [m] [n]; 32768 x 2048 by
-# default); run it plain and under cudrop-run: each step's time, a checksum (the same both ways
+# user writes them, on one tall matrix (python3 bench/svd_program.py [m] [n] [word,...]; 32768 x 2048
+# by default; words: only the steps whose names contain one of them); run it plain and under cudrop-run: each step's time, a checksum (the same both ways
 # to the digits printed, as the singular values and solutions are), the total.
 import sys, time
 t_start = time.time()
@@ -11,7 +11,10 @@ rng = np.random.default_rng(1)
 a = rng.standard_normal((m, n))
 b = rng.standard_normal((m, 16))
 steps = []
+only = sys.argv[3].split(",") if len(sys.argv) > 3 else []
 def step(name, f, check):
+    if only and not any(w in name for w in only):
+        return
     t = time.time(); r = f(); dt = time.time() - t
     steps.append((name, dt, check(r)))
 step("numpy svd", lambda: np.linalg.svd(a, full_matrices=False), lambda r: float(r[1].sum()))

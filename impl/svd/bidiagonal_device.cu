@@ -85,11 +85,16 @@ Status bidiagonal_svd_device(GpuContext &ctx, int n, const R *d, const R *e, R *
   Status st = stedc_device<R>(ctx, n2, diag.data(), off.data(), Z, at.ldz, leaf, base + at.dc_at,
                               work_bytes - at.dc_at);
   if (st != Status::ok) return st;
-  // Eigenvalues ascending: the n largest, from the top, are the singular values (their signs
-  // can only be wrong where sigma is at rounding level: |.| as the reference returns them).
+  // Eigenvalues ascending: the n largest, from the top, are the singular values. Where sigma is
+  // at rounding level its sign can come out wrong, and |.| can then break the order: sorted
+  // again (values alone; with vectors such a B is refused below).
   for (int i = 0; i < n; ++i) s[i] = std::fabs(diag[size_t(n2 - 1 - i)]);
-  if (dU == nullptr) return Status::ok;
-  if (!(s[n - 1] > 0)) return Status::special_values;
+  if (dU == nullptr) {
+    std::sort(s, s + n, [](R a, R b) { return a > b; });
+    return Status::ok;
+  }
+  // A zero (or sign-flipped) singular value: the pair +-sigma is not resolved.
+  if (!(diag[size_t(n)] > 0)) return Status::special_values;
 
   // u_i, v_i from the eigenvector of +sigma_i (column 2n-1-i), each scaled to unit length.
   cudaError_t error = kernels::launch_golub_kahan_vectors<R>(n, Z, at.ldz, dU, lddu, V, at.ld, stream);
