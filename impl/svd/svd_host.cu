@@ -567,9 +567,24 @@ Status gelsd_host(bool gelss, int m, int n, int nrhs, T *a, int lda, T *b, int l
     }
   }
   // xGELSS: A's first k rows := A's V^H: the core's V^H for a tall or square A, (Q V)^H for a
-  // wide one.
+  // wide one. xGELSD destroys A: its leading k x k block gets the factor the reference leaves
+  // there in kind (R of the QR, L of the LQ, the bidiagonal reduction of a square A), so that A
+  // is overwritten as with the reference, without moving the whole matrix back.
   T *vta = VT;
   size_t ldvta = ldk;
+  int a_cols = n;
+  if (!gelss) {
+    a_cols = k;
+    if (m > n) {
+      vta = A;
+      ldvta = ld;
+    } else if (wide) {
+      if ((st = conjugate_transpose<T>(k, k, A, ld, U, ldk, stream, "gelsd: L")) != Status::ok) return st;
+      vta = U;
+    } else {
+      vta = K;
+    }
+  }
   if (gelss && wide) {
     auto *Z = reinterpret_cast<T *>(cbase + p.z_at);
     if ((st = check(kernels::launch_fill<T>(n, m, Z, ld, T(0), stream), "gelss: V")) != Status::ok) return st;
@@ -583,21 +598,19 @@ Status gelsd_host(bool gelss, int m, int n, int nrhs, T *a, int lda, T *b, int l
   }
   if ((st = check(cudaStreamSynchronize(stream), "gelsd")) != Status::ok) return st;
 
-  // B (and A for xGELSS) through host copies: a failed download leaves the caller's inputs.
+  // B and A through host copies: a failed download leaves the caller's inputs.
   const int brows = std::max(m, n);
   std::unique_ptr<T[]> xb(new (std::nothrow) T[size_t(brows) * nrhs]);
   if (xb == nullptr) return st = Status::out_of_memory;
   if ((st = download_matrix(ctx, B, ld * es, size_t(brows) * es, size_t(nrhs), xb.get(), size_t(brows) * es)) !=
       Status::ok)
     return st;
-  std::unique_ptr<T[]> xa;
-  if (gelss) {
-    xa.reset(new (std::nothrow) T[size_t(k) * n]);
-    if (xa == nullptr) return st = Status::out_of_memory;
-    if ((st = download_matrix(ctx, vta, ldvta * es, size_t(k) * es, size_t(n), xa.get(), size_t(k) * es)) != Status::ok)
-      return st;
-    for (int j = 0; j < n; ++j) std::memcpy(a + size_t(j) * lda, xa.get() + size_t(j) * k, size_t(k) * es);
-  }
+  std::unique_ptr<T[]> xa(new (std::nothrow) T[size_t(k) * a_cols]);
+  if (xa == nullptr) return st = Status::out_of_memory;
+  if ((st = download_matrix(ctx, vta, ldvta * es, size_t(k) * es, size_t(a_cols), xa.get(), size_t(k) * es)) !=
+      Status::ok)
+    return st;
+  for (int j = 0; j < a_cols; ++j) std::memcpy(a + size_t(j) * lda, xa.get() + size_t(j) * k, size_t(k) * es);
   for (int j = 0; j < nrhs; ++j) std::memcpy(b + size_t(j) * ldb, xb.get() + size_t(j) * brows, size_t(brows) * es);
   std::memcpy(s, sigma.data(), size_t(k) * sizeof(R));
   *rank = r;
