@@ -20,17 +20,6 @@
 namespace cudrop::capi {
 namespace {
 
-// WORK(1) after a GPU run: the LP64 CPU routine's answer to the same call's query, where this
-// library has one (as capi/qr.cpp sets it).
-template <Family F, class T, class Query>
-void set_optimal_work(T *work, Query query) {
-  if (cpu::entry_cpu_call != nullptr || cpu::find(routine_names<F, T>.cpu) == nullptr) return;
-  T optimal = T(0);
-  int minus_one = -1, info = 0;
-  query(cpu::routine<F, T>(), &optimal, &minus_one, &info);
-  if (info == 0) work[0] = optimal;
-}
-
 // xLAIC1, xTZRZF, xORMRZ/xUNMRZ of the library of the entry's pending CPU run (null: LP64).
 template <Family F, class T>
 impl::GelsyCpuRoutines<T> gelsy_cpu_routines(const cpu::EntryCpuCall *entry) {

@@ -19,19 +19,6 @@
 namespace cudrop::capi {
 namespace {
 
-// WORK(1) after a GPU run, and before an illegal LWORK is reported (the reference sets it before
-// that check): the LP64 CPU routine's answer to the same call's query, where this library has
-// one. In an ILP64 or wheel entry (other integers) the entry's CPU routine takes an illegal call
-// itself, and WORK(1) is left as it was after a GPU run.
-template <Family F, class T, class Query>
-void set_optimal_work(T *work, Query query) {
-  if (cpu::entry_cpu_call != nullptr || cpu::find(routine_names<F, T>.cpu) == nullptr) return;
-  T optimal = T(0);
-  int minus_one = -1, info = 0;
-  query(cpu::routine<F, T>(), &optimal, &minus_one, &info);
-  if (info == 0) work[0] = optimal;
-}
-
 const char *labelled(const RoutineNames &names, char *label, size_t size, const char *format, int a, int b, int c) {
   if (settings().verbose < 2) return names.symbol;
   std::snprintf(label, size, format, names.symbol, a, b, c);
