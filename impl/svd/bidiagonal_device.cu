@@ -2,8 +2,8 @@
 // triplets from the symmetric tridiagonal eigenproblem of its Golub-Kahan form, the order-2n
 // matrix with zero diagonal and off-diagonal (d1, e1, d2, e2, ..., dn), whose eigenvalues are
 // +-sigma and whose eigenvector of +sigma interleaves (v1, u1, v2, u2, ...)/sqrt(2). That
-// problem goes to the GPU's divide and conquer (stedc_device), which the CPU's xBDSDC at these
-// orders is 10-40x slower than (docs/perf).
+// problem goes to the GPU's divide and conquer (stedc_device): the CPU's xBDSDC took most of a
+// GPU SVD's time (docs/perf, the SVD record).
 //
 // Where the form is weak: the eigenvectors of +sigma and -sigma mix when sigma is small next to
 // ||B||, and then u and v lose their norms and, inside clusters of small singular values, their
