@@ -50,6 +50,9 @@ void solve_case(Rng &rng, Names names);   // getrs, potrs, gesv, posv
 // geqrf, gels, ormqr, orgqr, syevd, syev, syevr, syevx (and the complex names)
 void qr_case(Rng &rng, Names names);
 void generalized_case(Rng &rng, Names names);  // sygvd, sygv (and the complex names)
+void svd_case(Rng &rng, Names names);          // gesdd, gesvd, gelsd, gelss (svd.cpp)
+// gelqf, ormlq, orglq (and the complex names), geqp3, gelsy (svd.cpp)
+void lq_case(Rng &rng, Names names);
 void power_case(Rng &rng);
 void entries_case(Rng &rng);
 

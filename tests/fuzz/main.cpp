@@ -9,6 +9,9 @@
 //            ?syevr_/?heevr_, ?syevx_/?heevx_
 //            (s, d, c, z; where calls may reach the GPU, only calls that compute nothing)
 //   generalized  ?sygvd_/?hegvd_, ?sygv_/?hegv_ (s, d, c, z; the same)
+//   svd      ?gesdd_, ?gesvd_, ?gelsd_, ?gelss_ (s, d, c, z; the same)
+//   lq       ?gelqf_, ?ormlq_/?unmlq_, ?orglq_/?unglq_ (s, d, c, z), ?geqp3_, ?gelsy_ (s, d;
+//            the same)
 //   power    cudrop_spower_, cudrop_dpower_, cudrop_scsrpower_, cudrop_dcsrpower_
 //   entries  the same routines under their ILP64 names (dgemm_64_, cblas_dgemm64_) and the
 //            PyPI wheels' (scipy_dgemm_, scipy_cblas_dgemm, scipy_dgemm_64_, ...)
@@ -85,6 +88,8 @@ Family g_families[] = {
     {"solve", 16, [](Rng &rng) { solve_case(rng, Names::lp64); }},
     {"qr", 8, [](Rng &rng) { qr_case(rng, Names::lp64); }},
     {"generalized", 4, [](Rng &rng) { generalized_case(rng, Names::lp64); }},
+    {"svd", 3, [](Rng &rng) { svd_case(rng, Names::lp64); }},
+    {"lq", 4, [](Rng &rng) { lq_case(rng, Names::lp64); }},
     {"power", 10, power_case},
     {"entries", 18, entries_case},
 };
@@ -123,7 +128,7 @@ int main(int argc, char **argv) {
   using namespace fuzz;
   const bool understood =
       harness::CommandLine("usage: fuzz [--seed S] [--cases N] [--mode-expect cpu|gpu] [--gpu] [--bounds] "
-                           "[--only CASE] [--show N] [--family gemm|level3|factor|solve|qr|generalized|power|entries]")
+                           "[--only CASE] [--show N] [--family gemm|level3|factor|solve|qr|generalized|svd|lq|power|entries]")
           .number("--seed", &g_options.seed)
           .number("--cases", &g_options.cases)
           .number("--only", &g_options.only)
