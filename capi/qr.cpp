@@ -227,6 +227,9 @@ void gelqf(const int *m, const int *n, T *a, const int *lda, T *tau, T *work, co
   else if (*n < 0) illegal = 2;
   else if (*lda < std::max(1, *m)) illegal = 4;
   else if (!query && (*lwork <= 0 || (*n > 0 && *lwork < std::max(1, *m)))) illegal = 7;
+  // The reference sets WORK(1) before it reports a short LWORK.
+  if (illegal == 7)
+    set_optimal_work<F, T>(work, [&](auto fn, T *w, int *lw, int *i) { fn(m, n, a, lda, tau, w, lw, i); });
   if (illegal != 0) {
     illegal_lapack_call<cpu::Fn<F, T>>(names, illegal, info, caller, m, n, a, lda, tau, work, lwork, info);
     return;

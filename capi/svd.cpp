@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <type_traits>
 #include <vector>
 
 #include "capi/cpu_call.h"
@@ -260,7 +261,7 @@ void least_squares(const int *m, const int *n, const int *nrhs, T *a, const int 
   LeastSquaresWork least;
   if (illegal == 0) {
     if constexpr (gelss) least.lwork = gelss_minimum<complex>(*m, *n, *nrhs);
-    else least = gelsd_minimum<complex>(*m, *n, *nrhs);
+    else least = gelsd_minimum<complex, std::is_same_v<T, float>>(*m, *n, *nrhs);
     if (*lwork < least.lwork && !query) illegal = 12;
   }
   // WORK(1) (xGELSD: IWORK(1), and RWORK(1) for c and z) as the reference sets them: the minimum

@@ -67,11 +67,12 @@ long long gesvd_minimum(char ju, char jv, long long m, long long n) {
 struct LeastSquaresWork {
   long long lwork = 1, liwork = 1, lrwork = 1;
 };
-template <bool complex>
+// single: sgelsd (like the complex ones) leaves its minima at 1 for min(m, n) = 0, dgelsd does not.
+template <bool complex, bool single = false>
 LeastSquaresWork gelsd_minimum(long long m, long long n, long long nrhs) {
   LeastSquaresWork least;
   const long long minmn0 = std::min(m, n);
-  if (complex && minmn0 == 0) return least;
+  if ((complex || single) && minmn0 == 0) return least;
   // dgelsd computes its sizes for min(m, n) = 0 too, with MINMN = MAX(1, MINMN).
   const long long minmn = std::max(1LL, minmn0);
   const long long nlvl =

@@ -253,7 +253,7 @@ template <class T> void least_squares_as(Rng &rng, Names names, bool gelss) {
   const R rcond = rcond_value<R>(rng);
   cudrop::capi::LeastSquaresWork least;
   if (gelss) least.lwork = gelss_minimum<complex>(m0, n0, nrhs0);
-  else least = gelsd_minimum<complex>(m0, n0, nrhs0);
+  else least = gelsd_minimum<complex, std::is_same_v<T, float>>(m0, n0, nrhs0);
   int lwork = work_length(rng, least.lwork);
   const bool legal = m >= 0 && n >= 0 && nrhs >= 0 && lda >= std::max(1, m) && ldb >= std::max({1, m, n}) &&
                      (lwork == -1 || lwork >= least.lwork);

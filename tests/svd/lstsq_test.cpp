@@ -134,7 +134,7 @@ void *mine(bool dc) {
 // RWORK and IWORK past the reference's minima (capi/svd_work.h), S of min(m, n).
 template <class T>
 void size_side_arrays(Call<T> &c) {
-  const auto least = cudrop::capi::gelsd_minimum<is_complex<T>>(std::max(0, c.m), std::max(0, c.n),
+  const auto least = cudrop::capi::gelsd_minimum<is_complex<T>, std::is_same_v<T, float>>(std::max(0, c.m), std::max(0, c.n),
                                                                  std::max(0, c.nrhs));
   const size_t k = size_t(std::max(0, std::min(c.m, c.n)));
   c.rwork.assign(size_t(std::max(least.lrwork, 1LL)) + 5 * k + 64, real_of<T>(0));
@@ -290,7 +290,7 @@ void check_minimum_work(const Routine<T> &me, Rng &rng) {
     const int n = int(rng.below(5)) == 0 ? int(rng.below(3)) : 1 + int(rng.below(45));
     // ?gelsd_ with NRHS = 0 is illegal inside the reference (xLALSD's check, its own handler).
     const int nrhs = int(rng.below(5)) + (me.dc ? 1 : 0);
-    const long long least = me.dc ? cudrop::capi::gelsd_minimum<is_complex<T>>(m, n, nrhs).lwork
+    const long long least = me.dc ? cudrop::capi::gelsd_minimum<is_complex<T>, std::is_same_v<T, float>>(m, n, nrhs).lwork
                                   : cudrop::capi::gelss_minimum<is_complex<T>>(m, n, nrhs);
     Rng fill(trial + 7);
     for (long long lwork : {least - 1, least}) {
