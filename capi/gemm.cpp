@@ -36,12 +36,12 @@ inline int gemm_illegal_argument(char ta, char tb, int m, int n, int k, int lda,
 // Auto mode's size test: enough arithmetic, and enough of it per byte crossing PCIe. A complex
 // multiply-add is four real ones: counted as their 8 real flops.
 template <class T>
-inline bool gemm_worth_gpu(const env::Environment &s, int m, int n, int k, bool reads_c) {
+inline Worth gemm_worth_gpu(const env::Environment &s, int m, int n, int k, bool reads_c) {
   const size_t element_size = sizeof(T);
   const double flops = (is_complex_v<T> ? 8.0 : 2.0) * m * n * k;
-  if (flops < s.gemm_min_flops) return false;
+  if (flops < s.gemm_min_flops) return {false, flops};
   const double elements = double(m) * k + double(k) * n + double(m) * n * (reads_c ? 2 : 1);
-  return flops >= s.gemm_min_intensity * elements * element_size;
+  return {flops >= s.gemm_min_intensity * elements * element_size, flops};
 }
 
 // The Fortran call, checked. transa_len, transb_len: the hidden lengths, passed on unchanged

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "capi/flops.h"
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/solve/solve.h"
@@ -37,7 +38,7 @@ void gesv(const int *n, const int *nrhs, T *a, const int *lda, int *ipiv, T *b, 
     std::snprintf(label, sizeof label, "%s(n=%d,nrhs=%d)", name, *n, *nrhs);
     name = label;
   }
-  route(name, *n >= settings().getrf_min_n, names.cpu,
+  route(name, Worth(*n >= settings().getrf_min_n, lu_flops<T>(*n, *n)), names.cpu,
         [&](impl::GesvProgress *progress) {
           return impl::gesv_host<T>(*n, *nrhs, a, *lda, ipiv, b, *ldb, info, progress);
         },

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "capi/flops.h"
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/getrf/getrf.h"
@@ -33,7 +34,7 @@ void getrf(const int *m, const int *n, T *a, const int *lda, int *ipiv, int *inf
     std::snprintf(label, sizeof label, "%s(m=%d,n=%d)", name, *m, *n);
     name = label;
   }
-  route(name, std::min(*m, *n) >= settings().getrf_min_n, names.cpu,
+  route(name, Worth(std::min(*m, *n) >= settings().getrf_min_n, lu_flops<T>(*m, *n)), names.cpu,
         [&] { return impl::getrf_host<T>(*m, *n, a, *lda, ipiv, info); },
         [&] { cpu::routine<Family::getrf, T>()(m, n, a, lda, ipiv, info); });
 }

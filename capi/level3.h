@@ -43,8 +43,8 @@ inline constexpr double real_flops_per_op = is_complex_v<T> ? 4.0 : 1.0;
 
 // Auto mode's size test, GEMM's rule in the routine's own flops: enough arithmetic, and
 // enough of it per byte crossing the link (elements: what goes up and comes back).
-inline bool worth_gpu(double min_flops, double flops, double elements, size_t element_size) {
-  return flops >= min_flops && flops >= settings().gemm_min_intensity * elements * element_size;
+inline Worth worth_gpu(double min_flops, double flops, double elements, size_t element_size) {
+  return {flops >= min_flops && flops >= settings().gemm_min_intensity * elements * element_size, flops};
 }
 
 // The verbose label of a Fortran call: the symbol alone, or with its shape at CUDROP_VERBOSE=2
@@ -78,7 +78,7 @@ struct CblasLabel {
 // the GPU after some columns of its output went back is finished by finish_rest(first column
 // not written) on the CPU.
 template <class T, class CpuRun, class FinishRest>
-void route_level3(const RoutineNames &names, const char *label, bool worth, const Level3Args<T> &args,
+void route_level3(const RoutineNames &names, const char *label, Worth worth, const Level3Args<T> &args,
                   CpuRun &&cpu_run, FinishRest &&finish_rest) {
   route(label, worth, names.cpu, [&](Level3Progress *progress) { return impl::level3_host<T>(args, progress); },
         std::forward<CpuRun>(cpu_run),

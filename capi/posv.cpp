@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/letter.h"
+#include "capi/flops.h"
 #include "capi/report.h"
 #include "capi/solve_checks.h"
 #include "core/routines.h"
@@ -37,7 +38,7 @@ void posv(const char *uplo, const int *n, const int *nrhs, T *a, const int *lda,
     name = label;
   }
   const impl::PotrfRhs<T> rhs{*nrhs, b, *ldb};
-  route(name, *n >= settings().potrf_min_n, names.cpu,
+  route(name, Worth(*n >= settings().potrf_min_n, cholesky_flops<T>(*n)), names.cpu,
         [&](impl::PotrfProgress *progress) { return impl::potrf_host<T>(uplo_of(u), *n, a, *lda, info, progress, &rhs); },
         [&] { cpu::routine<Family::posv, T>()(uplo, n, nrhs, a, lda, b, ldb, info, 1); },
         finish_on_cpu<impl::PotrfProgress>(names.symbol, [&](const impl::PotrfProgress &progress) {

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "core/letter.h"
+#include "capi/flops.h"
 #include "capi/report.h"
 #include "core/routines.h"
 #include "impl/potrf/potrf.h"
@@ -39,7 +40,7 @@ void potrf(const char *uplo, const int *n, T *a, const int *lda, int *info, size
     std::snprintf(label, sizeof label, "%s(%c,n=%d)", name, u, *n);
     name = label;
   }
-  route(name, *n >= settings().potrf_min_n, names.cpu,
+  route(name, Worth(*n >= settings().potrf_min_n, cholesky_flops<T>(*n)), names.cpu,
         [&](impl::PotrfProgress *progress) { return impl::potrf_host<T>(uplo_of(u), *n, a, *lda, info, progress); },
         [&] { cpu::routine<Family::potrf, T>()(uplo, n, a, lda, info, 1); },
         finish_on_cpu<impl::PotrfProgress>(names.symbol, [&](const impl::PotrfProgress &progress) {

@@ -20,7 +20,8 @@ inline int cholesky_solve_illegal_argument(char u, int n, int nrhs, int lda, int
 // Level-3 routines count them (four per complex multiply-add), so that one threshold serves
 // every precision.
 template <class T>
-bool solve_worth_gpu(int n, int nrhs) {
-  return 2.0 * n * double(n) * nrhs * level3::real_flops_per_op<T> >= settings().solve_min_flops;
+Worth solve_worth_gpu(int n, int nrhs) {
+  const double flops = 2.0 * n * double(n) * nrhs * level3::real_flops_per_op<T>;
+  return {flops >= settings().solve_min_flops, flops};
 }
 }  // namespace cudrop::capi

@@ -184,6 +184,10 @@ constexpr int kLevel3MinChunkCols = 512;
 // right-hand sides pay for it: the default asks for the work a 16-core CPU needs about as long
 // for as the factor's transfer takes, until a measurement moves it (bench/solve_bench.cu).
 constexpr double kSolveMinFlops = 2.0 * 4096 * 4096 * 64;
+// While CUDA starts (the driver's part, a few tenths of a second), a call of fewer real flops
+// than this runs on the CPU instead of waiting: about what 16 cores do in that time
+// (CUDROP_START_OVERLAP_FLOPS's default; docs/perf/README.md, CUDA's start).
+constexpr double kStartOverlapFlops = 1e11;
 // Several devices (CUDROP_DEVICES): a GEMM is split over as many of them as give each at least
 // this many flops (CUDROP_GEMM_DEVICE_MIN_FLOPS), since each device added uploads its own copy
 // of the operand it shares and costs a thread start; an estimate, to be replaced by the

@@ -151,12 +151,18 @@ double now_seconds() {
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
-bool gpu_wanted(const char *routine, bool worth_gpu, const CpuNeed &cpu_need) {
+bool gpu_wanted(const char *routine, const Worth &worth, const CpuNeed &cpu_need) {
   const Mode mode = settings().mode;
   if (mode == Mode::Cpu) return false;
   const bool cpu_present = cpu_need.present();
-  if (mode == Mode::Auto && worth_gpu == false && cpu_present) return false;
+  if (mode == Mode::Auto && worth.gpu == false && cpu_present) return false;
   if (impl::gpu_lease_held_here()) return false;  // a call from a CPU routine that a GPU path runs
+  // The first calls that want the GPU start CUDA in the background; those the CPU finishes
+  // sooner than the start run there meanwhile (forced GPU mode waits: it asks for the GPU).
+  if (mode == Mode::Auto && cpu_present && worth.flops < settings().start_overlap_flops && impl::gpu_starting()) {
+    log(2, "%s: on the CPU while the GPU starts", routine);
+    return false;
+  }
   if (impl::gpu_usable()) return true;
   static std::once_flag told;
   std::call_once(told, [&] {

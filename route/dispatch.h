@@ -2,6 +2,7 @@
 // Where a call runs: GPU or the CPU library underneath, by CUDROP_MODE and by size,
 // with every GPU failure turned into a CPU run of the same call.
 #include <atomic>
+#include <cmath>
 #include <cstddef>
 #include <cstdlib>
 #include <exception>
@@ -37,6 +38,17 @@ class CpuNeed {
   bool needs_routine_;
 };
 
+// Auto mode's verdict on a call's size (gpu: worth the GPU), and its work in real flops. While
+// CUDA starts in the background (the process's first calls that want the GPU), a call of fewer
+// than CUDROP_START_OVERLAP_FLOPS runs on the CPU rather than wait for the start; one without
+// a figure waits.
+struct Worth {
+  bool gpu;
+  double flops = HUGE_VAL;
+  Worth(bool worth_gpu) : gpu(worth_gpu) {}  // NOLINT: implicit: a call that gives no figure
+  Worth(bool worth_gpu, double work_flops) : gpu(worth_gpu), flops(work_flops) {}
+};
+
 // How a GPU attempt that stopped after writing part of the caller's output is finished on the
 // CPU. Progress is impl's record of how far the output was written, with
 // `bool any_written() const` (some of it already holds GPU results) and
@@ -53,7 +65,7 @@ FinishOnCpu<Progress, std::decay_t<Finish>> finish_on_cpu(const char *routine, F
 }
 
 // Runs one call: on the GPU when the mode and size say so and a GPU is usable, else (or
-// when the GPU attempt fails) on the CPU. worth_gpu is the size test for auto mode.
+// when the GPU attempt fails) on the CPU. worth is the size test for auto mode.
 // gpu_attempt(Progress *) -> Status; cpu_run() -> void; both must compute the whole call.
 // A GPU attempt that fails after part of its result has reached the caller's arrays (as its
 // Progress says) is finished by finish_on_cpu from there, counted as a fallback and as a GPU
@@ -64,13 +76,13 @@ FinishOnCpu<Progress, std::decay_t<Finish>> finish_on_cpu(const char *routine, F
 // runs on the CPU, counted as a CPU call.
 // This is the only place that counts calls, logs fallbacks and completes half-written calls.
 template <class Progress, class Finish, class GpuAttempt, class CpuRun>
-void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run,
+void route(const char *routine, Worth worth, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run,
            const FinishOnCpu<Progress, Finish> &finish_on_cpu);
 
 // The same for a call whose GPU attempt writes nothing of the caller's before it has
 // succeeded: gpu_attempt() -> Status.
 template <class GpuAttempt, class CpuRun>
-void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run);
+void route(const char *routine, Worth worth, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run);
 
 // A call that every process of a group makes together (a ScaLAPACK driver on each rank of its
 // grid), so that all of them must take the same path. candidate: whether the mode and the call's
@@ -108,7 +120,7 @@ class CallerScope {
 };
 
 namespace detail {
-bool gpu_wanted(const char *routine, bool worth_gpu, const CpuNeed &cpu_need);
+bool gpu_wanted(const char *routine, const Worth &worth, const CpuNeed &cpu_need);
 void count_gpu(const char *routine, double seconds);
 void count_fallback(const char *routine, Status status);
 // A GPU attempt that failed after part of its result had reached the caller, and whose rest
@@ -126,12 +138,12 @@ void count_cpu_call();
 }  // namespace detail
 
 template <class Progress, class Finish, class GpuAttempt, class CpuRun>
-void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run,
+void route(const char *routine, Worth worth, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run,
            const FinishOnCpu<Progress, Finish> &finish_on_cpu) {
   // A call that stays on the CPU goes the shortest way (no clock, no out-of-line checks):
   // a small CPU GEMM is a few hundred nanoseconds or less, and auto mode may add at most 5%.
   const env::Environment &s = settings();
-  const bool cpu_only = s.mode == Mode::Cpu || (s.mode == Mode::Auto && !worth_gpu && cpu_need.present_cached());
+  const bool cpu_only = s.mode == Mode::Cpu || (s.mode == Mode::Auto && !worth.gpu && cpu_need.present_cached());
   if (cpu_only && s.verbose < 2) {
     if (!cpu::take_entry_cpu_call()) cpu_run();
     detail::count_cpu_call();
@@ -147,7 +159,7 @@ void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&g
   Status status = Status::no_device;
   Progress progress;
   try {
-    if (detail::gpu_wanted(routine, worth_gpu, cpu_need)) {
+    if (detail::gpu_wanted(routine, worth, cpu_need)) {
       attempted = true;
       status = gpu_attempt(&progress);
     }
@@ -183,8 +195,8 @@ void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&g
 }
 
 template <class GpuAttempt, class CpuRun>
-void route(const char *routine, bool worth_gpu, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run) {
-  route(routine, worth_gpu, cpu_need, [&](detail::NoProgress *) { return gpu_attempt(); }, cpu_run,
+void route(const char *routine, Worth worth, CpuNeed cpu_need, GpuAttempt &&gpu_attempt, CpuRun &&cpu_run) {
+  route(routine, worth, cpu_need, [&](detail::NoProgress *) { return gpu_attempt(); }, cpu_run,
         finish_on_cpu<detail::NoProgress>(routine, [](const detail::NoProgress &) {}));
 }
 

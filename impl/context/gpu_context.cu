@@ -3,11 +3,13 @@
 #include <dlfcn.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
 #include <algorithm>
+#include <chrono>
 #include <new>
 
 #include <pthread.h>
@@ -29,7 +31,9 @@ struct Gpu {
   std::string unusable_reason = "not started";
   std::mutex call_mutex;
   GpuContext context;
-  std::atomic<bool> cuda_touched{false};  // start() has called into the CUDA runtime
+  std::atomic<bool> cuda_touched{false};  // start() or the driver's warm-up has called into CUDA
+  std::atomic<bool> start_done{false};    // start() has returned (gpu_usable() no longer waits)
+  bool forked_after_cuda = false;         // this process is a child of fork() whose parent had touched CUDA
   int device_count = 0;
   std::string device_rule;  // why ctx.device (core/device_choice.h)
   // The other devices CUDROP_DEVICES gives, and their contexts once started (under the lease,
@@ -52,6 +56,10 @@ void forget_gpu_in_child() {
   new (&g.call_mutex) std::mutex;
   g.usable.store(false);
   g.unusable_reason = "a child of fork() cannot use its parent's CUDA context";
+  // A start that the parent had not finished must not run here (CUDA cannot start again in a
+  // child), nor be waited for (its thread is not in the child).
+  g.forked_after_cuda = true;
+  if (!g.start_done.load()) new (&g.started) std::once_flag;
 }
 
 Gpu &gpu() {
@@ -112,10 +120,15 @@ std::string device_problem(int device, const char *step, cudaError_t error) {
   }
 }
 
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 // Streams, events and pinned staging buffers of one device's context, `copier` its host copy
 // threads; on return the calling thread's current device is `device`. Empty, else why the
 // device cannot be used.
-std::string start_context(GpuContext &ctx, int device, size_t staging_bytes, CopyPool *copier) {
+std::string start_context(GpuContext &ctx, int device, size_t staging_bytes, CopyPool *copier,
+                          double *pinning_seconds = nullptr) {
   ctx.device = device;
   ctx.staging_bytes = staging_bytes;
   ctx.copier = copier;
@@ -134,11 +147,14 @@ std::string start_context(GpuContext &ctx, int device, size_t staging_bytes, Cop
     if (error == cudaSuccess) error = cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
   for (cudaEvent_t &done : ctx.operand_done)
     if (error == cudaSuccess) error = cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
+  const auto pinning_began = std::chrono::steady_clock::now();
   for (int i = 0; i < GpuContext::kStaging && error == cudaSuccess; ++i) {
     step = "pinned staging buffers";
     error = cudaHostAlloc(&ctx.staging[i], ctx.staging_bytes, cudaHostAllocDefault);
     if (error == cudaSuccess) error = cudaEventCreateWithFlags(&ctx.staging_free[i], cudaEventDisableTiming);
   }
+  if (pinning_seconds != nullptr)
+    *pinning_seconds = seconds_since(pinning_began);
   if (error == cudaSuccess) return {};
   cudaGetLastError();
   return device_problem(ctx.device, step, error);
@@ -184,10 +200,14 @@ void start(Gpu &g) {
     g.unusable_reason = "a secure-execution (setuid, setgid or capabilities) process: every call runs on the CPU";
     return;
   }
+  if (g.forked_after_cuda) return;  // forget_gpu_in_child has said why
   g.cuda_touched.store(true);
   const env::Environment &e = env::environment();
+  const auto began = std::chrono::steady_clock::now();
   int count = 0;
-  if (std::string problem = driver_problem(&count); !problem.empty()) {
+  std::string problem = driver_problem(&count);
+  const double driver_seconds = seconds_since(began);
+  if (!problem.empty()) {
     g.unusable_reason = problem;
     // Devices named on a machine where there are none: said, as any value that cannot be used.
     if (e.devices.listed > 0) {
@@ -224,15 +244,19 @@ void start(Gpu &g) {
   // One device keeps every copy thread (CUDROP_COPY_THREADS, else one per core up to 16).
   const int copy_threads = e.copy_threads > 0 ? e.copy_threads
                                               : std::min(tuning::kCopyThreadsPerDevice, g.copy_threads_total);
-  if (std::string problem = start_context(ctx, ctx.device, e.staging_bytes, make_copy_pool(copy_threads));
+  const auto context_began = std::chrono::steady_clock::now();
+  double pinning_seconds = 0;
+  if (std::string problem =
+          start_context(ctx, ctx.device, e.staging_bytes, make_copy_pool(copy_threads), &pinning_seconds);
       !problem.empty()) {
     g.unusable_reason = problem;
     return;
   }
   const DeviceInfo *info = nullptr;
   if (device_info(ctx.device, &info) == cudaSuccess)
-    log(1, "GPU %d (%s): %s, %d SMs, %.1f GiB", ctx.device, set.rule.c_str(), info->name, info->sms,
-        info->global_bytes / double(1 << 30));
+    log(1, "GPU %d (%s): %s, %d SMs, %.1f GiB; started in %.3f s (driver %.3f s, context %.3f s, pinned staging %.3f s)",
+        ctx.device, set.rule.c_str(), info->name, info->sms, info->global_bytes / double(1 << 30),
+        seconds_since(began), driver_seconds, seconds_since(context_began) - pinning_seconds, pinning_seconds);
   g.usable.store(true);
 }
 
@@ -240,8 +264,94 @@ void start(Gpu &g) {
 
 bool gpu_usable() {
   Gpu &g = gpu();
-  std::call_once(g.started, [&] { start(g); });
+  if (!g.start_done.load(std::memory_order_acquire)) {
+    if (g.forked_after_cuda) return false;
+    std::call_once(g.started, [&] {
+      start(g);
+      g.start_done.store(true, std::memory_order_release);
+    });
+  }
   return g.usable.load();
+}
+
+// ---- The driver's start, overlapped with the process's first calls ----
+// Most of CUDA's start is the driver's: cuInit and the device's primary context. A thread of
+// its own does those two through the driver API while the first calls run on the CPU; the
+// runtime's part (start(): streams, pinned staging) then takes the primary context that is
+// already there. Only the driver, never the runtime, runs in that thread, and an exit handler
+// registered before it starts waits for it: the runtime's teardown (its exit handlers) never
+// meets a half-done start, and the driver's own (at unload) comes after the wait.
+namespace {
+
+struct Warm {
+  std::mutex mutex;
+  std::condition_variable done_cv;
+  enum State { idle, running, done } state = idle;
+};
+
+Warm &warm() {
+  static Warm *w = new Warm;  // never destroyed: the exit handler and the thread use it
+  return *w;
+}
+
+void wait_for_warm() {
+  Warm &w = warm();
+  std::unique_lock<std::mutex> lock(w.mutex);
+  w.done_cv.wait(lock, [&] { return w.state != Warm::running; });
+}
+
+void warm_driver(int requested_device, bool several_listed, int first_listed, env::LocalRank local_rank) {
+  using Init = int (*)(unsigned);
+  using Count = int (*)(int *);
+  using DeviceGet = int (*)(int *, int);
+  using Retain = int (*)(void **, int);
+  if (void *libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)) {  // kept open, as driver_problem's
+    auto init = reinterpret_cast<Init>(dlsym(libcuda, "cuInit"));
+    auto count_devices = reinterpret_cast<Count>(dlsym(libcuda, "cuDeviceGetCount"));
+    auto device_get = reinterpret_cast<DeviceGet>(dlsym(libcuda, "cuDeviceGet"));
+    auto retain = reinterpret_cast<Retain>(dlsym(libcuda, "cuDevicePrimaryCtxRetain_v2"));
+    if (retain == nullptr) retain = reinterpret_cast<Retain>(dlsym(libcuda, "cuDevicePrimaryCtxRetain"));
+    int count = 0, device = 0;
+    void *context = nullptr;
+    if (init != nullptr && count_devices != nullptr && device_get != nullptr && retain != nullptr && init(0) == 0 &&
+        count_devices(&count) == 0 && count > 0) {
+      // The device start() will choose (core/device_choice.h); a wrong guess only warms a
+      // context that start() does not take.
+      int ordinal = several_listed ? first_listed : env::choose_device(requested_device, count, local_rank).device;
+      if (ordinal >= 0 && ordinal < count && device_get(&device, ordinal) == 0) retain(&context, device);
+    }
+  }
+  Warm &w = warm();
+  {
+    std::lock_guard<std::mutex> lock(w.mutex);
+    w.state = Warm::done;
+  }
+  w.done_cv.notify_all();
+}
+
+}  // namespace
+
+bool gpu_starting() {
+  Gpu &g = gpu();
+  if (g.start_done.load(std::memory_order_acquire) || g.forked_after_cuda) return false;
+  if (env::secure_execution()) return false;  // start() says why, without touching CUDA
+  Warm &w = warm();
+  std::lock_guard<std::mutex> lock(w.mutex);
+  if (w.state == Warm::idle) {
+    const env::Environment &e = env::environment();
+    const bool several = e.devices.listed > 0;
+    const int first = several ? e.devices.index[0] : -1, device = e.device;
+    const env::LocalRank rank = env::local_rank();
+    if (std::atexit(wait_for_warm) != 0) return false;  // no handler, no thread: the call waits for start()
+    g.cuda_touched.store(true);
+    try {
+      std::thread(warm_driver, device, several, first, rank).detach();
+    } catch (...) {
+      return false;  // no thread: start() does it all on the first call that wants the GPU
+    }
+    w.state = Warm::running;
+  }
+  return w.state == Warm::running;
 }
 
 const char *gpu_unusable_reason() { return gpu().unusable_reason.c_str(); }
