@@ -27,6 +27,17 @@ const char *labelled(const RoutineNames &names, char *label, size_t size, char u
   return label;
 }
 
+// The checks xSYTRS and xSYSV share, in the reference order (their parameters are the same up
+// to B): the number of the first illegal argument, or 0. u: UPLO in upper case.
+int solve_illegal_argument(char u, int n, int nrhs, int lda, int ldb) {
+  if (u != 'U' && u != 'L') return 1;
+  if (n < 0) return 2;
+  if (nrhs < 0) return 3;
+  if (lda < std::max(1, n)) return 5;
+  if (ldb < std::max(1, n)) return 8;
+  return 0;
+}
+
 // ?sytrf_ and ?hetrf_: one routine, two rows.
 template <Family F, impl::Symmetry S, class T>
 void factor(const char *uplo, const int *n, T *a, const int *lda, int *ipiv, T *work, const int *lwork, int *info,
@@ -63,12 +74,7 @@ void solve(const char *uplo, const int *n, const int *nrhs, const T *a, const in
            const int *ldb, int *info, size_t uplo_len, const void *caller) {
   constexpr const RoutineNames &names = routine_names<F, T>;
   const char u = upper(*uplo);
-  int illegal = 0;
-  if (u != 'U' && u != 'L') illegal = 1;
-  else if (*n < 0) illegal = 2;
-  else if (*nrhs < 0) illegal = 3;
-  else if (*lda < std::max(1, *n)) illegal = 5;
-  else if (*ldb < std::max(1, *n)) illegal = 8;
+  const int illegal = solve_illegal_argument(u, *n, *nrhs, *lda, *ldb);
   if (illegal != 0) {
     illegal_lapack_call<cpu::Fn<F, T>>(names, illegal, info, caller, uplo, n, nrhs, a, lda, ipiv, b, ldb, info,
                                        uplo_len);
@@ -99,13 +105,8 @@ void driver(const char *uplo, const int *n, const int *nrhs, T *a, const int *ld
   constexpr const RoutineNames &names = routine_names<F, T>;
   const char u = upper(*uplo);
   const bool query = *lwork == -1;
-  int illegal = 0;
-  if (u != 'U' && u != 'L') illegal = 1;
-  else if (*n < 0) illegal = 2;
-  else if (*nrhs < 0) illegal = 3;
-  else if (*lda < std::max(1, *n)) illegal = 5;
-  else if (*ldb < std::max(1, *n)) illegal = 8;
-  else if (*lwork < 1 && !query) illegal = 10;
+  int illegal = solve_illegal_argument(u, *n, *nrhs, *lda, *ldb);
+  if (illegal == 0 && *lwork < 1 && !query) illegal = 10;
   if (illegal != 0) {
     illegal_lapack_call<cpu::Fn<F, T>>(names, illegal, info, caller, uplo, n, nrhs, a, lda, ipiv, b, ldb, work,
                                        lwork, info, uplo_len);

@@ -20,7 +20,6 @@
 // Options: --max-n N (default 130), --big, --prec sdcz, --seed N, --special (accepted: no extra
 //   cases), placement (--require-gpu, --expect-gpu, --expect-cpu, --expect-fallback), -v.
 #include <dlfcn.h>
-#include <link.h>
 
 #include <algorithm>
 #include <cctype>
@@ -96,22 +95,6 @@ Routines<T> routines(const harness::ReferenceLapack &ref, bool hermitian) {
   r.ref_trs = ref.symbol<trs_fn<T>>(r.trs_name.c_str());
   r.ref_sv = ref.symbol<sv_fn<T>>(r.sv_name.c_str());
   return r;
-}
-
-// The CPU-mode run: cudrop's CPU library underneath is the reference's (its LAPACK, and the BLAS
-// in its link namespace), unless the caller named one, so that results compare bit for bit.
-void use_reference_underneath(const harness::ReferenceLapack &reference) {
-  link_map *map = nullptr;
-  if (dlinfo(reference.handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr) return;
-  Dl_info info{};
-  if (dladdr(reference.symbol<void *>("dsytrf_"), &info) && info.dli_fname)
-    setenv("CUDROP_CPU_LAPACK", info.dli_fname, 0);
-  while (map->l_prev != nullptr) map = map->l_prev;
-  for (; map != nullptr; map = map->l_next)
-    if (std::strstr(map->l_name, "libblas") || std::strstr(map->l_name, "libopenblas")) {
-      setenv("CUDROP_CPU_BLAS", map->l_name, 0);
-      break;
-    }
 }
 
 // An lda x cols array one element off a 16-byte boundary, NaN outside what is set.
@@ -389,7 +372,7 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--expect-cpu") == 0) {
       const harness::ReferenceLapack ref = harness::load_reference_lapack({"dsytrf_"}, true);
-      if (ref) use_reference_underneath(ref);
+      if (ref) harness::use_reference_underneath(ref, "dsytrf_", "sytrf_test");
     }
   return harness::lapack_test_main(argc, argv, "sytrf_test", opt, &special,
                                    {"ssytrf_", "dsytrf_", "csytrf_", "zsytrf_", "chetrf_", "zhetrf_", "zhesv_",
