@@ -126,6 +126,28 @@ struct PivotCount<Family::getrs> {
   }
 };
 
+// IPIV of the symmetric indefinite routines (uplo, n, ...): out (?sytrf_, ?hetrf_, ?sysv_,
+// ?hesv_): n; in (?sytrs_, ?hetrs_: uplo, n, nrhs, a, lda, ipiv, b, ldb, ...): n where the
+// reference reads it (a legal call with NRHS > 0), as ?getrs_.
+template <>
+struct PivotCount<Family::sytrf> {
+  template <class Tuple> static int of(const Tuple &t) { return std::get<1>(t).value; }
+};
+template <> struct PivotCount<Family::hetrf> : PivotCount<Family::sytrf> {};
+template <> struct PivotCount<Family::sysv> : PivotCount<Family::sytrf> {};
+template <> struct PivotCount<Family::hesv> : PivotCount<Family::sytrf> {};
+template <>
+struct PivotCount<Family::sytrs> {
+  template <class Tuple> static int of(const Tuple &t) {
+    const char uplo = *std::get<0>(t).value;
+    const int n = std::get<1>(t).value, nrhs = std::get<2>(t).value;
+    const bool legal = (uplo == 'U' || uplo == 'u' || uplo == 'L' || uplo == 'l') && n >= 0 && nrhs > 0 &&
+                       std::get<4>(t).value >= std::max(1, n) && std::get<7>(t).value >= std::max(1, n);
+    return legal ? n : 0;
+  }
+};
+template <> struct PivotCount<Family::hetrs> : PivotCount<Family::sytrs> {};
+
 // JPVT (m, n, ...): N, of a call whose sizes the reference accepts (an illegal call's JPVT may
 // be anything); read as well as written (kPivotsIn).
 template <>

@@ -132,6 +132,10 @@ constexpr int kEigenMinN = 2048;
 // Auto mode's SVD crossover (CUDROP_SVD_MIN_N: ?gesdd_, ?gesvd_, ?gelsd_, ?gelss_, by min(m, n)).
 // Not measured yet: QR's, whose reduction (xGEBRD's two GEMMs per panel) has the same shape.
 constexpr int kSvdMinN = 512;
+// Auto mode's symmetric indefinite crossover (CUDROP_SYTRF_MIN_N: ?sytrf_, ?hetrf_, ?sysv_,
+// ?hesv_, by n). Not measured yet: between QR's and LU's, the factorization's panels being
+// column by column as LU's with half its flops.
+constexpr int kSytrfMinN = 1024;
 // Auto mode's crossover for ScaLAPACK's distributed drivers (CUDROP_SCALAPACK_MIN_N: the order
 // of p?potrf_, min(m, n) of p?getrf_). Not measured yet: the order where one rank's local part alone passes
 // CUDROP_POTRF_MIN_N several times over on a 2 x 2 grid.

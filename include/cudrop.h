@@ -476,6 +476,57 @@ void cposv_(const char *uplo, const int *n, const int *nrhs, CUDROP_COMPLEX_FLOA
 void zposv_(const char *uplo, const int *n, const int *nrhs, CUDROP_COMPLEX_DOUBLE *a, const int *lda,
             CUDROP_COMPLEX_DOUBLE *b, const int *ldb, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
 
+/* The symmetric indefinite factorization A = U*D*U**T or L*D*L**T (?SYTRF; c, z also ?HETRF:
+ * A = U*D*U**H or L*D*L**H) by Bunch-Kaufman diagonal pivoting, its solves (?SYTRS, ?HETRS) and
+ * the drivers that factor and solve in one call (?SYSV, ?HESV), reference semantics: A and IPIV
+ * in the reference's format (IPIV the reference's own pivots), INFO = i > 0 for an exactly
+ * singular D(i,i) (the drivers then leave B unsolved). LWORK = -1 returns the CPU LAPACK's
+ * optimal size, and WORK(1) holds it after every call. */
+void ssytrf_(const char *uplo, const int *n, float *a, const int *lda, int *ipiv, float *work, const int *lwork,
+             int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void dsytrf_(const char *uplo, const int *n, double *a, const int *lda, int *ipiv, double *work, const int *lwork,
+             int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void csytrf_(const char *uplo, const int *n, CUDROP_COMPLEX_FLOAT *a, const int *lda, int *ipiv,
+             CUDROP_COMPLEX_FLOAT *work, const int *lwork, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void zsytrf_(const char *uplo, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *lda, int *ipiv,
+             CUDROP_COMPLEX_DOUBLE *work, const int *lwork, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void chetrf_(const char *uplo, const int *n, CUDROP_COMPLEX_FLOAT *a, const int *lda, int *ipiv,
+             CUDROP_COMPLEX_FLOAT *work, const int *lwork, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void zhetrf_(const char *uplo, const int *n, CUDROP_COMPLEX_DOUBLE *a, const int *lda, int *ipiv,
+             CUDROP_COMPLEX_DOUBLE *work, const int *lwork, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void ssytrs_(const char *uplo, const int *n, const int *nrhs, const float *a, const int *lda, const int *ipiv,
+             float *b, const int *ldb, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void dsytrs_(const char *uplo, const int *n, const int *nrhs, const double *a, const int *lda, const int *ipiv,
+             double *b, const int *ldb, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void csytrs_(const char *uplo, const int *n, const int *nrhs, const CUDROP_COMPLEX_FLOAT *a, const int *lda,
+             const int *ipiv, CUDROP_COMPLEX_FLOAT *b, const int *ldb, int *info,
+             size_t uplo_len CUDROP_DEFAULT_LEN_);
+void zsytrs_(const char *uplo, const int *n, const int *nrhs, const CUDROP_COMPLEX_DOUBLE *a, const int *lda,
+             const int *ipiv, CUDROP_COMPLEX_DOUBLE *b, const int *ldb, int *info,
+             size_t uplo_len CUDROP_DEFAULT_LEN_);
+void chetrs_(const char *uplo, const int *n, const int *nrhs, const CUDROP_COMPLEX_FLOAT *a, const int *lda,
+             const int *ipiv, CUDROP_COMPLEX_FLOAT *b, const int *ldb, int *info,
+             size_t uplo_len CUDROP_DEFAULT_LEN_);
+void zhetrs_(const char *uplo, const int *n, const int *nrhs, const CUDROP_COMPLEX_DOUBLE *a, const int *lda,
+             const int *ipiv, CUDROP_COMPLEX_DOUBLE *b, const int *ldb, int *info,
+             size_t uplo_len CUDROP_DEFAULT_LEN_);
+void ssysv_(const char *uplo, const int *n, const int *nrhs, float *a, const int *lda, int *ipiv, float *b,
+            const int *ldb, float *work, const int *lwork, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void dsysv_(const char *uplo, const int *n, const int *nrhs, double *a, const int *lda, int *ipiv, double *b,
+            const int *ldb, double *work, const int *lwork, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
+void csysv_(const char *uplo, const int *n, const int *nrhs, CUDROP_COMPLEX_FLOAT *a, const int *lda, int *ipiv,
+            CUDROP_COMPLEX_FLOAT *b, const int *ldb, CUDROP_COMPLEX_FLOAT *work, const int *lwork, int *info,
+            size_t uplo_len CUDROP_DEFAULT_LEN_);
+void zsysv_(const char *uplo, const int *n, const int *nrhs, CUDROP_COMPLEX_DOUBLE *a, const int *lda, int *ipiv,
+            CUDROP_COMPLEX_DOUBLE *b, const int *ldb, CUDROP_COMPLEX_DOUBLE *work, const int *lwork, int *info,
+            size_t uplo_len CUDROP_DEFAULT_LEN_);
+void chesv_(const char *uplo, const int *n, const int *nrhs, CUDROP_COMPLEX_FLOAT *a, const int *lda, int *ipiv,
+            CUDROP_COMPLEX_FLOAT *b, const int *ldb, CUDROP_COMPLEX_FLOAT *work, const int *lwork, int *info,
+            size_t uplo_len CUDROP_DEFAULT_LEN_);
+void zhesv_(const char *uplo, const int *n, const int *nrhs, CUDROP_COMPLEX_DOUBLE *a, const int *lda, int *ipiv,
+            CUDROP_COMPLEX_DOUBLE *b, const int *ldb, CUDROP_COMPLEX_DOUBLE *work, const int *lwork, int *info,
+            size_t uplo_len CUDROP_DEFAULT_LEN_);
+
 /* The reference error handler's prototype, for a program that defines its own. cudrop defines
  * no xerbla_ or cblas_xerbla: an illegal argument reaches the program's own handler, else the
  * one of the CPU BLAS/LAPACK underneath, as it would without cudrop (docs/semantics.md). */
@@ -772,6 +823,24 @@ void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *j
 #define zpotrs_(...) CUDROP_STRLEN_CALL_(zpotrs_, 8, 1, __VA_ARGS__)
 #define cposv_(...) CUDROP_STRLEN_CALL_(cposv_, 8, 1, __VA_ARGS__)
 #define zposv_(...) CUDROP_STRLEN_CALL_(zposv_, 8, 1, __VA_ARGS__)
+#define ssytrf_(...) CUDROP_STRLEN_CALL_(ssytrf_, 8, 1, __VA_ARGS__)
+#define dsytrf_(...) CUDROP_STRLEN_CALL_(dsytrf_, 8, 1, __VA_ARGS__)
+#define csytrf_(...) CUDROP_STRLEN_CALL_(csytrf_, 8, 1, __VA_ARGS__)
+#define zsytrf_(...) CUDROP_STRLEN_CALL_(zsytrf_, 8, 1, __VA_ARGS__)
+#define chetrf_(...) CUDROP_STRLEN_CALL_(chetrf_, 8, 1, __VA_ARGS__)
+#define zhetrf_(...) CUDROP_STRLEN_CALL_(zhetrf_, 8, 1, __VA_ARGS__)
+#define ssytrs_(...) CUDROP_STRLEN_CALL_(ssytrs_, 9, 1, __VA_ARGS__)
+#define dsytrs_(...) CUDROP_STRLEN_CALL_(dsytrs_, 9, 1, __VA_ARGS__)
+#define csytrs_(...) CUDROP_STRLEN_CALL_(csytrs_, 9, 1, __VA_ARGS__)
+#define zsytrs_(...) CUDROP_STRLEN_CALL_(zsytrs_, 9, 1, __VA_ARGS__)
+#define chetrs_(...) CUDROP_STRLEN_CALL_(chetrs_, 9, 1, __VA_ARGS__)
+#define zhetrs_(...) CUDROP_STRLEN_CALL_(zhetrs_, 9, 1, __VA_ARGS__)
+#define ssysv_(...) CUDROP_STRLEN_CALL_(ssysv_, 11, 1, __VA_ARGS__)
+#define dsysv_(...) CUDROP_STRLEN_CALL_(dsysv_, 11, 1, __VA_ARGS__)
+#define csysv_(...) CUDROP_STRLEN_CALL_(csysv_, 11, 1, __VA_ARGS__)
+#define zsysv_(...) CUDROP_STRLEN_CALL_(zsysv_, 11, 1, __VA_ARGS__)
+#define chesv_(...) CUDROP_STRLEN_CALL_(chesv_, 11, 1, __VA_ARGS__)
+#define zhesv_(...) CUDROP_STRLEN_CALL_(zhesv_, 11, 1, __VA_ARGS__)
 #define xerbla_(...) CUDROP_STRLEN_CALL_(xerbla_, 2, 1, __VA_ARGS__)
 #define pspotrf_(...) CUDROP_STRLEN_CALL_(pspotrf_, 7, 1, __VA_ARGS__)
 #define pdpotrf_(...) CUDROP_STRLEN_CALL_(pdpotrf_, 7, 1, __VA_ARGS__)

@@ -7,9 +7,11 @@
 // CUDROP_TEST_REF_LAPACK names the library to use (only that one is tried); else Debian's
 // netlib build, then whatever liblapack.so.3 the system's alternatives name, then OpenBLAS's.
 #include <dlfcn.h>
+#include <link.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -62,6 +64,25 @@ inline ReferenceLapack load_reference_lapack(std::initializer_list<const char *>
     return ref;
   }
   return ReferenceLapack();
+}
+
+// A test that compares bit for bit: cudrop's CPU library underneath made the reference's (its
+// LAPACK, found by `probe`, one of its routines, and the BLAS in its link namespace), unless the
+// caller named one (CUDROP_CPU_LAPACK, CUDROP_CPU_BLAS). Before cudrop's first call.
+inline void use_reference_underneath(const ReferenceLapack &reference, const char *probe, const char *program) {
+  link_map *map = nullptr;
+  if (dlinfo(reference.handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr) return;
+  Dl_info info{};
+  if (dladdr(reference.symbol<void *>(probe), &info) && info.dli_fname) setenv("CUDROP_CPU_LAPACK", info.dli_fname, 0);
+  while (map->l_prev != nullptr) map = map->l_prev;
+  for (; map != nullptr; map = map->l_next)
+    if (std::strstr(map->l_name, "libblas") || std::strstr(map->l_name, "libopenblas")) {
+      setenv("CUDROP_CPU_BLAS", map->l_name, 0);
+      break;
+    }
+  const char *lapack = std::getenv("CUDROP_CPU_LAPACK"), *blas = std::getenv("CUDROP_CPU_BLAS");
+  std::printf("%s: cudrop's CPU library: LAPACK %s, BLAS %s\n", program, lapack ? lapack : "(its own choice)",
+              blas ? blas : "(its own choice)");
 }
 
 }  // namespace harness

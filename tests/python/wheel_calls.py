@@ -9,7 +9,8 @@
 
 Each operation is one that numpy or scipy hands to its BLAS/LAPACK: matmul in four precisions
 (cblas_?gemm), a @ a.T (cblas_?syrk), solve and inv (?gesv), cholesky (?potrf), slogdet (?getrf),
-and scipy's lu_factor/lu_solve (?getrf/?getrs) and cho_factor/cho_solve (?potrf/?potrs); and the
+and scipy's lu_factor/lu_solve (?getrf/?getrs), cho_factor/cho_solve (?potrf/?potrs), solve with
+assume_a 'sym'/'her' (?sysv/?hesv) and ldl (?sytrf/?hetrf); and the
 errors numpy raises from a singular or indefinite matrix and from mismatched shapes.
 """
 import argparse
@@ -49,6 +50,16 @@ def operations(n):
         factor = sla.cho_factor(spd, lower=(name in "sc"))
         results[f"cho_factor_{name}"] = factor[0]
         results[f"cho_solve_{name}"] = sla.cho_solve(factor, b)
+        # The symmetric indefinite drivers (?sysv, ?hesv) and factorization (?sytrf, ?hetrf).
+        sym = (a + a.T).astype(dtype)
+        results[f"solve_sym_{name}"] = sla.solve(sym, b, assume_a="sym")
+        lu_sym, d_sym, perm_sym = sla.ldl(sym, hermitian=False)
+        results[f"ldl_{name}"] = lu_sym
+        results[f"ldl_d_{name}"] = d_sym
+        if name in "cz":
+            her = (a + a.conj().T).astype(dtype)
+            results[f"solve_her_{name}"] = sla.solve(her, b, assume_a="her")
+            results[f"ldl_her_{name}"] = sla.ldl(her)[0]
     # numpy's errors, raised from the routines' INFO and its own checks.
     for key, failing in (("singular", lambda: np.linalg.solve(np.zeros((4, 4)), np.ones(4))),
                          ("not_spd", lambda: np.linalg.cholesky(-np.eye(5))),

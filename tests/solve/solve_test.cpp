@@ -222,25 +222,6 @@ void load(Padded<T> &dst, const std::vector<Wide<T>> &src) {
     for (int i = 0; i < dst.rows; ++i) dst(i, j) = T(src[size_t(i) + size_t(j) * dst.rows]);
 }
 
-// --bitwise: cudrop's CPU library underneath is the reference's (its LAPACK, and the BLAS in its
-// link namespace), unless the caller named one.
-void use_reference_underneath(const harness::ReferenceLapack &reference) {
-  link_map *map = nullptr;
-  if (dlinfo(reference.handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr) return;
-  Dl_info info{};
-  if (dladdr(reference.symbol<void *>("dgesv_"), &info) && info.dli_fname)
-    setenv("CUDROP_CPU_LAPACK", info.dli_fname, 0);
-  while (map->l_prev != nullptr) map = map->l_prev;
-  for (; map != nullptr; map = map->l_next)
-    if (std::strstr(map->l_name, "libblas") || std::strstr(map->l_name, "libopenblas")) {
-      setenv("CUDROP_CPU_BLAS", map->l_name, 0);
-      break;
-    }
-  const char *lapack = std::getenv("CUDROP_CPU_LAPACK"), *blas = std::getenv("CUDROP_CPU_BLAS");
-  std::printf("solve_test: cudrop's CPU library: LAPACK %s, BLAS %s\n", lapack ? lapack : "(its own choice)",
-              blas ? blas : "(its own choice)");
-}
-
 #include "tests/solve/solve_cases.h"
 #include "tests/solve/solve_args.h"
 
@@ -294,7 +275,7 @@ int main(int argc, char **argv) {
                 "is not compared (OpenBLAS leaves another partial state than the reference LAPACK)\n");
     opt.reference_is_openblas = true;
   }
-  if (opt.bitwise) use_reference_underneath(ref.lib);
+  if (opt.bitwise) harness::use_reference_underneath(ref.lib, "dgesv_", "solve_test");
   std::printf("solve_test: cudrop %s, reference: %s, max n %ld\n", cudrop_version(), ref.lib.how.c_str(), opt.max_n);
   const harness::Counters start = harness::Counters::now();
   const double t0 = harness::seconds_now();
