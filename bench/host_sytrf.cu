@@ -83,7 +83,7 @@ void run(const char *routine, bool solve, Symmetry symmetry, Uplo uplo, int n, i
   for (T &v : a0) v = value<T>(seed);
   for (T &v : b0) v = value<T>(seed);
   std::vector<T> a(a0.size()), b(b0.size());
-  std::vector<int> ipiv(size_t(n));
+  std::vector<int> ipiv(static_cast<size_t>(n));
   const char u = uplo == Uplo::upper ? 'U' : 'L';
   // The CPU's optimal workspace.
   int info = 0, lwork = -1;
