@@ -116,7 +116,7 @@ __device__ __forceinline__ void sy_grid_best(const R *pv, const int *pi, bool re
 }
 
 template <class T>
-__global__ void __launch_bounds__(kSytrfThreads) sytrf_panel(SytrfPanel<T> p) {
+__global__ void __launch_bounds__(kSytrfThreads, 1) sytrf_panel(SytrfPanel<T> p) {
   using R = real_t<T>;
   namespace cg = cooperative_groups;
   cg::grid_group grid = cg::this_grid();
@@ -270,17 +270,12 @@ __global__ void __launch_bounds__(kSytrfThreads) sytrf_panel(SytrfPanel<T> p) {
       }
     if (gtid == 0) {
       // The rows k..kk and kp: W's interchanged entries in columns k..kk, then their store.
-      T wpost[2][2];  // [row k..kk, then kp][column k..kk]
-      for (int c = 0; c < kstep; ++c) {
-        const int col = copy && c == 0 ? k + 1 : k + c;
-        for (int r = 0; r < kstep; ++r) {
-          const int row = k + r, src = swap && row == kk ? kp : row;
-          wpost[r][c] = p.wat(src, col);
-        }
-      }
-      T wkp[2] = {T(0), T(0)};
-      if (swap)
-        for (int c = 0; c < kstep; ++c) wkp[c] = p.wat(kk, copy && c == 0 ? k + 1 : k + c);
+      // wpost[r][c]: W(k + r, k + c) after the interchange; wkp[c]: W(kp, k + c).
+      const int src0 = swap && kk == k ? kp : k, src1 = swap ? kp : k + 1;
+      const int col0 = copy ? k + 1 : k;
+      const T wpost[2][2] = {{p.wat(src0, col0), kstep == 2 ? p.wat(src0, k + 1) : T(0)},
+                             {kstep == 2 ? p.wat(src1, k) : T(0), kstep == 2 ? p.wat(src1, k + 1) : T(0)}};
+      const T wkp[2] = {swap ? p.wat(kk, col0) : T(0), swap && kstep == 2 ? p.wat(kk, k + 1) : T(0)};
       if (swap) p.at(kp, kp) = herm ? sy_real(p.at(kk, kk)) : p.at(kk, kk);
       if (kstep == 1) {
         p.at(k, k) = wpost[0][0];
