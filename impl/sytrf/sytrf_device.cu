@@ -23,7 +23,8 @@ static_assert(kSytrfNb <= kernels::kSytrfMaxNb, "W's row of a panel lives in sha
 constexpr int kSytrfMaxBlocks = 1024;
 
 struct SytrfWork {
-  size_t w_offset, partial_offset, index_offset, published_offset, local_offset, kb_offset, bytes;
+  size_t w_offset, partial_offset, index_offset, published_offset, local_offset, kb_offset, gemm_offset, gemm_bytes,
+      bytes;
 };
 
 template <class T>
@@ -42,6 +43,9 @@ SytrfWork sytrf_work_layout(int n) {
   l.published_offset = take(sizeof(kernels::SytrfPublished<T>));
   l.local_offset = take(kSytrfNb * sizeof(int));
   l.kb_offset = take(sizeof(int));
+  // The trailing updates' (a complex product's widened operands): the first is the largest.
+  l.gemm_bytes = n > 1 ? gemm_device_workspace<T>(Op::none, Op::trans, n - 1, n - 1, kSytrfNb) : 0;
+  l.gemm_offset = take(l.gemm_bytes);
   l.bytes = at;
   return l;
 }
@@ -106,11 +110,11 @@ Status sytrf_device(Symmetry symmetry, Uplo uplo, int n, T *dA, size_t ldda, int
         T *a21 = dA + size_t(k0 + kb) + size_t(k0) * ldda;
         T *a22 = dA + size_t(k0 + kb) + size_t(k0 + kb) * ldda;
         s = gemm_device<T>(Op::none, Op::trans, r, r, kb, T(-1), a21, ldda, p.w + size_t(kb), p.ldw, T(1), a22, ldda,
-                           stream, GemmPart(GemmStore::lower));
+                           stream, GemmPart(GemmStore::lower), work + l.gemm_offset, l.gemm_bytes);
       } else {
         T *a12 = dA + size_t(r) * ldda;
         s = gemm_device<T>(Op::none, Op::trans, r, r, kb, T(-1), a12, ldda, p.w + size_t(kSytrfNb - kb) * p.ldw, p.ldw,
-                           T(1), dA, ldda, stream, GemmPart(GemmStore::upper));
+                           T(1), dA, ldda, stream, GemmPart(GemmStore::upper), work + l.gemm_offset, l.gemm_bytes);
       }
       if (s != Status::ok) return s;
     }
