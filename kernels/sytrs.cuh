@@ -22,6 +22,15 @@ struct SytrsBlock {
   int p, size, r, kp;
 };
 
+// The block's interchange on one column.
+template <class T>
+__device__ __forceinline__ void sytrs_interchange(const SytrsBlock &s, T *col) {
+  if (s.r == s.kp) return;
+  const T x = col[s.r];
+  col[s.r] = col[s.kp];
+  col[s.kp] = x;
+}
+
 // Column j of the multipliers gets the interchanges of the later blocks of its panel (as xLASYF
 // held them while it factored the panel), and the off-diagonal entry of a 2x2 D block is zeroed,
 // so that the panel's columns form a unit triangle. col_block[j]: j's block; panel_end[b]: one
@@ -40,13 +49,7 @@ sytrs_standard_form(int n, bool upper, const SytrsBlock *__restrict__ blocks, co
   }
   const int end = panel_end[b];
   T *col = l + size_t(j) * ldl;
-  for (int c = b + 1; c < end; ++c) {
-    const SytrsBlock s = blocks[c];
-    if (s.r == s.kp) continue;
-    const T x = col[s.r];
-    col[s.r] = col[s.kp];
-    col[s.kp] = x;
-  }
+  for (int c = b + 1; c < end; ++c) sytrs_interchange(blocks[c], col);
 }
 
 // The interchanges of blocks [b0, b1) on B's rows, in list order (forward) or reversed.
@@ -56,13 +59,7 @@ sytrs_swap_rows(int nrhs, const SytrsBlock *__restrict__ blocks, int b0, int b1,
   const int j = int(blockIdx.x) * kSytrsThreads + int(threadIdx.x);
   if (j >= nrhs) return;
   T *col = b + size_t(j) * ldb;
-  for (int t = 0; t < b1 - b0; ++t) {
-    const SytrsBlock s = blocks[forward ? b0 + t : b1 - 1 - t];
-    if (s.r == s.kp) continue;
-    const T x = col[s.r];
-    col[s.r] = col[s.kp];
-    col[s.kp] = x;
-  }
+  for (int t = 0; t < b1 - b0; ++t) sytrs_interchange(blocks[forward ? b0 + t : b1 - 1 - t], col);
 }
 
 // B := D^-1 B as xSYTRS/xHETRS compute it, one thread per block and column.

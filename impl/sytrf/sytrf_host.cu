@@ -58,32 +58,10 @@ Status factor_on_device(GpuContext &ctx, Symmetry symmetry, Uplo uplo, int n, co
   return check(error, "sytrf: factorization");
 }
 
-}  // namespace
-
-template <class T>
-Status sytrf_host(Symmetry symmetry, Uplo uplo, int n, T *a, int lda, int *ipiv, int *info) {
-  GpuLease lease;
-  if (!lease.ok()) return Status::no_device;
-  GpuContext &ctx = lease.ctx();
-  SytrfBuffers<T> d;
-  Status s = sytrf_buffers<T>(ctx, n, 0, &d);
-  if (s != Status::ok) return s;
-  DrainOnFailure drain{s, ctx};
-  std::vector<int> pivots(size_t(n) + 1);
-  if ((s = factor_on_device<T>(ctx, symmetry, uplo, n, a, lda, d, &pivots)) != Status::ok) return s;
-  int written = 0;
-  s = potrf::download_factored<T>(ctx, ctx.stream, uplo == Uplo::upper, n, 0, n, d.a, d.ldd, a, size_t(lda),
-                                  &written);
-  if (s != Status::ok) return s;
-  std::copy(pivots.begin(), pivots.begin() + n, ipiv);
-  *info = pivots[size_t(n)];
-  return s;
-}
-
-template <class T>
-Status sytrs_host(Symmetry symmetry, Uplo uplo, int n, int nrhs, const T *a, int lda, const int *ipiv, T *b, int ldb,
-                  SolveProgress *progress) {
-  progress->nrhs = nrhs;
+// Runs body(ctx, buffers) under the GPU lease with the buffers for order n and nrhs right-hand
+// sides; on a failure what was queued drains before the lease goes.
+template <class T, class Body>
+Status on_device(int n, int nrhs, Body body) {
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
@@ -91,18 +69,53 @@ Status sytrs_host(Symmetry symmetry, Uplo uplo, int n, int nrhs, const T *a, int
   Status s = sytrf_buffers<T>(ctx, n, nrhs, &d);
   if (s != Status::ok) return s;
   DrainOnFailure drain{s, ctx};
+  return s = body(ctx, d);
+}
+
+// Uploads B and solves with the factor already in d.a (ipiv on the host), on ctx.stream.
+template <class T>
+Status solve_on_device(GpuContext &ctx, Symmetry symmetry, Uplo uplo, int n, int nrhs, const int *ipiv, const T *b,
+                       int ldb, const SytrfBuffers<T> &d) {
   const size_t es = sizeof(T);
-  if ((s = upload_matrix(ctx, a, size_t(lda) * es, size_t(n) * es, size_t(n), d.a, d.ldd * es)) != Status::ok) return s;
-  if ((s = upload_matrix(ctx, b, size_t(ldb) * es, size_t(n) * es, size_t(nrhs), d.b, d.ldd * es)) != Status::ok)
-    return s;
-  if (stop_at_solve_stage(kSolveStageUploaded)) return s = Status::cuda_error;
+  Status s = upload_matrix(ctx, b, size_t(ldb) * es, size_t(n) * es, size_t(nrhs), d.b, d.ldd * es);
+  if (s != Status::ok) return s;
+  if (stop_at_solve_stage(kSolveStageUploaded)) return Status::cuda_error;
   s = sytrs_device<T>(symmetry, uplo, n, nrhs, d.a, d.ldd, ipiv, d.b, d.ldd, d.work + d.solve_offset, d.solve_bytes,
                       ctx.stream);
   if (s == Status::ok) s = check(cudaStreamSynchronize(ctx.stream), "sytrs");
-  if (s != Status::ok) return s;
-  s = download_columns(ctx, d.b, d.ldd * es, size_t(n) * es, nrhs, b, size_t(ldb) * es, &progress->columns,
-                       kSolveStageSolutionHalfBack);
   return s;
+}
+
+}  // namespace
+
+template <class T>
+Status sytrf_host(Symmetry symmetry, Uplo uplo, int n, T *a, int lda, int *ipiv, int *info) {
+  return on_device<T>(n, 0, [&](GpuContext &ctx, const SytrfBuffers<T> &d) {
+    std::vector<int> pivots(size_t(n) + 1);
+    Status s = factor_on_device<T>(ctx, symmetry, uplo, n, a, lda, d, &pivots);
+    if (s != Status::ok) return s;
+    int written = 0;
+    s = potrf::download_factored<T>(ctx, ctx.stream, uplo == Uplo::upper, n, 0, n, d.a, d.ldd, a, size_t(lda),
+                                    &written);
+    if (s != Status::ok) return s;
+    std::copy(pivots.begin(), pivots.begin() + n, ipiv);
+    *info = pivots[size_t(n)];
+    return s;
+  });
+}
+
+template <class T>
+Status sytrs_host(Symmetry symmetry, Uplo uplo, int n, int nrhs, const T *a, int lda, const int *ipiv, T *b, int ldb,
+                  SolveProgress *progress) {
+  progress->nrhs = nrhs;
+  return on_device<T>(n, nrhs, [&](GpuContext &ctx, const SytrfBuffers<T> &d) {
+    const size_t es = sizeof(T);
+    Status s = upload_matrix(ctx, a, size_t(lda) * es, size_t(n) * es, size_t(n), d.a, d.ldd * es);
+    if (s == Status::ok) s = solve_on_device<T>(ctx, symmetry, uplo, n, nrhs, ipiv, b, ldb, d);
+    if (s != Status::ok) return s;
+    return download_columns(ctx, d.b, d.ldd * es, size_t(n) * es, nrhs, b, size_t(ldb) * es, &progress->columns,
+                            kSolveStageSolutionHalfBack);
+  });
 }
 
 template <class T>
@@ -110,43 +123,32 @@ Status sysv_host(Symmetry symmetry, Uplo uplo, int n, int nrhs, T *a, int lda, i
                  SysvProgress *progress) {
   progress->n = n;
   progress->nrhs = nrhs;
-  GpuLease lease;
-  if (!lease.ok()) return Status::no_device;
-  GpuContext &ctx = lease.ctx();
-  SytrfBuffers<T> d;
-  Status s = sytrf_buffers<T>(ctx, n, nrhs, &d);
-  if (s != Status::ok) return s;
-  DrainOnFailure drain{s, ctx};
-  const size_t es = sizeof(T);
-  std::vector<int> pivots(size_t(n) + 1);
-  if ((s = factor_on_device<T>(ctx, symmetry, uplo, n, a, lda, d, &pivots)) != Status::ok) return s;
-  const int gpu_info = pivots[size_t(n)];
-  // A singular D: the reference does not solve, and B stays as it is.
-  const bool solve = gpu_info == 0 && nrhs > 0;
-  if (solve) {
-    if ((s = upload_matrix(ctx, b, size_t(ldb) * es, size_t(n) * es, size_t(nrhs), d.b, d.ldd * es)) != Status::ok)
+  return on_device<T>(n, nrhs, [&](GpuContext &ctx, const SytrfBuffers<T> &d) {
+    const size_t es = sizeof(T);
+    std::vector<int> pivots(size_t(n) + 1);
+    Status s = factor_on_device<T>(ctx, symmetry, uplo, n, a, lda, d, &pivots);
+    if (s != Status::ok) return s;
+    const int gpu_info = pivots[size_t(n)];
+    // A singular D: the reference does not solve, and B stays as it is.
+    const bool solve = gpu_info == 0 && nrhs > 0;
+    if (solve && (s = solve_on_device<T>(ctx, symmetry, uplo, n, nrhs, pivots.data(), b, ldb, d)) != Status::ok)
       return s;
-    if (stop_at_solve_stage(kSolveStageUploaded)) return s = Status::cuda_error;
-    s = sytrs_device<T>(symmetry, uplo, n, nrhs, d.a, d.ldd, pivots.data(), d.b, d.ldd, d.work + d.solve_offset,
-                        d.solve_bytes, ctx.stream);
-    if (s == Status::ok) s = check(cudaStreamSynchronize(ctx.stream), "sysv: solve");
+    // The pivots first, so that a failure part way can be finished on the CPU from the factor.
+    std::copy(pivots.begin(), pivots.begin() + n, ipiv);
+    progress->ipiv_written = true;
+    progress->info = gpu_info;
+    s = potrf::download_factored<T>(ctx, ctx.stream, uplo == Uplo::upper, n, 0, n, d.a, d.ldd, a, size_t(lda),
+                                    &progress->factor_columns);
     if (s != Status::ok) return s;
-  }
-  // The pivots first, so that a failure part way can be finished on the CPU from the factor.
-  std::copy(pivots.begin(), pivots.begin() + n, ipiv);
-  progress->ipiv_written = true;
-  progress->info = gpu_info;
-  s = potrf::download_factored<T>(ctx, ctx.stream, uplo == Uplo::upper, n, 0, n, d.a, d.ldd, a, size_t(lda),
-                                  &progress->factor_columns);
-  if (s != Status::ok) return s;
-  if (stop_at_solve_stage(kSolveStageFactorBack)) return s = Status::cuda_error;
-  if (solve) {
-    s = download_columns(ctx, d.b, d.ldd * es, size_t(n) * es, nrhs, b, size_t(ldb) * es, &progress->x_columns,
-                         kSolveStageSolutionHalfBack);
-    if (s != Status::ok) return s;
-  }
-  *info = gpu_info;
-  return s;
+    if (stop_at_solve_stage(kSolveStageFactorBack)) return Status::cuda_error;
+    if (solve) {
+      s = download_columns(ctx, d.b, d.ldd * es, size_t(n) * es, nrhs, b, size_t(ldb) * es, &progress->x_columns,
+                           kSolveStageSolutionHalfBack);
+      if (s != Status::ok) return s;
+    }
+    *info = gpu_info;
+    return s;
+  });
 }
 
 #define CUDROP_SYTRF_HOST_INSTANCES(T)                                                                      \
