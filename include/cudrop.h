@@ -476,6 +476,13 @@ void cposv_(const char *uplo, const int *n, const int *nrhs, CUDROP_COMPLEX_FLOA
 void zposv_(const char *uplo, const int *n, const int *nrhs, CUDROP_COMPLEX_DOUBLE *a, const int *lda,
             CUDROP_COMPLEX_DOUBLE *b, const int *ldb, int *info, size_t uplo_len CUDROP_DEFAULT_LEN_);
 
+/* The vector copy, reference semantics: y(iy) = x(ix) for n elements in the reference's order
+ * (a negative increment starts at the far end; an increment of 0 repeats one element). */
+void scopy_(const int *n, const float *x, const int *incx, float *y, const int *incy);
+void dcopy_(const int *n, const double *x, const int *incx, double *y, const int *incy);
+void ccopy_(const int *n, const CUDROP_COMPLEX_FLOAT *x, const int *incx, CUDROP_COMPLEX_FLOAT *y, const int *incy);
+void zcopy_(const int *n, const CUDROP_COMPLEX_DOUBLE *x, const int *incx, CUDROP_COMPLEX_DOUBLE *y, const int *incy);
+
 /* The reference error handler's prototype, for a program that defines its own. cudrop defines
  * no xerbla_ or cblas_xerbla: an illegal argument reaches the program's own handler, else the
  * one of the CPU BLAS/LAPACK underneath, as it would without cudrop (docs/semantics.md). */
