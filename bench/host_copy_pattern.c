@@ -14,7 +14,7 @@
  * the other level-1/2 calls numpy and scipy make around a factorization: seconds and the rate
  * of the bytes they must move, to judge whether they are worth serving.
  *
- * --sweep: the threshold question. With CUDROP_COPY_MIN_N=2 and CUDROP_COPY_MIN_STRIDE=0 (set
+ * --sweep: the threshold question. With CUDROP_COPY_SPLIT_N=2 and CUDROP_COPY_SPLIT_STRIDE=0 (set
  * here unless the environment sets them), every copy with a nonzero increment goes to cudrop's
  * copy threads: for each n and stride (bytes) the time of one strided copy, CPU BLAS against
  * cudrop, the mean over a loop of calls like numpy's (successive offsets).
@@ -113,8 +113,8 @@ int main(int argc, char **argv) {
   }
   if (reps < 1 || reps > 99) reps = 3;
   if (do_sweep) {
-    setenv("CUDROP_COPY_MIN_N", "2", 0);
-    setenv("CUDROP_COPY_MIN_STRIDE", "0", 0);
+    setenv("CUDROP_COPY_SPLIT_N", "2", 0);
+    setenv("CUDROP_COPY_SPLIT_STRIDE", "0", 0);
   }
   void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
   if (lib == NULL) {

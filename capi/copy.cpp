@@ -19,7 +19,7 @@ void copy(const int *n, const T *x, const int *incx, T *y, const int *incy, cons
   if (*n <= 0) return;
   const env::Environment &s = settings();
   const size_t widest = size_t(std::max(std::llabs(*incx), std::llabs(*incy))) * sizeof(T);
-  const bool threads = s.mode != Mode::Cpu && *n >= s.copy_min_n && widest >= s.copy_min_stride;
+  const bool threads = s.mode != Mode::Cpu && *n >= s.copy_split_n && widest >= s.copy_split_stride;
   route_cpu(routine_names<Family::copy, T>.symbol, [&] {
     if (threads && impl::copy_vector(*n, x, *incx, y, *incy, sizeof(T), s.copy_threads)) return;
     if (!cpu::take_entry_cpu_call()) cpu::routine_cached<Family::copy, T>()(n, x, incx, y, incy);

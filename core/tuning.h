@@ -194,8 +194,8 @@ constexpr int kDeviceSplitAlign = 128;
 // a set CUDROP_COPY_THREADS is the total, shared out among the devices of a call.
 constexpr int kCopyThreadsPerDevice = 16;
 // A ?copy_ (capi/copy.cpp) is split over the copy threads from kCopyVectorMinN elements on
-// (CUDROP_COPY_MIN_N) when x's or y's increment is at least kCopyVectorMinStrideBytes
-// (CUDROP_COPY_MIN_STRIDE): each element of such a copy misses the cache, and the TLB too
+// (CUDROP_COPY_SPLIT_N) when x's or y's increment is at least kCopyVectorMinStrideBytes
+// (CUDROP_COPY_SPLIT_STRIDE): each element of such a copy misses the cache, and the TLB too
 // once it lies a page from the last, so one thread waits on memory while several overlap their
 // misses (docs/perf/README.md, strided ?copy_). Each thread takes at least
 // kCopyVectorPerThread elements (two threads at the least), so that its share outweighs the

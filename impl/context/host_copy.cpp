@@ -320,7 +320,7 @@ void extent(const char *start, ptrdiff_t inc, size_t n, size_t elem_bytes, uintp
 
 bool copy_vector(int64_t n, const void *x, int64_t incx, void *y, int64_t incy, size_t elem_bytes, int threads) {
   if (n < 2 || incx == 0 || incy == 0 || (elem_bytes != 4 && elem_bytes != 8 && elem_bytes != 16)) return false;
-  // At least two parts: the caller decided the copy is worth threads (CUDROP_COPY_MIN_N).
+  // At least two parts: the caller decided the copy is worth threads (CUDROP_COPY_SPLIT_N).
   const int64_t most_parts = std::max<int64_t>(2, n / tuning::kCopyVectorPerThread);
   // The reference's element i of x is x(1 + i*incx), or x(1 + (n-1-i)*|incx|) for incx < 0.
   const ptrdiff_t step_x = ptrdiff_t(incx) * ptrdiff_t(elem_bytes), step_y = ptrdiff_t(incy) * ptrdiff_t(elem_bytes);
