@@ -506,6 +506,10 @@ void cblas_cgemm(CBLAS_LAYOUT layout, enum CBLAS_TRANSPOSE transa, enum CBLAS_TR
 void cblas_zgemm(CBLAS_LAYOUT layout, enum CBLAS_TRANSPOSE transa, enum CBLAS_TRANSPOSE transb,
                  int m, int n, int k, const void *alpha, const void *a, int lda, const void *b,
                  int ldb, const void *beta, void *c, int ldc);
+void cblas_scopy(int n, const float *x, int incx, float *y, int incy);
+void cblas_dcopy(int n, const double *x, int incx, double *y, int incy);
+void cblas_ccopy(int n, const void *x, int incx, void *y, int incy);
+void cblas_zcopy(int n, const void *x, int incx, void *y, int incy);
 enum CBLAS_UPLO { CblasUpper = 121, CblasLower = 122 };
 enum CBLAS_DIAG { CblasNonUnit = 131, CblasUnit = 132 };
 enum CBLAS_SIDE { CblasLeft = 141, CblasRight = 142 };

@@ -1,8 +1,9 @@
-// cudrop's ?copy_ (capi/copy.cpp) against the CPU library's (the one cudrop runs on, found
-// among the loaded objects after a first call): every byte of both arrays, and of guard zones
-// around them, the same after the same call, in s, d, c, z, under every exported name (LP64;
-// ILP64 _64_; the wheels' scipy_?copy_ and scipy_?copy_64_, whose CPU runs are the stand-in
-// library of tests/fuzz/shim.cpp over that same routine), for n -1, 0, 1, 7 and long,
+// cudrop's ?copy_ and cblas_?copy (capi/copy.cpp) against the CPU library's (the one cudrop
+// runs on, found among the loaded objects after a first call): every byte of both arrays, and
+// of guard zones around them, the same after the same call, in s, d, c, z, under every exported
+// name (LP64; ILP64 _64_ and 64_; the wheels' scipy_?copy_, scipy_?copy_64_, scipy_cblas_?copy,
+// scipy_cblas_?copy64_, whose CPU runs are the stand-in library of tests/fuzz/shim.cpp over
+// that same library's routines), for n -1, 0, 1, 7 and long,
 // positive, negative and zero increments, unaligned arrays, x and y overlapping, from several
 // threads at once, and in a child of fork() after the copy threads started.
 //
@@ -30,6 +31,8 @@ namespace {
 
 using Fn32 = void (*)(const int *, const void *, const int *, void *, const int *);
 using Fn64 = void (*)(const int64_t *, const void *, const int64_t *, void *, const int64_t *);
+using Cblas32 = void (*)(int, const void *, int, void *, int);
+using Cblas64 = void (*)(int64_t, const void *, int64_t, void *, int64_t);
 
 struct Precision {
   char p;
@@ -37,39 +40,41 @@ struct Precision {
 };
 const Precision kPrecisions[] = {{'s', 4}, {'d', 8}, {'c', 8}, {'z', 16}};
 
-enum class Names { lp64, ilp64, wheel, wheel64 };
-const Names kNames[] = {Names::lp64, Names::ilp64, Names::wheel, Names::wheel64};
-const char *name_of(Names names) {
-  switch (names) {
-    case Names::lp64: return "LP64";
-    case Names::ilp64: return "_64_";
-    case Names::wheel: return "scipy_";
-    default: return "scipy_ _64_";
-  }
-}
+// The Fortran names, then the CBLAS ones (cblas_dcopy, cblas_dcopy64_, scipy_cblas_dcopy,
+// scipy_cblas_dcopy64_).
+enum class Names { lp64, ilp64, wheel, wheel64, cblas, cblas64, wheel_cblas, wheel_cblas64 };
+const Names kNames[] = {Names::lp64,  Names::ilp64,   Names::wheel,       Names::wheel64,
+                        Names::cblas, Names::cblas64, Names::wheel_cblas, Names::wheel_cblas64};
+constexpr int kNameCount = 8;
+bool is_cblas(Names names) { return int(names) >= int(Names::cblas); }
+bool is_wide(Names names) { return int(names) % 2 == 1; }
 
-Fn32 g_ref[4];             // the reference's ?copy_ by precision
-void *g_cudrop[4][4];      // cudrop's entries [precision][names]
+Fn32 g_ref[4];         // the CPU library's ?copy_ by precision
+Cblas32 g_cblas_ref[4];  // and its cblas_?copy (null: it has no CBLAS, those names are not tested)
+void *g_cudrop[4][kNameCount];  // cudrop's entries [precision][names]
 std::atomic<int> g_failures{0};
 
 std::string symbol(char p, Names names) {
-  const std::string core = std::string(1, p) + "copy_";
+  const std::string core = std::string(1, p) + "copy_", cblas = "cblas_" + std::string(1, p) + "copy";
   switch (names) {
     case Names::lp64: return core;
     case Names::ilp64: return core + "64_";
     case Names::wheel: return "scipy_" + core;
-    default: return "scipy_" + core + "64_";
+    case Names::wheel64: return "scipy_" + core + "64_";
+    case Names::cblas: return cblas;
+    case Names::cblas64: return cblas + "64_";
+    case Names::wheel_cblas: return "scipy_" + cblas;
+    default: return "scipy_" + cblas + "64_";
   }
 }
 
 void call_cudrop(int precision, Names names, int n, const void *x, int incx, void *y, int incy) {
   void *fn = g_cudrop[precision][int(names)];
-  if (names == Names::ilp64 || names == Names::wheel64) {
-    const int64_t n64 = n, incx64 = incx, incy64 = incy;
-    reinterpret_cast<Fn64>(fn)(&n64, x, &incx64, y, &incy64);
-  } else {
-    reinterpret_cast<Fn32>(fn)(&n, x, &incx, y, &incy);
-  }
+  const int64_t n64 = n, incx64 = incx, incy64 = incy;
+  if (is_cblas(names) && is_wide(names)) reinterpret_cast<Cblas64>(fn)(n64, x, incx64, y, incy64);
+  else if (is_cblas(names)) reinterpret_cast<Cblas32>(fn)(n, x, incx, y, incy);
+  else if (is_wide(names)) reinterpret_cast<Fn64>(fn)(&n64, x, &incx64, y, &incy64);
+  else reinterpret_cast<Fn32>(fn)(&n, x, &incx, y, &incy);
 }
 
 uint64_t next(uint64_t &state) {
@@ -97,15 +102,16 @@ bool run_case(const Case &c, std::vector<unsigned char> &ref, std::vector<unsign
     std::memcpy(ref.data() + i, &v, std::min<size_t>(8, c.size - i));
   }
   std::memcpy(got.data(), ref.data(), c.size);
-  g_ref[c.precision](&c.n, ref.data() + c.x_at, &c.incx, ref.data() + c.y_at, &c.incy);
+  if (is_cblas(c.names)) g_cblas_ref[c.precision](c.n, ref.data() + c.x_at, c.incx, ref.data() + c.y_at, c.incy);
+  else g_ref[c.precision](&c.n, ref.data() + c.x_at, &c.incx, ref.data() + c.y_at, &c.incy);
   call_cudrop(c.precision, c.names, c.n, got.data() + c.x_at, c.incx, got.data() + c.y_at, c.incy);
   if (std::memcmp(ref.data(), got.data(), c.size) == 0) return true;
   size_t first = 0;
   while (ref[first] == got[first]) ++first;
   if (g_failures.fetch_add(1) < 10)
-    std::printf("FAIL %ccopy_ (%s) n=%d incx=%d incy=%d x at byte %zu, y at byte %zu: first difference at byte %zu "
+    std::printf("FAIL %c: %s n=%d incx=%d incy=%d x at byte %zu, y at byte %zu: first difference at byte %zu "
                 "(reference %02x, cudrop %02x)\n",
-                kPrecisions[c.precision].p, name_of(c.names), c.n, c.incx, c.incy, c.x_at, c.y_at, first, ref[first],
+                kPrecisions[c.precision].p, symbol(kPrecisions[c.precision].p, c.names).c_str(), c.n, c.incx, c.incy, c.x_at, c.y_at, first, ref[first],
                 got[first]);
   return false;
 }
@@ -117,6 +123,7 @@ size_t span_bytes(int n, int inc, size_t bytes) {
 // The cases of one precision and name: separate arrays at odd offsets (unaligned), then y
 // inside x's span (overlapping, both orders).
 int run_cases(int precision, Names names, uint64_t seed) {
+  if (is_cblas(names) && g_cblas_ref[precision] == nullptr) return 0;
   const size_t b = kPrecisions[precision].bytes;
   std::vector<unsigned char> ref, got;
   int count = 0;
@@ -253,10 +260,13 @@ int main(int argc, char **argv) {
   std::printf("CPU BLAS: %s\n", blas.where.c_str());
   for (int p = 0; p < 4; ++p) {
     g_ref[p] = reinterpret_cast<Fn32>(loaded_routine(symbol(kPrecisions[p].p, Names::lp64).c_str()));
+    g_cblas_ref[p] = reinterpret_cast<Cblas32>(loaded_routine(symbol(kPrecisions[p].p, Names::cblas).c_str()));
     if (g_ref[p] == nullptr) {
       std::printf("copy_test: SKIP: %s has no %ccopy_\n", blas.where.c_str(), kPrecisions[p].p);
       return harness::kSkipped;
     }
+    if (g_cblas_ref[p] == nullptr)
+      std::printf("note: no cblas_%ccopy beside cudrop: its CBLAS names are not compared\n", kPrecisions[p].p);
   }
   const int threads_before = threads_now();
 
@@ -281,7 +291,7 @@ int main(int argc, char **argv) {
     std::atomic<int> more{0};
     for (int t = 0; t < 4; ++t)
       callers.emplace_back([&, t] {
-        for (int p = 0; p < 4; ++p) more += run_cases(p, kNames[(p + t) % 4], 5000 + uint64_t(t) * 100 + uint64_t(p));
+        for (int p = 0; p < 4; ++p) more += run_cases(p, kNames[(2 * p + t) % kNameCount], 5000 + uint64_t(t) * 100 + uint64_t(p));
       });
     for (std::thread &c : callers) c.join();
     cases += more;
