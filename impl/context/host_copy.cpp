@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <pthread.h>
+#include <sched.h>
 
 #include "core/tuning.h"
 
@@ -273,9 +274,12 @@ CopyPool *the_vector_pool(int threads_setting) {
     return true;
   }();
   (void)registered;
-  const int threads = threads_setting > 0 ? threads_setting
-                              : std::min<int>(tuning::kCopyThreadsPerDevice,
-                                              int(std::max(1u, std::thread::hardware_concurrency())));
+  // One per core the process may run on: its workers spin, so more than that only waits.
+  cpu_set_t allowed;
+  const int cores = sched_getaffinity(0, sizeof allowed, &allowed) == 0
+                        ? CPU_COUNT(&allowed)
+                        : int(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = threads_setting > 0 ? threads_setting : std::clamp(cores, 1, tuning::kCopyThreadsPerDevice);
   CopyPool *pool = nullptr;
   try {
     pool = new CopyPool(threads);
