@@ -201,6 +201,18 @@ constexpr int kDeviceSplitAlign = 128;
 // Host copy threads per device when CUDROP_COPY_THREADS is unset (and never more than cores);
 // a set CUDROP_COPY_THREADS is the total, shared out among the devices of a call.
 constexpr int kCopyThreadsPerDevice = 16;
+// A ?copy_ (capi/copy.cpp) is split over the copy threads from kCopyVectorMinN elements on
+// (CUDROP_COPY_SPLIT_N) when x's or y's increment is at least kCopyVectorMinStrideBytes
+// (CUDROP_COPY_SPLIT_STRIDE): each element of such a copy misses the cache, and the TLB too
+// once it lies a page from the last, so one thread waits on memory while several overlap their
+// misses (docs/perf/README.md, strided ?copy_). Each thread takes at least
+// kCopyVectorPerThread elements (two threads at the least), so that its share outweighs the
+// hand-off, and the workers spin kCopySpinMicroseconds for the next call before they sleep:
+// numpy's linalg makes one such call per row, back to back.
+constexpr int kCopyVectorMinN = 1024;
+constexpr size_t kCopyVectorMinStrideBytes = 4096;
+constexpr int kCopyVectorPerThread = 128;
+constexpr int kCopySpinMicroseconds = 200;
 
 // ---- power method (impl/power_*): one value for every generation ----
 // dense_blocks_per_sm: the dense grid aims at this many blocks per SM (about four waves of

@@ -526,6 +526,12 @@ void chesv_(const char *uplo, const int *n, const int *nrhs, CUDROP_COMPLEX_FLOA
 void zhesv_(const char *uplo, const int *n, const int *nrhs, CUDROP_COMPLEX_DOUBLE *a, const int *lda, int *ipiv,
             CUDROP_COMPLEX_DOUBLE *b, const int *ldb, CUDROP_COMPLEX_DOUBLE *work, const int *lwork, int *info,
             size_t uplo_len CUDROP_DEFAULT_LEN_);
+/* The vector copy, reference semantics: y(iy) = x(ix) for n elements in the reference's order
+ * (a negative increment starts at the far end; an increment of 0 repeats one element). */
+void scopy_(const int *n, const float *x, const int *incx, float *y, const int *incy);
+void dcopy_(const int *n, const double *x, const int *incx, double *y, const int *incy);
+void ccopy_(const int *n, const CUDROP_COMPLEX_FLOAT *x, const int *incx, CUDROP_COMPLEX_FLOAT *y, const int *incy);
+void zcopy_(const int *n, const CUDROP_COMPLEX_DOUBLE *x, const int *incx, CUDROP_COMPLEX_DOUBLE *y, const int *incy);
 
 /* The reference error handler's prototype, for a program that defines its own. cudrop defines
  * no xerbla_ or cblas_xerbla: an illegal argument reaches the program's own handler, else the
@@ -550,6 +556,10 @@ void cblas_cgemm(CBLAS_LAYOUT layout, enum CBLAS_TRANSPOSE transa, enum CBLAS_TR
 void cblas_zgemm(CBLAS_LAYOUT layout, enum CBLAS_TRANSPOSE transa, enum CBLAS_TRANSPOSE transb,
                  int m, int n, int k, const void *alpha, const void *a, int lda, const void *b,
                  int ldb, const void *beta, void *c, int ldc);
+void cblas_scopy(int n, const float *x, int incx, float *y, int incy);
+void cblas_dcopy(int n, const double *x, int incx, double *y, int incy);
+void cblas_ccopy(int n, const void *x, int incx, void *y, int incy);
+void cblas_zcopy(int n, const void *x, int incx, void *y, int incy);
 enum CBLAS_UPLO { CblasUpper = 121, CblasLower = 122 };
 enum CBLAS_DIAG { CblasNonUnit = 131, CblasUnit = 132 };
 enum CBLAS_SIDE { CblasLeft = 141, CblasRight = 142 };

@@ -200,6 +200,20 @@ void route(const char *routine, Worth worth, CpuNeed cpu_need, GpuAttempt &&gpu_
         finish_on_cpu<detail::NoProgress>(routine, [](const detail::NoProgress &) {}));
 }
 
+// A call that never goes to the GPU (?copy_): run() computes it, by the CPU library underneath
+// or a loop of cudrop's own; counted as a CPU call, logged as one at CUDROP_VERBOSE=2.
+template <class Run>
+void route_cpu(const char *routine, Run &&run) {
+  if (settings().verbose < 2) {
+    run();
+    detail::count_cpu_call();
+    return;
+  }
+  const double start = detail::now_seconds();
+  run();
+  detail::count_cpu(routine, detail::now_seconds() - start);
+}
+
 template <class AgreeMax, class GpuAttempt, class CpuRun>
 void route_collective(const char *routine, bool candidate, bool fit, AgreeMax &&agree_max, GpuAttempt &&gpu_attempt,
                       CpuRun &&cpu_run) {

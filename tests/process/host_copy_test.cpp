@@ -2,8 +2,9 @@
 // lands where it should, padding between columns is untouched, for packed and strided
 // layouts, odd sizes (above and below the streaming-store size, at odd addresses) and several
 // pool sizes, including repeated runs on one pool and two threads copying through one pool at
-// the same time (an upload beside a download).
+// the same time (an upload beside a download); and the strided vector copy of ?copy_.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <thread>
@@ -63,6 +64,36 @@ int main() {
       if (concurrent_failures[who] != 0)
         std::printf("FAIL concurrent threads=%d caller=%d: %d bad rounds\n", threads, who, concurrent_failures[who]);
       failures += concurrent_failures[who];
+    }
+  }
+  // copy_vector (?copy_'s threads): the reference's elements, increments of either sign, for
+  // 4-, 8- and 16-byte elements; nothing copied where x and y overlap or an increment is 0.
+  for (size_t es : {size_t(4), size_t(8), size_t(16)})
+    for (long n : {2L, 7L, 1000L, 4099L})
+      for (long incx : {1L, -3L, 512L})
+        for (long incy : {1L, -1L, 5L}) {
+          const size_t span_x = size_t((n - 1) * std::labs(incx) + 1) * es, span_y = size_t((n - 1) * std::labs(incy) + 1) * es;
+          std::vector<unsigned char> x(span_x), y(span_y + 64, 0xCD), want(span_y + 64, 0xCD);
+          for (auto &byte : x) byte = static_cast<unsigned char>(rng());
+          for (long i = 0; i < n; ++i) {  // dcopy.f's loop
+            const long ix = incx < 0 ? (n - 1 - i) * -incx : i * incx, iy = incy < 0 ? (n - 1 - i) * -incy : i * incy;
+            std::memcpy(&want[size_t(iy) * es], &x[size_t(ix) * es], es);
+          }
+          ++cases;
+          const bool copied = cudrop::impl::copy_vector(n, x.data(), incx, y.data(), incy, es, 3);
+          if (!copied || y != want) {
+            ++failures;
+            std::printf("FAIL copy_vector es=%zu n=%ld incx=%ld incy=%ld (%s)\n", es, n, incx, incy,
+                        copied ? "wrong bytes" : "not copied");
+          }
+        }
+  {
+    std::vector<double> v(3000);
+    cases += 2;
+    if (cudrop::impl::copy_vector(1000, v.data(), 2, v.data() + 1, 1, 8, 3) ||
+        cudrop::impl::copy_vector(1000, v.data(), 0, v.data() + 1000, 1, 8, 3)) {
+      ++failures;
+      std::printf("FAIL copy_vector copied overlapping arrays or a zero increment\n");
     }
   }
   std::printf("host_copy: %d cases, %d failures\n", cases, failures);
