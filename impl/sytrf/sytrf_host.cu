@@ -92,18 +92,22 @@ Status on_device(int n, int nrhs, Body body) {
   return s = body(ctx, d);
 }
 
-// Uploads B and solves with the factor already in d.a (ipiv on the host), on ctx.stream.
+// Uploads B (on ctx.stream) and solves with the factor already in d.a (ipiv on the host) on
+// `stream`, asynchronously.
 template <class T>
 Status solve_on_device(GpuContext &ctx, Symmetry symmetry, Uplo uplo, int n, int nrhs, const int *ipiv, const T *b,
-                       int ldb, const SytrfBuffers<T> &d) {
+                       int ldb, const SytrfBuffers<T> &d, cudaStream_t stream) {
   const size_t es = sizeof(T);
   Status s = upload_matrix(ctx, b, size_t(ldb) * es, size_t(n) * es, size_t(nrhs), d.b, d.ldd * es);
   if (s != Status::ok) return s;
+  if (stream != ctx.stream) {
+    cudaError_t error = cudaEventRecord(ctx.panel_ready, ctx.stream);
+    if (error == cudaSuccess) error = cudaStreamWaitEvent(stream, ctx.panel_ready, 0);
+    if ((s = check(error, "sytrs: upload")) != Status::ok) return s;
+  }
   if (stop_at_solve_stage(kSolveStageUploaded)) return Status::cuda_error;
-  s = sytrs_device<T>(symmetry, uplo, n, nrhs, d.a, d.ldd, ipiv, d.b, d.ldd, d.work + d.solve_offset, d.solve_bytes,
-                      ctx.stream);
-  if (s == Status::ok) s = check(cudaStreamSynchronize(ctx.stream), "sytrs");
-  return s;
+  return sytrs_device<T>(symmetry, uplo, n, nrhs, d.a, d.ldd, ipiv, d.b, d.ldd, d.work + d.solve_offset, d.solve_bytes,
+                         stream);
 }
 
 }  // namespace
@@ -130,7 +134,8 @@ Status sytrs_host(Symmetry symmetry, Uplo uplo, int n, int nrhs, const T *a, int
   return on_device<T>(n, nrhs, [&](GpuContext &ctx, const SytrfBuffers<T> &d) {
     const size_t es = sizeof(T);
     Status s = upload_matrix(ctx, a, size_t(lda) * es, size_t(n) * es, size_t(n), d.a, d.ldd * es);
-    if (s == Status::ok) s = solve_on_device<T>(ctx, symmetry, uplo, n, nrhs, ipiv, b, ldb, d);
+    if (s == Status::ok) s = solve_on_device<T>(ctx, symmetry, uplo, n, nrhs, ipiv, b, ldb, d, ctx.stream);
+    if (s == Status::ok) s = check(cudaStreamSynchronize(ctx.stream), "sytrs");
     if (s != Status::ok) return s;
     return download_columns(ctx, d.b, d.ldd * es, size_t(n) * es, nrhs, b, size_t(ldb) * es, &progress->columns,
                             kSolveStageSolutionHalfBack);
@@ -151,8 +156,12 @@ Status sysv_host(Symmetry symmetry, Uplo uplo, int n, int nrhs, T *a, int lda, i
     const int gpu_info = pivots[size_t(n)];
     // A singular D: the reference does not solve, and B stays as it is.
     const bool solve = gpu_info == 0 && nrhs > 0;
-    if (solve && (s = solve_on_device<T>(ctx, symmetry, uplo, n, nrhs, pivots.data(), b, ldb, d)) != Status::ok)
-      return s;
+    // The solve runs on the compute stream while the factor goes back.
+    if (solve) {
+      s = solve_on_device<T>(ctx, symmetry, uplo, n, nrhs, pivots.data(), b, ldb, d, ctx.compute);
+      if (s == Status::ok) s = check(cudaEventRecord(ctx.panel_done[0], ctx.compute), "sysv: solve");
+      if (s != Status::ok) return s;
+    }
     // The factor whole or not at all (a Bunch-Kaufman factor cannot be finished from part of
     // it), then the pivots: from there a failure is finished on the CPU from the factor.
     if ((s = download_factor<T>(ctx, uplo, n, d, a, lda, saved, &progress->factor_columns)) != Status::ok) return s;
@@ -161,6 +170,7 @@ Status sysv_host(Symmetry symmetry, Uplo uplo, int n, int nrhs, T *a, int lda, i
     progress->info = gpu_info;
     if (stop_at_solve_stage(kSolveStageFactorBack)) return Status::cuda_error;
     if (solve) {
+      if ((s = check(cudaStreamWaitEvent(ctx.stream, ctx.panel_done[0], 0), "sysv: solve")) != Status::ok) return s;
       s = download_columns(ctx, d.b, d.ldd * es, size_t(n) * es, nrhs, b, size_t(ldb) * es, &progress->x_columns,
                            kSolveStageSolutionHalfBack);
       if (s != Status::ok) return s;
