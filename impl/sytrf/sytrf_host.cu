@@ -3,6 +3,7 @@
 // on the device, and only the factor's triangle, IPIV, INFO and X come back. Nothing of the
 // caller's changes before every GPU step has succeeded, except what the progress records say.
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "core/layout.h"
@@ -63,13 +64,16 @@ Status download_factor(GpuContext &ctx, Uplo uplo, int n, const SytrfBuffers<T> 
   return s;
 }
 
-// Uploads A, factors it on ctx.stream and brings IPIV and INFO back into pivots (n + 1).
+// Uploads A, factors it on ctx.stream and brings IPIV and INFO back into pivots (n + 1). The
+// copy of the caller's A starts into `saved` once the upload has read A (the two would share
+// the host's memory bandwidth), and is made while the GPU factors.
 template <class T>
 Status factor_on_device(GpuContext &ctx, Symmetry symmetry, Uplo uplo, int n, const T *a, int lda,
-                        const SytrfBuffers<T> &d, std::vector<int> *pivots) {
+                        const SytrfBuffers<T> &d, std::vector<int> *pivots, std::optional<SavedMatrix<T>> *saved) {
   const size_t es = sizeof(T);
   Status s = upload_matrix(ctx, a, size_t(lda) * es, size_t(n) * es, size_t(n), d.a, d.ldd * es);
   if (s != Status::ok) return s;
+  saved->emplace(a, size_t(lda), size_t(n), size_t(n));
   if ((s = sytrf_device<T>(symmetry, uplo, n, d.a, d.ldd, d.ipiv, d.ipiv + n, d.work, ctx.stream)) != Status::ok)
     return s;
   cudaError_t error =
@@ -116,11 +120,11 @@ template <class T>
 Status sytrf_host(Symmetry symmetry, Uplo uplo, int n, T *a, int lda, int *ipiv, int *info) {
   return on_device<T>(n, 0, [&](GpuContext &ctx, const SytrfBuffers<T> &d) {
     std::vector<int> pivots(size_t(n) + 1);
-    SavedMatrix<T> saved(a, size_t(lda), size_t(n), size_t(n));
-    Status s = factor_on_device<T>(ctx, symmetry, uplo, n, a, lda, d, &pivots);
+    std::optional<SavedMatrix<T>> saved;
+    Status s = factor_on_device<T>(ctx, symmetry, uplo, n, a, lda, d, &pivots, &saved);
     if (s != Status::ok) return s;
     int written = 0;
-    if ((s = download_factor<T>(ctx, uplo, n, d, a, lda, saved, &written)) != Status::ok) return s;
+    if ((s = download_factor<T>(ctx, uplo, n, d, a, lda, *saved, &written)) != Status::ok) return s;
     std::copy(pivots.begin(), pivots.begin() + n, ipiv);
     *info = pivots[size_t(n)];
     return s;
@@ -150,8 +154,8 @@ Status sysv_host(Symmetry symmetry, Uplo uplo, int n, int nrhs, T *a, int lda, i
   return on_device<T>(n, nrhs, [&](GpuContext &ctx, const SytrfBuffers<T> &d) {
     const size_t es = sizeof(T);
     std::vector<int> pivots(size_t(n) + 1);
-    SavedMatrix<T> saved(a, size_t(lda), size_t(n), size_t(n));
-    Status s = factor_on_device<T>(ctx, symmetry, uplo, n, a, lda, d, &pivots);
+    std::optional<SavedMatrix<T>> saved;
+    Status s = factor_on_device<T>(ctx, symmetry, uplo, n, a, lda, d, &pivots, &saved);
     if (s != Status::ok) return s;
     const int gpu_info = pivots[size_t(n)];
     // A singular D: the reference does not solve, and B stays as it is.
@@ -164,7 +168,7 @@ Status sysv_host(Symmetry symmetry, Uplo uplo, int n, int nrhs, T *a, int lda, i
     }
     // The factor whole or not at all (a Bunch-Kaufman factor cannot be finished from part of
     // it), then the pivots: from there a failure is finished on the CPU from the factor.
-    if ((s = download_factor<T>(ctx, uplo, n, d, a, lda, saved, &progress->factor_columns)) != Status::ok) return s;
+    if ((s = download_factor<T>(ctx, uplo, n, d, a, lda, *saved, &progress->factor_columns)) != Status::ok) return s;
     std::copy(pivots.begin(), pivots.begin() + n, ipiv);
     progress->ipiv_written = true;
     progress->info = gpu_info;
