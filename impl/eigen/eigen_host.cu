@@ -7,12 +7,11 @@
 #include <cstring>
 #include <limits>
 #include <memory>
-#include <new>
-#include <thread>
 #include <vector>
 
 #include "core/layout.h"
 #include "core/log.h"
+#include "impl/context/saved_matrix.h"
 #include "impl/eigen/eigen.h"
 #include "impl/context/gpu_context.cuh"
 #include "impl/qr/qr.h"
@@ -191,32 +190,18 @@ Status syevd_host(Jobz jobz, Uplo uplo, int n, T *a, int lda, real_t<T> *w, int 
   if ((s = upload_matrix(ctx, a, size_t(lda) * es, size_t(n) * es, size_t(n), dA, ldd * es)) != Status::ok) return s;
   // A copy of the caller's A, made while the GPU works: a failure while the eigenvectors are
   // written back puts it back, so the CPU routine starts from the caller's inputs.
-  // Allocated in the thread too: first-touching n^2 elements is no small part of the copy.
-  std::unique_ptr<T[]> saved;
-  std::thread saver;
-  if (vectors)
-    saver = std::thread([&] {
-      saved.reset(new (std::nothrow) T[size_t(n) * n]);
-      if (saved != nullptr)
-        for (int j = 0; j < n; ++j) std::memcpy(saved.get() + size_t(j) * n, a + size_t(j) * lda, size_t(n) * es);
-    });
-  struct Join {
-    std::thread &t;
-    ~Join() {
-      if (t.joinable()) t.join();
-    }
-  } join{saver};
+  std::unique_ptr<SavedMatrix<T>> saved;
+  if (vectors) saved = std::make_unique<SavedMatrix<T>>(a, size_t(lda), size_t(n), size_t(n));
   std::vector<real_t<T>> values(static_cast<size_t>(n));
   if ((s = syevd_device<T>(ctx, jobz, uplo, n, static_cast<T *>(dA), ldd, values.data(), static_cast<T *>(dZ), ldd,
                            dW, work, solve)) != Status::ok)
     return s;
   if (vectors) {
-    saver.join();
-    if (saved == nullptr) return s = Status::out_of_memory;
+    if (!saved->ready()) return s = Status::out_of_memory;
     size_t done = 0;
     s = download_matrix(ctx, dZ, ldd * es, size_t(n) * es, size_t(n), a, size_t(lda) * es, &done);
     if (s != Status::ok) {
-      for (size_t j = 0; j < done; ++j) std::memcpy(a + j * lda, saved.get() + j * n, size_t(n) * es);
+      saved->restore(a, size_t(lda), done);
       return s;
     }
   }

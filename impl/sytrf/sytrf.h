@@ -39,9 +39,10 @@ template <class T>
 Status sytrs_host(Symmetry symmetry, Uplo uplo, int n, int nrhs, const T *a, int lda, const int *ipiv, T *b, int ldb,
                   SolveProgress *progress);
 
-// What xSYSV's caller holds when a GPU attempt stops (as GesvProgress for xGESV): the
-// pivots (ipiv_written), the factor's columns before factor_columns (the rest of A is the
-// caller's original), X's columns before x_columns (only once the whole factor is back).
+// What xSYSV's caller holds when a GPU attempt stops (as GesvProgress for xGESV): the factor
+// (factor_columns: 0 or n, since a Bunch-Kaufman factor cannot be finished from part of it: a
+// write-back that fails part way puts the caller's columns back), then the pivots
+// (ipiv_written) and INFO, then X's columns before x_columns.
 struct SysvProgress {
   int n = 0, nrhs = 0;
   bool ipiv_written = false;

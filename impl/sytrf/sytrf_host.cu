@@ -7,6 +7,7 @@
 
 #include "core/layout.h"
 #include "impl/context/gpu_context.cuh"
+#include "impl/context/saved_matrix.h"
 #include "impl/potrf/potrf_transfer.cuh"
 #include "impl/sytrf/sytrf.h"
 
@@ -43,6 +44,25 @@ Status sytrf_buffers(GpuContext &ctx, int n, int nrhs, SytrfBuffers<T> *out) {
   return s;
 }
 
+// The factor's triangle into the caller's a: columns before *written hold it, also after a
+// failure part way, which puts back the columns it had written from `saved` (the caller's A,
+// copied while the GPU worked) and leaves *written 0, so that the CPU routine starts from the
+// caller's inputs. Without the memory for that copy nothing is written.
+template <class T>
+Status download_factor(GpuContext &ctx, Uplo uplo, int n, const SytrfBuffers<T> &d, T *a, int lda,
+                       SavedMatrix<T> &saved, int *written) {
+  *written = 0;
+  if (!saved.ready()) return Status::out_of_memory;
+  const Status s = potrf::download_factored<T>(ctx, ctx.stream, uplo == Uplo::upper, n, 0, n, d.a, d.ldd, a,
+                                               size_t(lda), written);
+  if (s != Status::ok) {
+    saved.restore(a, size_t(lda), size_t(*written),
+                  uplo == Uplo::upper ? SavedMatrix<T>::Part::upper : SavedMatrix<T>::Part::lower);
+    *written = 0;
+  }
+  return s;
+}
+
 // Uploads A, factors it on ctx.stream and brings IPIV and INFO back into pivots (n + 1).
 template <class T>
 Status factor_on_device(GpuContext &ctx, Symmetry symmetry, Uplo uplo, int n, const T *a, int lda,
@@ -72,18 +92,22 @@ Status on_device(int n, int nrhs, Body body) {
   return s = body(ctx, d);
 }
 
-// Uploads B and solves with the factor already in d.a (ipiv on the host), on ctx.stream.
+// Uploads B (on ctx.stream) and solves with the factor already in d.a (ipiv on the host) on
+// `stream`, asynchronously.
 template <class T>
 Status solve_on_device(GpuContext &ctx, Symmetry symmetry, Uplo uplo, int n, int nrhs, const int *ipiv, const T *b,
-                       int ldb, const SytrfBuffers<T> &d) {
+                       int ldb, const SytrfBuffers<T> &d, cudaStream_t stream) {
   const size_t es = sizeof(T);
   Status s = upload_matrix(ctx, b, size_t(ldb) * es, size_t(n) * es, size_t(nrhs), d.b, d.ldd * es);
   if (s != Status::ok) return s;
+  if (stream != ctx.stream) {
+    cudaError_t error = cudaEventRecord(ctx.panel_ready, ctx.stream);
+    if (error == cudaSuccess) error = cudaStreamWaitEvent(stream, ctx.panel_ready, 0);
+    if ((s = check(error, "sytrs: upload")) != Status::ok) return s;
+  }
   if (stop_at_solve_stage(kSolveStageUploaded)) return Status::cuda_error;
-  s = sytrs_device<T>(symmetry, uplo, n, nrhs, d.a, d.ldd, ipiv, d.b, d.ldd, d.work + d.solve_offset, d.solve_bytes,
-                      ctx.stream);
-  if (s == Status::ok) s = check(cudaStreamSynchronize(ctx.stream), "sytrs");
-  return s;
+  return sytrs_device<T>(symmetry, uplo, n, nrhs, d.a, d.ldd, ipiv, d.b, d.ldd, d.work + d.solve_offset, d.solve_bytes,
+                         stream);
 }
 
 }  // namespace
@@ -92,12 +116,11 @@ template <class T>
 Status sytrf_host(Symmetry symmetry, Uplo uplo, int n, T *a, int lda, int *ipiv, int *info) {
   return on_device<T>(n, 0, [&](GpuContext &ctx, const SytrfBuffers<T> &d) {
     std::vector<int> pivots(size_t(n) + 1);
+    SavedMatrix<T> saved(a, size_t(lda), size_t(n), size_t(n));
     Status s = factor_on_device<T>(ctx, symmetry, uplo, n, a, lda, d, &pivots);
     if (s != Status::ok) return s;
     int written = 0;
-    s = potrf::download_factored<T>(ctx, ctx.stream, uplo == Uplo::upper, n, 0, n, d.a, d.ldd, a, size_t(lda),
-                                    &written);
-    if (s != Status::ok) return s;
+    if ((s = download_factor<T>(ctx, uplo, n, d, a, lda, saved, &written)) != Status::ok) return s;
     std::copy(pivots.begin(), pivots.begin() + n, ipiv);
     *info = pivots[size_t(n)];
     return s;
@@ -111,7 +134,8 @@ Status sytrs_host(Symmetry symmetry, Uplo uplo, int n, int nrhs, const T *a, int
   return on_device<T>(n, nrhs, [&](GpuContext &ctx, const SytrfBuffers<T> &d) {
     const size_t es = sizeof(T);
     Status s = upload_matrix(ctx, a, size_t(lda) * es, size_t(n) * es, size_t(n), d.a, d.ldd * es);
-    if (s == Status::ok) s = solve_on_device<T>(ctx, symmetry, uplo, n, nrhs, ipiv, b, ldb, d);
+    if (s == Status::ok) s = solve_on_device<T>(ctx, symmetry, uplo, n, nrhs, ipiv, b, ldb, d, ctx.stream);
+    if (s == Status::ok) s = check(cudaStreamSynchronize(ctx.stream), "sytrs");
     if (s != Status::ok) return s;
     return download_columns(ctx, d.b, d.ldd * es, size_t(n) * es, nrhs, b, size_t(ldb) * es, &progress->columns,
                             kSolveStageSolutionHalfBack);
@@ -126,22 +150,27 @@ Status sysv_host(Symmetry symmetry, Uplo uplo, int n, int nrhs, T *a, int lda, i
   return on_device<T>(n, nrhs, [&](GpuContext &ctx, const SytrfBuffers<T> &d) {
     const size_t es = sizeof(T);
     std::vector<int> pivots(size_t(n) + 1);
+    SavedMatrix<T> saved(a, size_t(lda), size_t(n), size_t(n));
     Status s = factor_on_device<T>(ctx, symmetry, uplo, n, a, lda, d, &pivots);
     if (s != Status::ok) return s;
     const int gpu_info = pivots[size_t(n)];
     // A singular D: the reference does not solve, and B stays as it is.
     const bool solve = gpu_info == 0 && nrhs > 0;
-    if (solve && (s = solve_on_device<T>(ctx, symmetry, uplo, n, nrhs, pivots.data(), b, ldb, d)) != Status::ok)
-      return s;
-    // The pivots first, so that a failure part way can be finished on the CPU from the factor.
+    // The solve runs on the compute stream while the factor goes back.
+    if (solve) {
+      s = solve_on_device<T>(ctx, symmetry, uplo, n, nrhs, pivots.data(), b, ldb, d, ctx.compute);
+      if (s == Status::ok) s = check(cudaEventRecord(ctx.panel_done[0], ctx.compute), "sysv: solve");
+      if (s != Status::ok) return s;
+    }
+    // The factor whole or not at all (a Bunch-Kaufman factor cannot be finished from part of
+    // it), then the pivots: from there a failure is finished on the CPU from the factor.
+    if ((s = download_factor<T>(ctx, uplo, n, d, a, lda, saved, &progress->factor_columns)) != Status::ok) return s;
     std::copy(pivots.begin(), pivots.begin() + n, ipiv);
     progress->ipiv_written = true;
     progress->info = gpu_info;
-    s = potrf::download_factored<T>(ctx, ctx.stream, uplo == Uplo::upper, n, 0, n, d.a, d.ldd, a, size_t(lda),
-                                    &progress->factor_columns);
-    if (s != Status::ok) return s;
     if (stop_at_solve_stage(kSolveStageFactorBack)) return Status::cuda_error;
     if (solve) {
+      if ((s = check(cudaStreamWaitEvent(ctx.stream, ctx.panel_done[0], 0), "sysv: solve")) != Status::ok) return s;
       s = download_columns(ctx, d.b, d.ldd * es, size_t(n) * es, nrhs, b, size_t(ldb) * es, &progress->x_columns,
                            kSolveStageSolutionHalfBack);
       if (s != Status::ok) return s;

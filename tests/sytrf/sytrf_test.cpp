@@ -107,6 +107,12 @@ struct Padded {
       : rows(rows_), cols(cols_), ld(ld_),
         store(size_t(ld_) * std::max(cols_, 1) + 2, T(std::numeric_limits<real_of<T>>::quiet_NaN())),
         a(store.data() + 1) {}
+  // A copy has its own storage (a points into it, not into the original's).
+  Padded(const Padded &o) : rows(o.rows), cols(o.cols), ld(o.ld), store(o.store), a(store.data() + 1) {}
+  Padded &operator=(const Padded &o) {
+    rows = o.rows, cols = o.cols, ld = o.ld, store = o.store, a = store.data() + 1;
+    return *this;
+  }
   T &operator()(int i, int j) { return a[i + size_t(j) * ld]; }
   T operator()(int i, int j) const { return a[i + size_t(j) * ld]; }
   bool same(const Padded &o) const { return std::memcmp(store.data(), o.store.data(), store.size() * sizeof(T)) == 0; }
