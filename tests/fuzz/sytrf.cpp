@@ -178,7 +178,7 @@ template <class T> int reference_factor(const char *stem, bool upper, Array<T> &
   ipiv.assign(size_t(std::max(n, 1)), 0);
   fn(&u, &n, a.p(), &lda, ipiv.data(), &query, &lwork, &info, 1);
   lwork = std::max(1, int(re(query)));
-  std::vector<T> work(size_t(lwork));
+  std::vector<T> work(static_cast<size_t>(lwork));
   fn(&u, &n, a.p(), &lda, ipiv.data(), work.data(), &lwork, &info, 1);
   return info;
 }
@@ -340,7 +340,7 @@ template <class T> void sytrf_as(Rng &rng, Routine routine, bool hermitian, Name
   const Array<T> rhs = make_array<T>(rng, order, columns, ld, Fill::Random);
   auto solve_with = [&](const Run<T> &factor) {
     Array<T> x = rhs;
-    std::vector<int> pivots(size_t(order));
+    std::vector<int> pivots(static_cast<size_t>(order));
     for (int i = 0; i < order; ++i) pivots[i] = int(factor.ipiv.at(i));
     int lda_arg = int(factor.a.stride), ldb_arg = ld, info = 0;
     const char u = upper ? 'U' : 'L';
