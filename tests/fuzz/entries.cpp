@@ -18,9 +18,10 @@ void entries_case(Rng &rng) {
   const Names names = all[rng.below(3)];
   g_wide_int_min = wide(names) && rng.below(2) == 0 ? -(int64_t(1) << 32) - int64_t(rng.below(1 << 20)) : INT_MIN;
   // Each routine, precision and interface an equal share: 8 GEMM entries, 52 Level-3 ones (26
-  // Fortran, 26 CBLAS), 8 factorizations, 16 solvers, 12 QR and eigen drivers and 4 generalized
-  // eigen drivers; the SVD and LQ families fewer (their cost).
-  const uint64_t r = rng.below(106);
+  // Fortran, 26 CBLAS), 8 factorizations, 16 solvers, 12 QR and eigen drivers, 4 generalized
+  // eigen drivers and 18 symmetric indefinite routines; the SVD and LQ families fewer (their
+  // cost).
+  const uint64_t r = rng.below(124);
   if (r < 8) gemm_case(rng, names);
   else if (r < 60) level3_case(rng, names);
   else if (r < 68) factor_case(rng, names);
@@ -28,7 +29,8 @@ void entries_case(Rng &rng) {
   else if (r < 96) qr_case(rng, names);
   else if (r < 100) generalized_case(rng, names);
   else if (r < 103) svd_case(rng, names);
-  else lq_case(rng, names);
+  else if (r < 106) lq_case(rng, names);
+  else sytrf_case(rng, names);
   g_wide_int_min = INT_MIN;
 }
 

@@ -28,6 +28,29 @@ inline const char *describe(HermitianKind kind) {
   return names[int(kind)];
 }
 
+// The triangle `upper` does not name and, where `hermitian`, the imaginary parts of the
+// diagonal: junk (NaN included), which a routine of a symmetric or Hermitian matrix must not
+// read.
+template <class T> void fill_junk(Rng &rng, Array<T> &a, bool upper, bool hermitian) {
+  auto junk = [&] { return rng.below(8) == 0 ? std::numeric_limits<real_t<T>>::quiet_NaN() : real_t<T>(rng.symmetric() * 1e3); };
+  for (int j = 0; j < a.cols; ++j)
+    for (int i = 0; i < a.rows; ++i) {
+      if (upper ? i > j : i < j) a.at(i, j) = make<T>(junk(), junk());
+      else if (i == j && hermitian && is_complex<T>) a.at(i, i) = make<T>(re(a.at(i, i)), junk());
+    }
+}
+
+// One to three special values (special()) in the triangle `upper` names.
+template <class T> void put_specials(Rng &rng, Array<T> &a, bool upper) {
+  if (a.rows == 0) return;
+  const int count = 1 + int(rng.below(3));
+  for (int s = 0; s < count; ++s) {
+    int i = int(rng.below(a.rows)), j = int(rng.below(a.rows));
+    if (upper ? i > j : i < j) std::swap(i, j);
+    a.at(i, j) = special<T>(rng);
+  }
+}
+
 // The triangle `upper` names holds the matrix; the other one, and the imaginary parts of the
 // diagonal, junk (NaN included) that the routine must neither read nor write.
 template <class T> Array<T> make_hermitian(Rng &rng, int n, int lda, bool upper, HermitianKind kind) {
@@ -47,21 +70,8 @@ template <class T> Array<T> make_hermitian(Rng &rng, int n, int lda, bool upper,
     const int at = int(rng.below(order));
     a.at(at, at) = T(-1 - rng.uniform() * order);
   }
-  auto stored = [&](int i, int j) { return upper ? i <= j : i >= j; };
-  if (kind == HermitianKind::Special && order > 0) {
-    const int count = 1 + int(rng.below(3));
-    for (int s = 0; s < count; ++s) {
-      int i = int(rng.below(order)), j = int(rng.below(order));
-      if (!stored(i, j)) std::swap(i, j);
-      a.at(i, j) = special<T>(rng);
-    }
-  }
-  auto junk = [&] { return rng.below(8) == 0 ? std::numeric_limits<real_t<T>>::quiet_NaN() : real_t<T>(rng.symmetric() * 1e3); };
-  for (int j = 0; j < order; ++j)
-    for (int i = 0; i < order; ++i) {
-      if (!stored(i, j)) a.at(i, j) = make<T>(junk(), junk());
-      else if (i == j && is_complex<T>) a.at(i, i) = make<T>(re(a.at(i, i)), junk());
-    }
+  if (kind == HermitianKind::Special) put_specials(rng, a, upper);
+  fill_junk(rng, a, upper, true);
   return a;
 }
 
@@ -114,6 +124,18 @@ bool check_lu_bounds(const Array<T> &a0, const FactorRun<T> &ref, const FactorRu
   return got.info == 0;
 }
 
+// The triangle UPLO excludes must keep its bits; false, with the difference reported, where
+// it did not.
+template <class T> bool check_other_triangle(const Array<T> &a0, const Array<T> &got, bool upper) {
+  for (int j = 0; j < a0.rows; ++j)
+    for (int i = 0; i < a0.rows; ++i)
+      if ((upper ? i > j : i < j) && !same_bits(a0.at(i, j), got.at(i, j))) {
+        difference("the triangle UPLO excludes was written at (%d,%d)", i + 1, j + 1);
+        return false;
+      }
+  return true;
+}
+
 // Cholesky on the GPU: the other triangle exactly untouched, INFO exact where the matrix
 // decides it, the factor judged by its residual, its diagonal real. True when the factor
 // passed with INFO 0.
@@ -121,12 +143,7 @@ template <class T>
 bool check_cholesky_bounds(const Array<T> &a0, const FactorRun<T> &ref, const FactorRun<T> &got, bool upper,
                            HermitianKind kind) {
   const int order = a0.rows;
-  for (int j = 0; j < order; ++j)
-    for (int i = 0; i < order; ++i)
-      if ((upper ? i > j : i < j) && !same_bits(a0.at(i, j), got.a.at(i, j))) {
-        difference("the triangle UPLO excludes was written at (%d,%d)", i + 1, j + 1);
-        return false;
-      }
+  if (!check_other_triangle(a0, got.a, upper)) return false;
   if (got.info < 0 || got.info > order) difference("INFO %lld outside [0, %d]", (long long)got.info, order);
   if (kind == HermitianKind::Special || kind == HermitianKind::Random) return false;
   if (ref.info != got.info) {

@@ -53,6 +53,8 @@ void generalized_case(Rng &rng, Names names);  // sygvd, sygv (and the complex n
 void svd_case(Rng &rng, Names names);          // gesdd, gesvd, gelsd, gelss (svd.cpp)
 // gelqf, ormlq, orglq (and the complex names), geqp3, gelsy (svd.cpp)
 void lq_case(Rng &rng, Names names);
+// sytrf, sytrs, sysv (s, d, c, z), hetrf, hetrs, hesv (c, z) (sytrf.cpp)
+void sytrf_case(Rng &rng, Names names);
 void power_case(Rng &rng);
 void entries_case(Rng &rng);
 

@@ -12,6 +12,7 @@
 //   svd      ?gesdd_, ?gesvd_, ?gelsd_, ?gelss_ (s, d, c, z; the same)
 //   lq       ?gelqf_, ?ormlq_/?unmlq_, ?orglq_/?unglq_ (s, d, c, z), ?geqp3_, ?gelsy_ (s, d;
 //            the same)
+//   sytrf    ?sytrf_, ?sytrs_, ?sysv_ (s, d, c, z), ?hetrf_, ?hetrs_, ?hesv_ (c, z)
 //   power    cudrop_spower_, cudrop_dpower_, cudrop_scsrpower_, cudrop_dcsrpower_
 //   entries  the same routines under their ILP64 names (dgemm_64_, cblas_dgemm64_) and the
 //            PyPI wheels' (scipy_dgemm_, scipy_cblas_dgemm, scipy_dgemm_64_, ...)
@@ -90,6 +91,7 @@ Family g_families[] = {
     {"generalized", 4, [](Rng &rng) { generalized_case(rng, Names::lp64); }},
     {"svd", 3, [](Rng &rng) { svd_case(rng, Names::lp64); }},
     {"lq", 4, [](Rng &rng) { lq_case(rng, Names::lp64); }},
+    {"sytrf", 12, [](Rng &rng) { sytrf_case(rng, Names::lp64); }},
     {"power", 10, power_case},
     {"entries", 18, entries_case},
 };
@@ -128,7 +130,7 @@ int main(int argc, char **argv) {
   using namespace fuzz;
   const bool understood =
       harness::CommandLine("usage: fuzz [--seed S] [--cases N] [--mode-expect cpu|gpu] [--gpu] [--bounds] "
-                           "[--only CASE] [--show N] [--family gemm|level3|factor|solve|qr|generalized|svd|lq|power|entries]")
+                           "[--only CASE] [--show N] [--family gemm|level3|factor|solve|qr|generalized|svd|lq|sytrf|power|entries]")
           .number("--seed", &g_options.seed)
           .number("--cases", &g_options.cases)
           .number("--only", &g_options.only)

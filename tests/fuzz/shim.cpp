@@ -93,6 +93,9 @@ template <class Tuple> int pivot_count(const char *stem, const Tuple &t) {
   if (std::strcmp(stem, "getrf") == 0) return std::min(size_value(std::get<0>(t)), size_value(std::get<1>(t)));
   if (std::strcmp(stem, "gesv") == 0) return size_value(std::get<0>(t));
   if (std::strcmp(stem, "getrs") == 0) return size_value(std::get<1>(t));
+  // The symmetric indefinite routines (uplo, n, ...): n, out or in.
+  for (const char *n_second : {"sytrf", "hetrf", "sytrs", "hetrs", "sysv", "hesv"})
+    if (std::strcmp(stem, n_second) == 0) return size_value(std::get<1>(t));
   if constexpr (std::tuple_size_v<Tuple> > 4)
     if (std::strcmp(stem, "laswp") == 0) return size_value(std::get<4>(t));  // K2
   return 0;
