@@ -1,7 +1,8 @@
 // cuSOLVER's geqrf, syevd/heevd (vectors, lower) and gesvd (JOBU = JOBVT = 'S', m >= n) on device
 // arrays: the references the GPU QR, eigensolver and SVD are measured against. CUDA events, one untimed call, median of reps. Built by
 // scripts/gpu-check with nvcc against the toolkit's cuSOLVER (never part of the library).
-// usage: cusolver-ref geqrf|syevd d|z n[,n...] [reps]; cusolver-ref gesvd d|z MxN[,MxN...] [reps]
+// usage: cusolver-ref geqrf|syevd d|z n[,n...] [reps]; cusolver-ref gesvd d|z MxN[,MxN...] [reps];
+// cusolver-ref sytrf d n[,n...] [reps] (Bunch-Kaufman, lower, a random symmetric matrix)
 #include <cuda_runtime.h>
 #include <cuComplex.h>
 #include <cusolverDn.h>
@@ -68,6 +69,48 @@ static int gesvd(bool z, char *sizes, int reps) {
   return 0;
 }
 
+// dsytrf 'L' of each n, device arrays, CUDA events, one untimed call, median of reps.
+static int sytrf(char *sizes, int reps) {
+  cusolverDnHandle_t h;
+  cusolverDnCreate(&h);
+  for (char *s = std::strtok(sizes, ","); s; s = std::strtok(nullptr, ",")) {
+    const int n = std::atoi(s);
+    std::vector<double> host(size_t(n) * n);
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (int j = 0; j < n; ++j)
+      for (int i = j; i < n; ++i) host[i + size_t(j) * n] = host[j + size_t(i) * n] = u(rng);
+    double *a0, *a, *work;
+    int *ipiv, *info, lwork = 0;
+    cudaMalloc(&a0, host.size() * 8);
+    cudaMalloc(&a, host.size() * 8);
+    cudaMalloc(&ipiv, size_t(n) * sizeof(int));
+    cudaMalloc(&info, sizeof(int));
+    cudaMemcpy(a0, host.data(), host.size() * 8, cudaMemcpyHostToDevice);
+    cusolverDnDsytrf_bufferSize(h, n, a, n, &lwork);
+    cudaMalloc(&work, size_t(lwork) * 8);
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    std::vector<float> ms;
+    for (int r = 0; r <= reps; ++r) {
+      cudaMemcpy(a, a0, host.size() * 8, cudaMemcpyDeviceToDevice);
+      cudaEventRecord(e0);
+      cusolverDnDsytrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, ipiv, work, lwork, info);
+      cudaEventRecord(e1);
+      cudaEventSynchronize(e1);
+      float t = 0;
+      cudaEventElapsedTime(&t, e0, e1);
+      if (r > 0) ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("cusolver dsytrf n=%d uplo=L: median %.4f s (device only)\n", n, ms[ms.size() / 2] * 1e-3);
+    cudaFree(a0), cudaFree(a), cudaFree(ipiv), cudaFree(info), cudaFree(work);
+  }
+  cusolverDnDestroy(h);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 4) {
     std::fprintf(stderr, "usage: %s geqrf|syevd d|z n[,n...] [reps]\n", argv[0]);
@@ -75,6 +118,7 @@ int main(int argc, char **argv) {
   }
   const bool eigen = std::strcmp(argv[1], "syevd") == 0;
   if (std::strcmp(argv[1], "gesvd") == 0) return gesvd(argv[2][0] == 'z', argv[3], argc > 4 ? std::atoi(argv[4]) : 3);
+  if (std::strcmp(argv[1], "sytrf") == 0) return sytrf(argv[3], argc > 4 ? std::atoi(argv[4]) : 3);
   ++argv;
   const bool z = argv[1][0] == 'z';
   const int reps = argc > 4 ? std::atoi(argv[3]) : 5;
