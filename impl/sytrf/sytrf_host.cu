@@ -57,8 +57,7 @@ Status download_factor(GpuContext &ctx, Uplo uplo, int n, const SytrfBuffers<T> 
   const Status s = potrf::download_factored<T>(ctx, ctx.stream, uplo == Uplo::upper, n, 0, n, d.a, d.ldd, a,
                                                size_t(lda), written);
   if (s != Status::ok) {
-    saved.restore(a, size_t(lda), size_t(*written),
-                  uplo == Uplo::upper ? SavedMatrix<T>::Part::upper : SavedMatrix<T>::Part::lower);
+    saved.restore(a, size_t(lda), size_t(*written));
     *written = 0;
   }
   return s;
@@ -73,7 +72,8 @@ Status factor_on_device(GpuContext &ctx, Symmetry symmetry, Uplo uplo, int n, co
   const size_t es = sizeof(T);
   Status s = upload_matrix(ctx, a, size_t(lda) * es, size_t(n) * es, size_t(n), d.a, d.ldd * es);
   if (s != Status::ok) return s;
-  saved->emplace(a, size_t(lda), size_t(n), size_t(n));
+  saved->emplace(a, size_t(lda), size_t(n), size_t(n),
+                 uplo == Uplo::upper ? SavedMatrix<T>::Part::upper : SavedMatrix<T>::Part::lower);
   if ((s = sytrf_device<T>(symmetry, uplo, n, d.a, d.ldd, d.ipiv, d.ipiv + n, d.work, ctx.stream)) != Status::ok)
     return s;
   cudaError_t error =
