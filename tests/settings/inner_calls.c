@@ -1,8 +1,8 @@
 /* inner_calls: a relinked program (libcudrop_full) making 4 calls of its own: two small dgemm_
  * (the first through the full path, which opens the short way, the second through the x86-64
  * entry's short way) and two dgesv_ (n = 200, on the CPU LAPACK underneath, whose dgetrf_ calls
- * dgemm_, dtrsm_, ... back through cudrop's exports), then one dsytrf_, which cudrop forwards
- * to the CPU LAPACK (its own inner calls come back too). cudrop_counters must count the
+ * dgemm_, dtrsm_, ... back through cudrop's exports), then one dgetri_ on the last LU, which
+ * cudrop forwards to the CPU LAPACK (its own inner calls come back too). cudrop_counters must count the
  * program's 4 calls, none of the inner ones. Prints "inner_calls: PASS" when the results and
  * the counters are right; tests/settings/inner_calls.sh reads what cudrop printed. */
 #include <math.h>
@@ -11,8 +11,7 @@
 
 #include "cudrop.h"
 
-void dsytrf_(const char *uplo, const int *n, double *a, const int *lda, int *ipiv, double *work, const int *lwork,
-             int *info, size_t uplo_len);
+void dgetri_(const int *n, double *a, const int *lda, const int *ipiv, double *work, const int *lwork, int *info);
 
 enum { N = 200 };
 
@@ -59,12 +58,11 @@ int main(void) {
     }
   }
   {
-    for (int i = 0; i < N * N; ++i) lu[i] = a[i];
     const int n = N, lwork = 64 * N;
     int info = -1;
-    dsytrf_("L", &n, lu, &n, ipiv, work, &lwork, &info, 1);
-    if (info < 0) {
-      printf("inner_calls: dsytrf_ info %d\n", info);
+    dgetri_(&n, lu, &n, ipiv, work, &lwork, &info);
+    if (info != 0) {
+      printf("inner_calls: dgetri_ info %d\n", info);
       ++failures;
     }
   }
