@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <initializer_list>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cudrop.h"
@@ -17,6 +18,16 @@
 #include "tests/harness/reference.h"
 
 namespace harness {
+
+// The BLAS/LAPACK name's precision letter of T (float, double, std::complex<float>,
+// std::complex<double>): s, d, c, z.
+template <class T>
+char precision_letter() {
+  if constexpr (std::is_same_v<T, float>) return 's';
+  else if constexpr (std::is_same_v<T, double>) return 'd';
+  else if constexpr (std::is_same_v<T, std::complex<float>>) return 'c';
+  else return 'z';
+}
 
 // The options of both tests: the largest order (max_name: --max-n, --max-size), --big (the
 // GPU's larger sizes), --prec (c, z or cz), --seed, the placement ones and -v.

@@ -110,15 +110,8 @@ struct Routine {
 };
 
 template <class T>
-char letter() {
-  if constexpr (std::is_same_v<T, float>) return 's';
-  else if constexpr (std::is_same_v<T, double>) return 'd';
-  else if constexpr (std::is_same_v<T, std::complex<float>>) return 'c';
-  else return 'z';
-}
-template <class T>
 std::string symbol(bool dc) {
-  return std::string(1, letter<T>()) + (dc ? "gelsd_" : "gelss_");
+  return std::string(1, harness::precision_letter<T>()) + (dc ? "gelsd_" : "gelss_");
 }
 template <class T>
 void *mine(bool dc) {

@@ -63,13 +63,6 @@ template <class T>
 using sv_fn = void (*)(const char *, const int *, const int *, T *, const int *, int *, T *, const int *, T *,
                        const int *, int *, size_t);
 
-template <class T>
-char letter() {
-  if constexpr (std::is_same_v<T, float>) return 's';
-  else if constexpr (std::is_same_v<T, double>) return 'd';
-  else if constexpr (std::is_same_v<T, std::complex<float>>) return 'c';
-  else return 'z';
-}
 
 // One family's three routines (sy or he) in cudrop and in the reference.
 template <class T>
@@ -85,7 +78,7 @@ template <class T>
 Routines<T> routines(const harness::ReferenceLapack &ref, bool hermitian) {
   Routines<T> r;
   r.hermitian = hermitian;
-  const std::string p(1, letter<T>()), s = hermitian ? "he" : "sy";
+  const std::string p(1, harness::precision_letter<T>()), s = hermitian ? "he" : "sy";
   r.trf_name = p + s + "trf_", r.trs_name = p + s + "trs_", r.sv_name = p + s + "sv_";
   // cudrop's exported symbols: the program links libcudrop first.
   r.trf = reinterpret_cast<trf_fn<T>>(dlsym(RTLD_DEFAULT, r.trf_name.c_str()));
