@@ -14,6 +14,30 @@
 #include <random>
 #include <vector>
 
+// The median time of run() over reps timed calls after one untimed one, CUDA events on the
+// default stream; reset() (untimed) restores the input before each call.
+template <class Reset, class Run>
+static double median_seconds(int reps, Reset reset, Run run) {
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  std::vector<float> ms;
+  for (int r = 0; r <= reps; ++r) {
+    reset();
+    cudaEventRecord(e0);
+    run();
+    cudaEventRecord(e1);
+    cudaEventSynchronize(e1);
+    float t = 0;
+    cudaEventElapsedTime(&t, e0, e1);
+    if (r > 0) ms.push_back(t);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2] * 1e-3;
+}
+
 // gesvd 'S', 'S' of each MxN, device arrays, CUDA events, one untimed call, median of reps.
 static int gesvd(bool z, char *sizes, int reps) {
   cusolverDnHandle_t h;
@@ -40,28 +64,17 @@ static int gesvd(bool z, char *sizes, int reps) {
     if (z) cusolverDnZgesvd_bufferSize(h, m, n, &lwork);
     else cusolverDnDgesvd_bufferSize(h, m, n, &lwork);
     cudaMalloc(&work, size_t(lwork) * es);
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    std::vector<float> ms;
-    for (int r = 0; r <= reps; ++r) {
-      cudaMemcpy(a, a0, size_t(m) * n * es, cudaMemcpyDeviceToDevice);
-      cudaEventRecord(e0);
-      if (z)
-        cusolverDnZgesvd(h, 'S', 'S', m, n, (cuDoubleComplex *)a, m, (double *)sv, (cuDoubleComplex *)uu, m,
-                         (cuDoubleComplex *)vt, n, (cuDoubleComplex *)work, lwork, rwork, info);
-      else
-        cusolverDnDgesvd(h, 'S', 'S', m, n, (double *)a, m, (double *)sv, (double *)uu, m, (double *)vt, n,
-                         (double *)work, lwork, rwork, info);
-      cudaEventRecord(e1);
-      cudaEventSynchronize(e1);
-      float t = 0;
-      cudaEventElapsedTime(&t, e0, e1);
-      if (r > 0) ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    std::printf("cusolver %cgesvd %dx%d jobu=jobvt=S: median %.4f s (device only)\n", z ? 'z' : 'd', m, n,
-                ms[ms.size() / 2] * 1e-3);
+    const double median = median_seconds(
+        reps, [&] { cudaMemcpy(a, a0, size_t(m) * n * es, cudaMemcpyDeviceToDevice); },
+        [&] {
+          if (z)
+            cusolverDnZgesvd(h, 'S', 'S', m, n, (cuDoubleComplex *)a, m, (double *)sv, (cuDoubleComplex *)uu, m,
+                             (cuDoubleComplex *)vt, n, (cuDoubleComplex *)work, lwork, rwork, info);
+          else
+            cusolverDnDgesvd(h, 'S', 'S', m, n, (double *)a, m, (double *)sv, (double *)uu, m, (double *)vt, n,
+                             (double *)work, lwork, rwork, info);
+        });
+    std::printf("cusolver %cgesvd %dx%d jobu=jobvt=S: median %.4f s (device only)\n", z ? 'z' : 'd', m, n, median);
     cudaFree(a0), cudaFree(a), cudaFree(sv), cudaFree(uu), cudaFree(vt), cudaFree(rwork), cudaFree(info),
         cudaFree(work);
   }
@@ -89,22 +102,10 @@ static int sytrf(char *sizes, int reps) {
     cudaMemcpy(a0, host.data(), host.size() * 8, cudaMemcpyHostToDevice);
     cusolverDnDsytrf_bufferSize(h, n, a, n, &lwork);
     cudaMalloc(&work, size_t(lwork) * 8);
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    std::vector<float> ms;
-    for (int r = 0; r <= reps; ++r) {
-      cudaMemcpy(a, a0, host.size() * 8, cudaMemcpyDeviceToDevice);
-      cudaEventRecord(e0);
-      cusolverDnDsytrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, ipiv, work, lwork, info);
-      cudaEventRecord(e1);
-      cudaEventSynchronize(e1);
-      float t = 0;
-      cudaEventElapsedTime(&t, e0, e1);
-      if (r > 0) ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    std::printf("cusolver dsytrf n=%d uplo=L: median %.4f s (device only)\n", n, ms[ms.size() / 2] * 1e-3);
+    const double median =
+        median_seconds(reps, [&] { cudaMemcpy(a, a0, host.size() * 8, cudaMemcpyDeviceToDevice); },
+                       [&] { cusolverDnDsytrf(h, CUBLAS_FILL_MODE_LOWER, n, a, n, ipiv, work, lwork, info); });
+    std::printf("cusolver dsytrf n=%d uplo=L: median %.4f s (device only)\n", n, median);
     cudaFree(a0), cudaFree(a), cudaFree(ipiv), cudaFree(info), cudaFree(work);
   }
   cusolverDnDestroy(h);
@@ -151,33 +152,25 @@ int main(int argc, char **argv) {
     else if (z) cusolverDnZgeqrf_bufferSize(h, n, n, (cuDoubleComplex *)a, n, &lwork);
     else cusolverDnDgeqrf_bufferSize(h, n, n, (double *)a, n, &lwork);
     cudaMalloc(&work, size_t(lwork) * es);
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    std::vector<float> ms;
-    for (int r = 0; r <= reps; ++r) {
-      cudaMemcpy(a, a0, bytes, cudaMemcpyDeviceToDevice);
-      cudaEventRecord(e0);
-      if (eigen && z)
-        cusolverDnZheevd(h, jobz, lower, n, (cuDoubleComplex *)a, n, (double *)tau, (cuDoubleComplex *)work, lwork, info);
-      else if (eigen)
-        cusolverDnDsyevd(h, jobz, lower, n, (double *)a, n, (double *)tau, (double *)work, lwork, info);
-      else if (z)
-        cusolverDnZgeqrf(h, n, n, (cuDoubleComplex *)a, n, (cuDoubleComplex *)tau, (cuDoubleComplex *)work, lwork, info);
-      else cusolverDnDgeqrf(h, n, n, (double *)a, n, (double *)tau, (double *)work, lwork, info);
-      cudaEventRecord(e1);
-      cudaEventSynchronize(e1);
-      float t = 0;
-      cudaEventElapsedTime(&t, e0, e1);
-      if (r > 0) ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
+    const double median = median_seconds(
+        reps, [&] { cudaMemcpy(a, a0, bytes, cudaMemcpyDeviceToDevice); },
+        [&] {
+          if (eigen && z)
+            cusolverDnZheevd(h, jobz, lower, n, (cuDoubleComplex *)a, n, (double *)tau, (cuDoubleComplex *)work,
+                             lwork, info);
+          else if (eigen)
+            cusolverDnDsyevd(h, jobz, lower, n, (double *)a, n, (double *)tau, (double *)work, lwork, info);
+          else if (z)
+            cusolverDnZgeqrf(h, n, n, (cuDoubleComplex *)a, n, (cuDoubleComplex *)tau, (cuDoubleComplex *)work, lwork,
+                             info);
+          else cusolverDnDgeqrf(h, n, n, (double *)a, n, (double *)tau, (double *)work, lwork, info);
+        });
     const double flops = (z ? 4 : 1) * 4.0 / 3.0 * double(n) * n * n;
     if (eigen)
-      std::printf("cusolver %s n=%d: median %.4f s (device only)\n", z ? "zheevd" : "dsyevd", n, ms[ms.size() / 2] * 1e-3);
+      std::printf("cusolver %s n=%d: median %.4f s (device only)\n", z ? "zheevd" : "dsyevd", n, median);
     else
       std::printf("cusolver %cgeqrf n=%d: median %.4f s (%.1f GFLOP/s, device only)\n", z ? 'z' : 'd', n,
-                  ms[ms.size() / 2] * 1e-3, flops / (ms[ms.size() / 2] * 1e-3) * 1e-9);
+                  median, flops / median * 1e-9);
     cudaFree(a0), cudaFree(a), cudaFree(tau), cudaFree(info), cudaFree(work);
   }
   cusolverDnDestroy(h);
