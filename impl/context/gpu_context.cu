@@ -338,6 +338,8 @@ bool gpu_starting() {
   Warm &w = warm();
   std::lock_guard<std::mutex> lock(w.mutex);
   if (w.state == Warm::idle) {
+    // Without a driver there is nothing to overlap: start() says so at once (its notice too).
+    if (dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL) == nullptr) return false;  // kept open, as driver_problem's
     const env::Environment &e = env::environment();
     const bool several = e.devices.listed > 0;
     const int first = several ? e.devices.index[0] : -1, device = e.device;
