@@ -480,14 +480,59 @@ bool inject_fault(const char *kind) {
   return attempts.fetch_add(1) + 1 >= e.fault.from;
 }
 
+namespace {
+
+// cuPointerGetAttributes, from the driver the runtime has loaded (nullptr without it).
+using PointerAttributes = int (*)(unsigned, int *, void **, unsigned long long);
+PointerAttributes pointer_attributes() {
+  static const PointerAttributes query = [] {
+    void *libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);  // kept open (the runtime has it loaded)
+    return libcuda != nullptr ? reinterpret_cast<PointerAttributes>(dlsym(libcuda, "cuPointerGetAttributes"))
+                              : nullptr;
+  }();
+  return query;
+}
+
+// One byte's facts (cuda.h's CU_POINTER_ATTRIBUTE_*): what the current device may do there.
+CallerMemory byte_memory(const void *p) {
+  enum { kMemoryType = 2, kIsManaged = 8, kAccessFlags = 16 };  // CUpointer_attribute
+  enum { kHost = 1, kDevice = 2 };                                // CUmemorytype
+  enum { kRead = 0x1, kReadWrite = 0x3 };                         // CUpointer_access_flags
+  CallerMemory m;
+  const PointerAttributes query = pointer_attributes();
+  if (query == nullptr) return m;
+  // Each value in 8 zeroed bytes: the driver writes an enum, an int or a bool there.
+  unsigned long long type = 0, managed = 0, access = 0;
+  int attributes[] = {kMemoryType, kIsManaged, kAccessFlags};
+  void *values[] = {&type, &managed, &access};
+  // A pointer CUDA does not know is not an error: its values stay 0 (pageable).
+  if (query(3, attributes, values, reinterpret_cast<unsigned long long>(p)) != 0) return m;
+  if (managed == 0 && type != kHost && type != kDevice) return m;
+  m.managed = managed != 0;
+  m.readable = (access & kRead) != 0;
+  m.writable = (access & kReadWrite) == kReadWrite;
+  return m;
+}
+
+}  // namespace
+
+CallerMemory caller_memory(const void *first, size_t span) {
+  if (first == nullptr || span == 0) return {};
+  const CallerMemory head = byte_memory(first);
+  if (!head.readable || span == 1) return head;
+  const CallerMemory tail = byte_memory(static_cast<const char *>(first) + (span - 1));
+  return {head.readable && tail.readable, head.writable && tail.writable, head.managed && tail.managed};
+}
+
 Status upload_matrix(GpuContext &ctx, const void *host, size_t ld_bytes, size_t row_bytes,
                      size_t cols, void *dev, size_t ldd_bytes) {
   const auto *src = static_cast<const char *>(host);
   auto *dst = static_cast<char *>(dev);
-  if (row_bytes > ctx.staging_bytes) {
-    // A single column larger than a staging buffer: let the driver stage it.
-    return check(cudaMemcpy2DAsync(dst, ldd_bytes, src, ld_bytes, row_bytes, cols,
-                                   cudaMemcpyHostToDevice, ctx.stream), "upload");
+  if (row_bytes > ctx.staging_bytes || caller_memory(host, array_span(ld_bytes, row_bytes, cols)).readable) {
+    // A single column larger than a staging buffer (the driver stages it), or memory the
+    // device reads itself.
+    return check(cudaMemcpy2DAsync(dst, ldd_bytes, src, ld_bytes, row_bytes, cols, cudaMemcpyDefault, ctx.stream),
+                 "upload");
   }
   // Chunks of at most a staging buffer, and at least two, so that the DMA of the first
   // overlaps the host copy of the second.
@@ -518,9 +563,8 @@ Status download_through(GpuContext &ctx, cudaStream_t stream, StagingPair pair, 
   const auto *src = static_cast<const char *>(dev);
   auto *dst = static_cast<char *>(host);
   *cols_done = 0;
-  if (row_bytes > ctx.staging_bytes) {
-    cudaError_t error = cudaMemcpy2DAsync(dst, ld_bytes, src, ldd_bytes, row_bytes, cols,
-                                          cudaMemcpyDeviceToHost, stream);
+  if (row_bytes > ctx.staging_bytes || caller_memory(host, array_span(ld_bytes, row_bytes, cols)).writable) {
+    cudaError_t error = cudaMemcpy2DAsync(dst, ld_bytes, src, ldd_bytes, row_bytes, cols, cudaMemcpyDefault, stream);
     if (error == cudaSuccess) error = cudaStreamSynchronize(stream);
     if (error == cudaSuccess) *cols_done = cols;
     return check(error, "download");

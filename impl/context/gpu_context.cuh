@@ -139,12 +139,33 @@ size_t held_device_bytes(const GpuContext &ctx);
 // 256 MiB), and never more than CUDROP_GPU_MEM_LIMIT when that is set.
 Status device_memory_cap(GpuContext &ctx, size_t *cap);
 
+// How the GPU reaches a caller's array of `span` bytes from `first`: pageable host memory
+// (malloc's) only through the staging buffers; pinned or registered host memory
+// (cudaMallocHost, cudaHostRegister), managed memory (cudaMallocManaged) and device memory by
+// DMA or on the device as it is, read (and written, unless registered read-only) where the
+// driver says the current device may. Asked of the driver on every call for the first and the
+// last byte (a query costs about a microsecond): an allocation can be freed and its addresses
+// handed out again by malloc, so no answer is kept from one call to the next.
+struct CallerMemory {
+  bool readable = false, writable = false;  // false, false: pageable (or not known to CUDA)
+  bool managed = false;
+};
+CallerMemory caller_memory(const void *first, size_t span);
+// The bytes a column-major array spans: from its first element to the last of its last column.
+inline size_t array_span(size_t ld_bytes, size_t row_bytes, size_t cols) {
+  return cols == 0 || row_bytes == 0 ? 0 : (cols - 1) * ld_bytes + row_bytes;
+}
+
 // Host (pageable) matrix <-> device matrix, column-major, through the pinned staging
-// buffers. Sizes in bytes: row_bytes = rows*elem, ld_bytes = ld*elem. Upload is
-// asynchronous on ctx.stream; download returns when the host copy is complete.
+// buffers; memory the GPU reaches itself (caller_memory) in one direct copy instead. Sizes in
+// bytes: row_bytes = rows*elem, ld_bytes = ld*elem. Upload is asynchronous on ctx.stream (a
+// direct one reads the caller's array when the stream gets there: nothing may write that
+// array before); download returns when the host copy is complete.
 // cols_done (optional): how many leading columns of the host matrix hold their final
 // values, also when the download fails part way (every other column is then untouched,
-// as long as rows fit a staging buffer, row_bytes <= ctx.staging_bytes).
+// as long as rows fit a staging buffer, row_bytes <= ctx.staging_bytes; a direct download
+// is one copy, after the math it waits for has succeeded: only the copy engine failing in
+// its middle could leave some of its columns written with none reported).
 Status upload_matrix(GpuContext &ctx, const void *host, size_t ld_bytes, size_t row_bytes,
                      size_t cols, void *dev, size_t ldd_bytes);
 Status download_matrix(GpuContext &ctx, const void *dev, size_t ldd_bytes, size_t row_bytes,

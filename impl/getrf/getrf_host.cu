@@ -160,9 +160,14 @@ Status getrf_host(int m, int n, T *a, int lda, int *ipiv, int *info) {
   if ((s = upload_matrix(ctx, a, size_t(lda) * es, size_t(m) * es, size_t(n), dA, ldda * es)) != Status::ok) return s;
   trace.mark("upload");
   // Rows go back early in pieces of at least CUDROP_GETRF_WRITEBACK bytes, when there is more
-  // than one such piece and the memory to keep the caller's rows.
+  // than one such piece and the memory to keep the caller's rows; not into memory the device
+  // writes itself (caller_memory), which takes the factor in one direct copy, and whose rows
+  // the host would have to read to keep them (pulling managed pages back from the device).
   const size_t writeback = settings().getrf_writeback_bytes, row_bytes = size_t(n) * es;
-  const int piece_rows = writeback == 0 ? m : int(std::min<size_t>(ceil_div(writeback, row_bytes), size_t(m)));
+  const bool reachable = caller_memory(a, array_span(size_t(lda) * es, size_t(m) * es, size_t(n))).writable;
+  const int piece_rows = writeback == 0 || reachable
+                             ? m
+                             : int(std::min<size_t>(ceil_div(writeback, row_bytes), size_t(m)));
   auto *host = reinterpret_cast<char *>(a);
   SavedRows saved(ctx.copier, host, size_t(lda) * es, m, n, es);
   const bool early = piece_rows < mn && (s = return_lane(ctx)) == Status::ok && saved.allocate();
