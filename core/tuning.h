@@ -115,6 +115,12 @@ constexpr int kSgemmRepackMinM = 2048, kSgemmRepackMinNK = 128;
 // C with beta = 1), and consecutive blocks walk this many row tiles of C down a column of tiles.
 constexpr size_t kSplitTf32WorkspaceMiB = 768;
 constexpr int kSplitTf32GroupM = 8;
+// A device GEMM of at most kGemmSmallMacs multiply-adds (m n k), k at most kGemmSmallMaxK, runs as
+// one small-tile kernel (kernels/gemm_small.cuh) in every precision (docs/perf/README.md, small
+// calls): below it the tiled kernels fill few SMs and the complex product's widening pass costs
+// more than its math; its k tiles run unpipelined, so k is bounded.
+constexpr long long kGemmSmallMacs = 1LL << 21;
+constexpr int kGemmSmallMaxK = 512;
 constexpr double kGemmMinFlops = 2.0 * 512 * 512 * 512;
 constexpr double kGemmMinIntensity = 16;
 constexpr int kGetrfMinN = 2048;

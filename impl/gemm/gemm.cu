@@ -18,6 +18,7 @@
 #include "impl/gemm/gemm_split_tf32.h"
 #include "impl/gemm/gemm_config.h"
 #include "impl/context/gpu_context.cuh"
+#include "impl/context/small_call.h"
 #include "impl/context/host_copy.h"
 #include "impl/context/multi_device.h"
 #include "impl/distributed/panel_sender.h"
@@ -232,6 +233,11 @@ Status real_gemm_device(Op trans_a, Op trans_b, int m, int n, int k, T alpha, co
     }
   }
   const auto cuda_stream = static_cast<cudaStream_t>(stream);
+  if (gemm_runs_small(m, n, k, part.store == GemmStore::all && part.zeros == GemmZeros::none,
+                      k > 0 && alpha != T(0)))
+    return check(kernels::launch_gemm_small<T>(m, n, k, trans_a.transposed(), false, trans_b.transposed(), false,
+                                               alpha, dA, ldda, dB, lddb, beta, dC, lddc, cuda_stream),
+                 "small gemm");
   cudaError_t error = cudaSuccess;
   // The kernel configuration from the device's facts, its tuning column and the tuning
   // override; an empty C launches nothing and needs none.
@@ -297,10 +303,9 @@ Status download_whole_c(GpuContext &ctx, const GemmArgs<T> &g, const void *dC, s
   return s;
 }
 
-// A small call (tuning::kSmallCallBytes): op(A), op(B) and C (when read) packed into one staging
-// buffer and sent in one transfer, the product, C back in one transfer into the other staging
-// buffer, one synchronization, then C into the caller's array. Nothing of the caller's is written
-// before the GPU's work has succeeded. False when the call is not small (*status untouched).
+// A small call (tuning::kSmallCallBytes, impl/context/small_call.h): op(A), op(B) and C (when
+// read) in one transfer, the product, C back in one. False when the call is not small (*status
+// untouched).
 template <class T>
 bool gemm_small(GpuContext &ctx, const GemmArgs<T> &g, Status *status) {
   const size_t es = sizeof(T);
@@ -314,38 +319,37 @@ bool gemm_small(GpuContext &ctx, const GemmArgs<T> &g, Status *status) {
   const size_t device_bytes = a_bytes + b_bytes + c_bytes + work_bytes;
   // (Under a CUDROP_GPU_MEM_LIMIT smaller than the call, the out-of-core path below tiles it.)
   const size_t limit = settings().gpu_mem_limit;
-  if (g.alpha == T(0) || g.k <= 0 || device_bytes > tuning::kSmallCallBytes || sent > ctx.staging_bytes ||
-      c_bytes > ctx.staging_bytes || (limit != 0 && device_bytes > limit))
+  if (g.alpha == T(0) || g.k <= 0 || device_bytes > tuning::kSmallCallBytes || !SmallTransfer::fits(ctx, sent, c_bytes) ||
+      (limit != 0 && device_bytes > limit))
     return false;
+  // CUDROP_GEMM_TRACE: where the call's time goes; it then waits for the GPU once more, after
+  // the product, so that the product's own time shows (gpu_done less sent).
+  CallTrace trace(settings().gemm_trace ? 1 : 0);
   *status = [&] {
-    void *dev = nullptr;
-    if (Status s = device_buffer(ctx, Slot::a, device_bytes, &dev); s != Status::ok) return s;
-    char *d = static_cast<char *>(dev);
-    char *up = static_cast<char *>(ctx.staging[0]), *down = static_cast<char *>(ctx.staging[1]);
-    // Both staging buffers free (their last DMAs done: the events of earlier calls).
-    Status s = check(cudaEventSynchronize(ctx.staging_free[0]), "small gemm");
-    if (s == Status::ok) s = check(cudaEventSynchronize(ctx.staging_free[1]), "small gemm");
-    if (s != Status::ok) return s;
-    copy_columns(ctx.copier, up, ldda * es, g.a, size_t(g.lda) * es, rows_a * es, cols_a);
-    copy_columns(ctx.copier, up + a_bytes, lddb * es, g.b, size_t(g.ldb) * es, rows_b * es, cols_b);
-    if (g.beta != T(0))
-      copy_columns(ctx.copier, up + a_bytes + b_bytes, lddc * es, g.c, size_t(g.ldc) * es, size_t(g.m) * es,
-                   size_t(g.n));
-    cudaError_t error = cudaMemcpyAsync(d, up, sent, cudaMemcpyHostToDevice, ctx.stream);
-    if (error == cudaSuccess) error = cudaEventRecord(ctx.staging_free[0], ctx.stream);
-    if ((s = check(error, "small gemm")) != Status::ok) return s;
+    SmallTransfer transfer(ctx);
+    if (Status s = transfer.begin(device_bytes, "small gemm"); s != Status::ok) return s;
+    char *d = transfer.device();
+    trace.mark("staging_free");
+    transfer.pack(0, g.a, size_t(g.lda) * es, rows_a * es, cols_a, ldda * es);
+    transfer.pack(a_bytes, g.b, size_t(g.ldb) * es, rows_b * es, cols_b, lddb * es);
+    if (g.beta != T(0)) transfer.pack(a_bytes + b_bytes, g.c, size_t(g.ldc) * es, size_t(g.m) * es, size_t(g.n), lddc * es);
+    trace.mark("packed");
+    if (Status s = transfer.send(sent, "small gemm"); s != Status::ok) return s;
+    if (trace.on() && cudaStreamSynchronize(ctx.stream) == cudaSuccess) trace.mark("sent");
     T *dC = reinterpret_cast<T *>(d + a_bytes + b_bytes);
-    s = gemm_device<T>(g.trans_a, g.trans_b, g.m, g.n, g.k, g.alpha, reinterpret_cast<const T *>(d), ldda,
-                       reinterpret_cast<const T *>(d + a_bytes), lddb, g.beta, dC, lddc, ctx.stream, GemmPart{},
-                       work_bytes > 0 ? d + a_bytes + b_bytes + c_bytes : nullptr, work_bytes);
+    Status s = gemm_device<T>(g.trans_a, g.trans_b, g.m, g.n, g.k, g.alpha, reinterpret_cast<const T *>(d), ldda,
+                              reinterpret_cast<const T *>(d + a_bytes), lddb, g.beta, dC, lddc, ctx.stream, GemmPart{},
+                              work_bytes > 0 ? d + a_bytes + b_bytes + c_bytes : nullptr, work_bytes);
+    trace.mark("launched");
+    if (trace.on() && s == Status::ok && cudaStreamSynchronize(ctx.stream) == cudaSuccess) trace.mark("gpu_done");
+    if (s == Status::ok) s = transfer.receive(a_bytes + b_bytes, lddc * size_t(g.n) * es, "small gemm");
     if (s != Status::ok) return s;
-    error = cudaMemcpyAsync(down, dC, lddc * size_t(g.n) * es, cudaMemcpyDeviceToHost, ctx.stream);
-    if (error == cudaSuccess) error = cudaEventRecord(ctx.staging_free[1], ctx.stream);
-    if (error == cudaSuccess) error = cudaStreamSynchronize(ctx.stream);
-    if ((s = check(error, "small gemm")) != Status::ok) return s;
-    copy_columns(ctx.copier, g.c, size_t(g.ldc) * es, down, lddc * es, size_t(g.m) * es, size_t(g.n));
+    trace.mark("received");
+    transfer.unpack(0, lddc * es, g.c, size_t(g.ldc) * es, size_t(g.m) * es, size_t(g.n));
+    trace.mark("unpacked");
     return Status::ok;
   }();
+  trace.report("%s small m=%d n=%d k=%d", routine_names<Family::gemm, T>.symbol, g.m, g.n, g.k);
   return true;
 }
 

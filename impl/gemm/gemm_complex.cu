@@ -18,6 +18,7 @@
 
 #include "core/layout.h"
 #include "impl/gemm/gemm.h"
+#include "impl/gemm/gemm_config.h"
 #include "impl/context/gpu_context.cuh"
 #include "impl/context/stream_scratch.h"
 #include "kernels/complex_operand.cuh"
@@ -67,6 +68,14 @@ Status complex_gemm_device(Op trans_a, Op trans_b, int m, int n, int k, Complex<
   if (m > INT_MAX / 2 || k > INT_MAX / 2) return Status::out_of_memory;
   const auto cuda_stream = static_cast<cudaStream_t>(stream);
   const bool product = k > 0 && alpha != T(0);
+  if (gemm_runs_small(m, n, k, part.store == GemmStore::all && part.zeros == GemmZeros::none, product)) {
+    // One kernel on the complex operands as they are, instead of the two passes below.
+    if (inject_fault("launch")) return Status::cuda_error;
+    return check(kernels::launch_gemm_small<T>(m, n, k, trans_a.transposed(), trans_a.conjugated(),
+                                               trans_b.transposed(), trans_b.conjugated(), alpha, dA, ldda, dB, lddb,
+                                               beta, dC, lddc, cuda_stream),
+                 "small complex gemm");
+  }
   const bool real_beta = beta.im == R(0);
   R *c_real = reinterpret_cast<R *>(dC);
   const size_t ldc_real = 2 * lddc;

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "core/tuning.h"
+#include "kernels/gemm_small.cuh"
 #include "kernels/gemm_tiled.cuh"
 
 namespace cudrop::impl {
@@ -39,6 +40,13 @@ kernels::GemmKernelConfig gemm_kernel_config(int m, int n, int k, int sms, size_
   else
     config.dmma_tile = choose_dmma_tile(m, n, k, sms, smem_optin, forced_dmma_tile, tuned);
   return config;
+}
+
+// Whether a device GEMM runs as the small-tile kernel (core/tuning.h, kGemmSmallMacs): a whole C
+// (no triangle or zero-pattern part), a product with k > 0 and alpha != 0, small enough.
+inline bool gemm_runs_small(int m, int n, int k, bool whole_c, bool product) {
+  return whole_c && product && (long long)m * n * k <= tuning::kGemmSmallMacs && k <= tuning::kGemmSmallMaxK &&
+         n <= 65535LL * kernels::kSmallTile;
 }
 
 }  // namespace cudrop::impl

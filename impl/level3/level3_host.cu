@@ -6,11 +6,14 @@
 #include <cmath>
 #include <vector>
 
+#include "core/env.h"
 #include "core/layout.h"
 #include "core/log.h"
 #include "core/routines.h"
 #include "core/tuning.h"
 #include "impl/context/gpu_context.cuh"
+#include "impl/context/small_call.h"
+#include "impl/context/stream_scratch.h"
 #include "impl/level3/level3.h"
 #include "impl/level3/level3_device.h"
 #include "kernels/triangular.cuh"
@@ -88,6 +91,17 @@ bool finite_scalar(T x) {
   else return std::isfinite(x);
 }
 
+// The host's judgement of the same (kernels::flag_nonfinite's): whether an element of `part`
+// of the m x n host array x is Inf or NaN, the diagonal left out with skip_diagonal.
+template <class T>
+bool host_nonfinite(kernels::Part part, bool skip_diagonal, int64_t m, int64_t n, const T *x, size_t ldx) {
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i)
+      if (kernels::in_part(part, i, j) && !(skip_diagonal && i == j) && !finite_scalar(x[size_t(i) + size_t(j) * ldx]))
+        return true;
+  return false;
+}
+
 struct NonfiniteFlag {
   GpuContext &ctx;
   int *device = nullptr;
@@ -111,6 +125,71 @@ struct NonfiniteFlag {
   // After ctx.stream has passed send_back().
   bool raised() const { return *ctx.flag_word != 0; }
 };
+
+// The device's rank update on the call's operands (A, B: A's layout; C).
+template <class T>
+Status rank_update_on_device(const Level3Args<T> &g, const T *dA, const T *dB, size_t ldda, T *dC, size_t lddc,
+                             cudaStream_t stream, void *work, size_t work_bytes) {
+  if constexpr (is_complex_v<T>) {
+    if (hermitian(g.op))
+      return her2k_device<T>(g.uplo, g.trans, g.n, g.k, g.alpha, dA, ldda, dB, ldda, real_part(g.beta), dC, lddc,
+                             stream, work, work_bytes);
+  }
+  return syr2k_device<T>(g.uplo, g.trans, g.n, g.k, g.alpha, dA, ldda, dB, ldda, g.beta, dC, lddc, stream, work,
+                         work_bytes);
+}
+
+// Whether a call's device memory is small enough to go up and back in one transfer each
+// (impl/context/small_call.h): within tuning::kSmallCallBytes and any CUDROP_GPU_MEM_LIMIT.
+bool small_call(const GpuContext &ctx, size_t device_bytes, size_t sent, size_t received) {
+  const size_t limit = settings().gpu_mem_limit;
+  return device_bytes <= tuning::kSmallCallBytes && SmallTransfer::fits(ctx, sent, received) &&
+         (limit == 0 || device_bytes <= limit);
+}
+
+// SYRK, SYR2K, HERK, HER2K small: A (and B) and C whole in one transfer, Inf and NaN among A
+// and B judged on the host, C's square back in one, its triangle into the caller's. False when
+// the call is not small (*status untouched).
+template <class T>
+bool rank_update_small(GpuContext &ctx, const Level3Args<T> &g, Status *status) {
+  const size_t es = sizeof(T);
+  const bool two = g.op == Family::syr2k || g.op == Family::her2k, lower = g.uplo == Uplo::lower;
+  const size_t rows_a = g.trans ? size_t(g.k) : size_t(g.n), cols_a = g.trans ? size_t(g.n) : size_t(g.k);
+  const size_t ldda = padded_ld(rows_a, es), lddc = padded_ld(size_t(g.n), es);
+  const size_t a_bytes = scratch_region(ldda * cols_a * es), c_bytes = scratch_region(lddc * size_t(g.n) * es);
+  const size_t b_bytes = two ? a_bytes : 0;
+  const size_t work_bytes = syr2k_device_workspace<T>(g.trans, g.n, g.k);
+  const size_t sent = a_bytes + b_bytes + (g.beta != T(0) ? c_bytes : 0);
+  if (!small_call(ctx, a_bytes + b_bytes + c_bytes + work_bytes, sent, c_bytes)) return false;
+  *status = [&] {
+    if (host_nonfinite(kernels::Part::all, false, int64_t(rows_a), int64_t(cols_a), g.a, size_t(g.lda)) ||
+        (two && host_nonfinite(kernels::Part::all, false, int64_t(rows_a), int64_t(cols_a), g.b, size_t(g.ldb))))
+      return Status::special_values;
+    SmallTransfer transfer(ctx);
+    if (Status s = transfer.begin(a_bytes + b_bytes + c_bytes + work_bytes, "small rank update"); s != Status::ok) return s;
+    char *d = transfer.device();
+    transfer.pack(0, g.a, size_t(g.lda) * es, rows_a * es, cols_a, ldda * es);
+    if (two) transfer.pack(a_bytes, g.b, size_t(g.ldb) * es, rows_a * es, cols_a, ldda * es);
+    // C's square: for n up to a triangle block (kTriangleCols), what upload_triangle sends too.
+    if (g.beta != T(0)) transfer.pack(a_bytes + b_bytes, g.c, size_t(g.ldc) * es, size_t(g.n) * es, size_t(g.n), lddc * es);
+    if (Status s = transfer.send(sent, "small rank update"); s != Status::ok) return s;
+    const T *dA = reinterpret_cast<const T *>(d);
+    const T *dB = two ? reinterpret_cast<const T *>(d + a_bytes) : nullptr;
+    T *dC = reinterpret_cast<T *>(d + a_bytes + b_bytes);
+    Status s = rank_update_on_device(g, dA, dB, ldda, dC, lddc, ctx.stream,
+                                     work_bytes > 0 ? d + a_bytes + b_bytes + c_bytes : nullptr, work_bytes);
+    if (s == Status::ok) s = transfer.receive(a_bytes + b_bytes, lddc * size_t(g.n) * es, "small rank update");
+    if (s != Status::ok) return s;
+    // Only uplo's triangle is the caller's to write.
+    for (int64_t j = 0; j < g.n; ++j) {
+      const int64_t i0 = lower ? j : 0, i1 = lower ? g.n : j + 1;
+      transfer.unpack((size_t(i0) + size_t(j) * lddc) * es, lddc * es, g.c + size_t(i0) + size_t(j) * g.ldc,
+                      size_t(g.ldc) * es, size_t(i1 - i0) * es, 1);
+    }
+    return Status::ok;
+  }();
+  return true;
+}
 
 // SYRK, SYR2K, HERK, HER2K: A (and B), C's triangle when read, on the device whole.
 template <class T>
@@ -142,17 +221,9 @@ Status rank_update_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap) {
   if (s == Status::ok) s = special.send_back();
   if (s == Status::ok && g.beta != T(0))
     s = upload_triangle(ctx, lower, g.n, static_cast<const T *>(g.c), size_t(g.ldc), static_cast<T *>(dC), lddc);
-  const T *b_dev = two ? static_cast<const T *>(dB) : nullptr;
-  const auto update = [&] {
-    if constexpr (is_complex_v<T>) {
-      if (hermitian(g.op))
-        return her2k_device<T>(g.uplo, g.trans, g.n, g.k, g.alpha, static_cast<const T *>(dA), ldda, b_dev, ldda,
-                               real_part(g.beta), static_cast<T *>(dC), lddc, ctx.stream, dWork, work_bytes);
-    }
-    return syr2k_device<T>(g.uplo, g.trans, g.n, g.k, g.alpha, static_cast<const T *>(dA), ldda, b_dev, ldda, g.beta,
-                           static_cast<T *>(dC), lddc, ctx.stream, dWork, work_bytes);
-  };
-  if (s == Status::ok) s = update();
+  if (s == Status::ok)
+    s = rank_update_on_device(g, static_cast<const T *>(dA), two ? static_cast<const T *>(dB) : nullptr, ldda,
+                              static_cast<T *>(dC), lddc, ctx.stream, dWork, work_bytes);
   // Everything must have succeeded before the first byte of the caller's C changes.
   if (s == Status::ok) s = check(cudaStreamSynchronize(ctx.stream), "syrk");
   if (s != Status::ok) return s;
@@ -170,16 +241,95 @@ size_t side_workspace(const Level3Args<T> &g, int64_t cols, bool lean) {
   }
 }
 
+// The device's SYMM, HEMM, TRMM or TRSM on `cols` columns of B (and C), the call's A.
+template <class T>
+Status side_on_device(const Level3Args<T> &g, int64_t cols, const T *dA, size_t ldda, T *dB, T *dC, size_t lddb,
+                      cudaStream_t stream, void *work, size_t work_bytes) {
+  switch (g.op) {
+    case Family::trsm:
+      return trsm_device<T>(g.side, g.uplo, g.trans, g.diag, g.m, cols, g.alpha, dA, ldda, dB, lddb, stream, work,
+                            work_bytes);
+    case Family::trmm:
+      return trmm_device<T>(g.side, g.uplo, g.trans, g.diag, g.m, cols, g.alpha, dA, ldda, dB, lddb, dC, lddb, stream,
+                            work, work_bytes);
+    case Family::hemm:
+      if constexpr (is_complex_v<T>)
+        return hemm_device<T>(g.side, g.uplo, g.m, cols, g.alpha, dA, ldda, dB, lddb, g.beta, dC, lddb, stream, work,
+                              work_bytes);
+      [[fallthrough]];  // a real Hermitian matrix is symmetric
+    default:
+      return symm_device<T>(g.side, g.uplo, g.m, cols, g.alpha, dA, ldda, dB, lddb, g.beta, dC, lddb, stream, work,
+                            work_bytes);
+  }
+}
+
+// A SYMM, HEMM, TRMM or TRSM call's shape on the device: A's square of `order`, B (and C) m
+// rows at lddb.
+struct SideLayout {
+  bool left, lower;
+  bool has_c;    // TRMM goes out of place: B in, the result out
+  bool reads_c;  // SYMM, HEMM with beta != 0
+  int64_t order;
+  size_t ldda, lddb;
+};
+template <class T>
+SideLayout side_layout(const Level3Args<T> &g) {
+  const bool left = g.side == Side::left;
+  const int64_t order = left ? g.m : g.n;
+  return {left, g.uplo == Uplo::lower, g.op != Family::trsm,
+          (g.op == Family::symm || g.op == Family::hemm) && g.beta != T(0), order,
+          padded_ld(size_t(order), sizeof(T)), padded_ld(size_t(g.m), sizeof(T))};
+}
+
+// SYMM, HEMM, TRMM, TRSM small: A's square (for orders up to a triangle block, kTriangleCols,
+// what upload_triangle sends too), B (and C) in one transfer, Inf and NaN among A's triangle
+// and B judged on the host, the result back in one. False when the call is not small
+// (*status untouched).
+template <class T>
+bool side_small(GpuContext &ctx, const Level3Args<T> &g, Status *status) {
+  const size_t es = sizeof(T);
+  const SideLayout layout = side_layout(g);  // (named copies: lambdas below cannot capture structured bindings)
+  const bool left = layout.left, lower = layout.lower, has_c = layout.has_c, reads_c = layout.reads_c;
+  const int64_t order = layout.order;
+  const size_t ldda = layout.ldda, lddb = layout.lddb;
+  const size_t a_bytes = scratch_region(ldda * size_t(order) * es), b_bytes = scratch_region(lddb * size_t(g.n) * es);
+  const size_t c_bytes = has_c ? b_bytes : 0;
+  const size_t work_bytes = side_workspace(g, g.n, false);
+  const size_t sent = a_bytes + b_bytes + (reads_c ? c_bytes : 0), result_at = has_c ? a_bytes + b_bytes : a_bytes;
+  if (!small_call(ctx, a_bytes + b_bytes + c_bytes + work_bytes, sent, b_bytes)) return false;
+  *status = [&] {
+    if (skips_zero_entries(g.op) &&
+        (host_nonfinite(lower ? kernels::Part::lower : kernels::Part::upper, g.diag == Diag::unit, order, order, g.a,
+                        size_t(g.lda)) ||
+         host_nonfinite(kernels::Part::all, false, g.m, g.n, g.b, size_t(g.ldb))))
+      return Status::special_values;
+    SmallTransfer transfer(ctx);
+    if (Status s = transfer.begin(a_bytes + b_bytes + c_bytes + work_bytes, "small level 3"); s != Status::ok) return s;
+    char *d = transfer.device();
+    transfer.pack(0, g.a, size_t(g.lda) * es, size_t(order) * es, size_t(order), ldda * es);
+    transfer.pack(a_bytes, g.b, size_t(g.ldb) * es, size_t(g.m) * es, size_t(g.n), lddb * es);
+    if (reads_c) transfer.pack(a_bytes + b_bytes, g.c, size_t(g.ldc) * es, size_t(g.m) * es, size_t(g.n), lddb * es);
+    if (Status s = transfer.send(sent, "small level 3"); s != Status::ok) return s;
+    Status s = side_on_device(g, g.n, reinterpret_cast<const T *>(d), ldda, reinterpret_cast<T *>(d + a_bytes),
+                              has_c ? reinterpret_cast<T *>(d + a_bytes + b_bytes) : nullptr, lddb, ctx.stream,
+                              work_bytes > 0 ? d + a_bytes + b_bytes + c_bytes : nullptr, work_bytes);
+    if (s == Status::ok) s = transfer.receive(result_at, lddb * size_t(g.n) * es, "small level 3");
+    if (s != Status::ok) return s;
+    transfer.unpack(0, lddb * es, g.c, size_t(g.ldc) * es, size_t(g.m) * es, size_t(g.n));
+    return Status::ok;
+  }();
+  return true;
+}
+
 // SYMM, TRMM, TRSM: the triangle of A whole on the device; B (and C) in chunks of columns on
 // the left side (one chunk on the right, where every column of the result needs all of B's).
 template <class T>
 Status side_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap, Level3Progress *progress) {
   const size_t es = sizeof(T);
-  const bool left = g.side == Side::left, lower = g.uplo == Uplo::lower;
-  const bool has_c = g.op != Family::trsm;  // TRMM goes out of place: B in, the result out
-  const bool reads_c = (g.op == Family::symm || g.op == Family::hemm) && g.beta != T(0);
-  const int64_t order = left ? g.m : g.n;
-  const size_t ldda = padded_ld(size_t(order), es), lddb = padded_ld(size_t(g.m), es);
+  const SideLayout layout = side_layout(g);  // (named copies: lambdas below cannot capture structured bindings)
+  const bool left = layout.left, lower = layout.lower, has_c = layout.has_c, reads_c = layout.reads_c;
+  const int64_t order = layout.order;
+  const size_t ldda = layout.ldda, lddb = layout.lddb;
   const size_t a_bytes = ldda * size_t(order) * es;
   bool lean = false;  // TRSM's products without their workspace (side_workspace)
   auto device_bytes = [&](int64_t cols, int buffers) {
@@ -245,22 +395,7 @@ Status side_host(GpuContext &ctx, const Level3Args<T> &g, size_t cap, Level3Prog
     return s;
   };
   auto compute_chunk = [&](int64_t i, int64_t cols) {
-    switch (g.op) {
-      case Family::trsm:
-        return trsm_device<T>(g.side, g.uplo, g.trans, g.diag, g.m, cols, g.alpha, dA, ldda, dB(i), lddb, ctx.compute,
-                              work, work_bytes);
-      case Family::trmm:
-        return trmm_device<T>(g.side, g.uplo, g.trans, g.diag, g.m, cols, g.alpha, dA, ldda, dB(i), lddb, dC(i), lddb,
-                              ctx.compute, work, work_bytes);
-      case Family::hemm:
-        if constexpr (is_complex_v<T>)
-          return hemm_device<T>(g.side, g.uplo, g.m, cols, g.alpha, dA, ldda, dB(i), lddb, g.beta, dC(i), lddb,
-                                ctx.compute, work, work_bytes);
-        [[fallthrough]];  // a real Hermitian matrix is symmetric
-      default:
-        return symm_device<T>(g.side, g.uplo, g.m, cols, g.alpha, dA, ldda, dB(i), lddb, g.beta, dC(i), lddb,
-                              ctx.compute, work, work_bytes);
-    }
+    return side_on_device(g, cols, dA, ldda, dB(i), has_c ? dC(i) : nullptr, lddb, ctx.compute, work, work_bytes);
   };
   const int64_t chunks = ceil_div(g.n, chunk);
   if (Status s = upload_chunk(0); s != Status::ok) return s;
@@ -298,12 +433,14 @@ Status level3_host(const Level3Args<T> &g, Level3Progress *progress) {
   if (!lease.ok()) return Status::no_device;
   GpuContext &ctx = lease.ctx();
   progress->total = g.n;
+  if (skips_zero_entries(g.op) && !finite_scalar(g.alpha)) return Status::special_values;
+  const bool rank_update =
+      g.op == Family::syrk || g.op == Family::syr2k || g.op == Family::herk || g.op == Family::her2k;
+  Status small = Status::ok;
+  if (rank_update ? rank_update_small(ctx, g, &small) : side_small(ctx, g, &small)) return small;
   size_t cap = 0;
   if (Status s = device_memory_cap(ctx, &cap); s != Status::ok) return s;
-  if (skips_zero_entries(g.op) && !finite_scalar(g.alpha)) return Status::special_values;
-  if (g.op == Family::syrk || g.op == Family::syr2k || g.op == Family::herk || g.op == Family::her2k)
-    return rank_update_host(ctx, g, cap);
-  return side_host(ctx, g, cap, progress);
+  return rank_update ? rank_update_host(ctx, g, cap) : side_host(ctx, g, cap, progress);
 }
 
 template Status level3_host<float>(const Level3Args<float> &, Level3Progress *);
