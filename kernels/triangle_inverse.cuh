@@ -27,23 +27,27 @@ template <class T>
 __global__ void __launch_bounds__(kTriNb)
 invert_triangle_blocks(bool lower, bool unit, long long n, const T *__restrict__ a, size_t lda, T *__restrict__ inverse,
                        size_t ldi, int nb) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  T(*tile)[kTriNb + 1] = reinterpret_cast<T(*)[kTriNb + 1]>(smem);
+  extern __shared__ __align__(16) unsigned char inverse_smem[];
+  T(*tile)[kTriNb + 1] = reinterpret_cast<T(*)[kTriNb + 1]>(inverse_smem);
   const long long b0 = (long long)blockIdx.x * kTriNb;
   const int c = threadIdx.x;
-  for (int i = 0; i < kTriNb; ++i) tile[i][c] = triangle_element(lower, unit, n, a, lda, b0 + i, b0 + c);
+  // Unrolled, loads outside branches, so that several are in flight at once (as in
+  // triangle_solve_block; a[0] is the triangle's first element, always there).
+#pragma unroll 16
+  for (int i = 0; i < kTriNb; ++i) tile[i][c] = triangle_element_flat(lower, unit, n, a, lda, b0 + i, b0 + c);
   __syncthreads();
-  T x[kTriNb];  // column c of the identity, then of the inverse
+  with_unknowns<T>(inverse_smem + triangle_tile_smem<T>, [&](auto &x) {  // column c of the identity, then of the inverse
 #pragma unroll
-  for (int i = 0; i < kTriNb; ++i) x[i] = i == c ? T(1) : T(0);
-  substitute(lower, tile, x);
-  T *column = inverse + size_t(b0) + size_t(b0 % nb + c) * ldi;
+    for (int i = 0; i < kTriNb; ++i) x[i] = i == c ? T(1) : T(0);
+    substitute(lower, tile, x);
+    T *column = inverse + size_t(b0) + size_t(b0 % nb + c) * ldi;
 #pragma unroll
-  for (int i = 0; i < kTriNb; ++i) column[i] = x[i];
+    for (int i = 0; i < kTriNb; ++i) column[i] = x[i];
+  });
 }
 
 template <class T>
-constexpr size_t invert_triangle_smem = sizeof(T) * kTriNb * (kTriNb + 1);
+constexpr size_t invert_triangle_smem = triangle_solve_smem<T>;
 
 template <class T>
 cudaError_t launch_invert_triangle_blocks(bool lower, bool unit, long long n, long long padded, const T *a,

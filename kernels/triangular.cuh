@@ -27,25 +27,69 @@ __device__ T triangle_element(bool lower, bool unit, long long n, const T *a, si
   return (lower ? i > j : i < j) ? a[size_t(i) + size_t(j) * lda] : T(0);
 }
 
-// x := the solution of tile x = x, the kTriNb x kTriNb system `tile` (shared memory) lower or
-// upper triangular, x in registers (indexed by constants only: the loops unroll).
+// Where a thread keeps its kTriNb unknowns: in registers (indexed by constants only: the loops
+// unroll), except for Complex<double>, whose 64 take 256 registers, more than a thread has (they
+// spilled to local memory, 13 KB of stores a thread): there each thread's unknowns are a column
+// of shared memory, element i at column[i * kTriNb] (consecutive threads, consecutive words).
 template <class T>
-__device__ __forceinline__ void substitute(bool lower, const T (*tile)[kTriNb + 1], T (&x)[kTriNb]) {
+constexpr bool kUnknownsShared = sizeof(T) > 8;
+template <class T>
+constexpr size_t unknowns_smem = kUnknownsShared<T> ? sizeof(T) * kTriNb * kTriNb : 0;
+template <class T>
+struct SharedUnknowns {
+  T *column;
+  __device__ T &operator[](int i) const { return column[i * kTriNb]; }
+};
+
+// Runs solve(x) with the calling thread's unknowns where kUnknownsShared<T> says; `shared`: the
+// block's unknowns_smem<T> bytes.
+template <class T, class Solve>
+__device__ __forceinline__ void with_unknowns(unsigned char *shared, Solve &&solve) {
+  if constexpr (kUnknownsShared<T>) {
+    SharedUnknowns<T> x{reinterpret_cast<T *>(shared) + threadIdx.x};
+    solve(x);
+  } else {
+    T x[kTriNb];
+    solve(x);
+  }
+}
+
+// triangle_element's value with the load outside any branch: an element outside the stored
+// triangle loads a[0] (the block's first diagonal element, always there) and drops it. The
+// branches of triangle_element put each load behind its own, which serialised an unrolled
+// loop's 64 loads (64 memory latencies, most of a small TRSM's time); as selects, they are all
+// in flight at once.
+template <class T>
+__device__ __forceinline__ T triangle_element_flat(bool lower, bool unit, long long n, const T *a, size_t lda,
+                                                   long long i, long long j) {
+  // (bitwise, not short-circuit: no branches)
+  const bool stored = (i < n) & (j < n) & (((i == j) & !unit) | ((i != j) & (lower ? i > j : i < j)));
+  const T loaded = a[stored ? size_t(i) + size_t(j) * lda : 0];
+  return stored ? loaded : (i == j ? T(1) : T(0));
+}
+
+// x := the solution of tile x = x, the kTriNb x kTriNb system `tile` (shared memory) lower or
+// upper triangular. Column by
+// column, as the reference's TRSM: x(k) is divided by its diagonal element, then every later
+// x(i) loses tile(i, k) x(k). Each x(i) sees the same operations in the same order as in a
+// row-by-row substitution, but the updates of one column are independent of each other: the
+// dependent chain is one division and one multiply-add per column, not one per element.
+// X: T[kTriNb] in registers, or SharedUnknowns.
+template <class T, class X>
+__device__ __forceinline__ void substitute(bool lower, const T (*tile)[kTriNb + 1], X &x) {
   if (lower) {
 #pragma unroll
-    for (int i = 0; i < kTriNb; ++i) {
-      T t = x[i];
+    for (int k = 0; k < kTriNb; ++k) {
+      x[k] = divide(x[k], tile[k][k]);
 #pragma unroll
-      for (int k = 0; k < i; ++k) t -= tile[i][k] * x[k];
-      x[i] = divide(t, tile[i][i]);
+      for (int i = k + 1; i < kTriNb; ++i) x[i] -= tile[i][k] * x[k];
     }
   } else {
 #pragma unroll
-    for (int i = kTriNb - 1; i >= 0; --i) {
-      T t = x[i];
+    for (int k = kTriNb - 1; k >= 0; --k) {
+      x[k] = divide(x[k], tile[k][k]);
 #pragma unroll
-      for (int k = i + 1; k < kTriNb; ++k) t -= tile[i][k] * x[k];
-      x[i] = divide(t, tile[i][i]);
+      for (int i = 0; i < k; ++i) x[i] -= tile[i][k] * x[k];
     }
   }
 }
@@ -55,21 +99,26 @@ __device__ __forceinline__ void substitute(bool lower, const T (*tile)[kTriNb + 
 // is op(A_bb) on the left, op(A_bb)^T on the right (a row x of B solves x op(A) = b as
 // op(A)^T x = b); sys_trans: it is A_bb^T; sys_conj: its elements are conjugated (op 'C' on the
 // left, and on the right, where op(A)^T = conj(A)). One thread per right-hand side (a column of
-// B's s-row block on the left, a row of its s-column block on the right), x in registers. The
-// system matrix sits in dynamic shared memory (triangle_solve_smem bytes: more than the 48 KiB
-// of a static array for Complex<double>).
+// B's s-row block on the left, a row of its s-column block on the right), x where
+// kUnknownsShared says. The system matrix sits in dynamic shared memory (triangle_solve_smem
+// bytes: more than the 48 KiB of a static array for Complex<double>).
 template <class T>
-constexpr size_t triangle_solve_smem = sizeof(T) * kTriNb * (kTriNb + 1);
+constexpr size_t triangle_tile_smem = sizeof(T) * kTriNb * (kTriNb + 1);
+template <class T>
+constexpr size_t triangle_solve_smem = triangle_tile_smem<T> + unknowns_smem<T>;
 
 template <class T>
 __global__ void __launch_bounds__(kTriNb)
 triangle_solve_block(bool left, bool lower, bool sys_trans, bool sys_conj, bool unit, int s, const T *__restrict__ a,
                      size_t lda, T *__restrict__ b, size_t ldb, long long count) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  T(*tile)[kTriNb + 1] = reinterpret_cast<T(*)[kTriNb + 1]>(smem);  // the system matrix, identity past s
+  extern __shared__ __align__(16) unsigned char solve_smem[];
+  T(*tile)[kTriNb + 1] = reinterpret_cast<T(*)[kTriNb + 1]>(solve_smem);  // the system matrix, identity past s
+  // Unrolled, with branch-free loads, so that the loads of several columns are in flight at once
+  // (one at a time, the block's start is 64 memory latencies).
+#pragma unroll 16
   for (int k = 0; k < kTriNb; ++k) {
     const int i = sys_trans ? k : threadIdx.x, j = sys_trans ? threadIdx.x : k;  // element (i, j) of A_bb
-    T v = triangle_element(lower, unit, (long long)s, a, lda, i, j);
+    T v = triangle_element_flat(lower, unit, (long long)s, a, lda, i, j);
     if (sys_conj) v = conj(v);
     if (sys_trans) tile[j][i] = v;
     else tile[i][j] = v;
@@ -80,13 +129,17 @@ triangle_solve_block(bool left, bool lower, bool sys_trans, bool sys_conj, bool 
   if (v >= count) return;
   T *rhs = left ? b + size_t(v) * ldb : b + size_t(v);
   const size_t step = left ? 1 : ldb;
-  T x[kTriNb];
+  with_unknowns<T>(solve_smem + triangle_tile_smem<T>, [&](auto &x) {
 #pragma unroll
-  for (int i = 0; i < kTriNb; ++i) x[i] = i < s ? rhs[size_t(i) * step] : T(0);
-  substitute(sys_lower, tile, x);
+    for (int i = 0; i < kTriNb; ++i) {  // (loads outside branches, as in triangle_element_flat)
+      const T loaded = rhs[size_t(i < s ? i : 0) * step];
+      x[i] = i < s ? loaded : T(0);
+    }
+    substitute(sys_lower, tile, x);
 #pragma unroll
-  for (int i = 0; i < kTriNb; ++i)
-    if (i < s) rhs[size_t(i) * step] = x[i];
+    for (int i = 0; i < kTriNb; ++i)
+      if (i < s) rhs[size_t(i) * step] = x[i];
+  });
 }
 
 // a: A_bb (the block's first element); b: the block's first element of B (row r0 on the left,
