@@ -21,29 +21,24 @@
 namespace cudrop::kernels {
 
 // The inverse of every kTriNb-wide diagonal block of the triangle of order n (whole blocks up to
-// `padded`, a multiple of nb), one CTA a block, a thread a column of the inverse; written into
-// `inverse` (leading dimension ldi) where its nb-wide block keeps it.
+// `padded`, a multiple of nb), written into `inverse` (leading dimension ldi) where its nb-wide
+// block keeps it: kTriNb / kTriSolveWarps CTAs a block, each loading the block and solving for
+// kTriSolveWarps columns of its inverse, a warp a column (warp_substitute on a column of the
+// identity).
 template <class T>
-__global__ void __launch_bounds__(kTriNb)
+__global__ void __launch_bounds__(32 * kTriSolveWarps)
 invert_triangle_blocks(bool lower, bool unit, long long n, const T *__restrict__ a, size_t lda, T *__restrict__ inverse,
                        size_t ldi, int nb) {
   extern __shared__ __align__(16) unsigned char inverse_smem[];
   T(*tile)[kTriNb + 1] = reinterpret_cast<T(*)[kTriNb + 1]>(inverse_smem);
-  const long long b0 = (long long)blockIdx.x * kTriNb;
-  const int c = threadIdx.x;
-  // Unrolled, loads outside branches, so that several are in flight at once (as in
-  // triangle_solve_block; a[0] is the triangle's first element, always there).
-#pragma unroll 16
-  for (int i = 0; i < kTriNb; ++i) tile[i][c] = triangle_element_flat(lower, unit, n, a, lda, b0 + i, b0 + c);
+  constexpr int kParts = kTriNb / kTriSolveWarps;
+  const long long b0 = (long long)(blockIdx.x / kParts) * kTriNb;
+  load_system<T, 32 * kTriSolveWarps>(lower, unit, false, false, n, a, lda, b0, tile);
   __syncthreads();
-  with_unknowns<T>(inverse_smem + triangle_tile_smem<T>, [&](auto &x) {  // column c of the identity, then of the inverse
-#pragma unroll
-    for (int i = 0; i < kTriNb; ++i) x[i] = i == c ? T(1) : T(0);
-    substitute(lower, tile, x);
-    T *column = inverse + size_t(b0) + size_t(b0 % nb + c) * ldi;
-#pragma unroll
-    for (int i = 0; i < kTriNb; ++i) column[i] = x[i];
-  });
+  const int c = int(blockIdx.x % kParts) * kTriSolveWarps + int(threadIdx.x / 32);
+  T *column = inverse + size_t(b0) + size_t(b0 % nb + c) * ldi;
+  warp_substitute(lower, kTriNb, tile, [&](int i) { return i == c ? T(1) : T(0); },
+                  [&](int i, T value) { column[i] = value; });
 }
 
 template <class T>
@@ -53,7 +48,7 @@ template <class T>
 cudaError_t launch_invert_triangle_blocks(bool lower, bool unit, long long n, long long padded, const T *a,
                                           size_t lda, T *inverse, size_t ldi, int nb, cudaStream_t stream) {
   if (padded <= 0) return cudaSuccess;
-  const long long blocks = padded / kTriNb;
+  const long long blocks = padded / kTriNb * (kTriNb / kTriSolveWarps);
   if (blocks > 0x7fffffffLL) return cudaErrorInvalidValue;
   constexpr size_t smem = invert_triangle_smem<T>;
   if constexpr (smem > 48 * 1024) {
@@ -61,7 +56,8 @@ cudaError_t launch_invert_triangle_blocks(bool lower, bool unit, long long n, lo
         cudaFuncSetAttribute(invert_triangle_blocks<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
     if (opt_in != cudaSuccess) return opt_in;
   }
-  invert_triangle_blocks<T><<<unsigned(blocks), kTriNb, smem, stream>>>(lower, unit, n, a, lda, inverse, ldi, nb);
+  invert_triangle_blocks<T><<<unsigned(blocks), 32 * kTriSolveWarps, smem, stream>>>(lower, unit, n, a, lda, inverse,
+                                                                                     ldi, nb);
   return cudaGetLastError();
 }
 

@@ -13,8 +13,8 @@
 
 namespace cudrop::kernels {
 
-// The diagonal blocks' order: one CTA of kTriNb threads per block (a thread per column of a
-// masked block, per right-hand side of a solve).
+// The diagonal blocks' order (a masked block: one CTA of kTriNb threads, a thread a column; a
+// solve: a warp a right-hand side, warp_substitute).
 constexpr int kTriNb = 64;
 
 // Element (i, j) of a triangular block as op-free TRSM/TRMM see it: the stored triangle, the
@@ -27,38 +27,10 @@ __device__ T triangle_element(bool lower, bool unit, long long n, const T *a, si
   return (lower ? i > j : i < j) ? a[size_t(i) + size_t(j) * lda] : T(0);
 }
 
-// Where a thread keeps its kTriNb unknowns: in registers (indexed by constants only: the loops
-// unroll), except for Complex<double>, whose 64 take 256 registers, more than a thread has (they
-// spilled to local memory, 13 KB of stores a thread): there each thread's unknowns are a column
-// of shared memory, element i at column[i * kTriNb] (consecutive threads, consecutive words).
-template <class T>
-constexpr bool kUnknownsShared = sizeof(T) > 8;
-template <class T>
-constexpr size_t unknowns_smem = kUnknownsShared<T> ? sizeof(T) * kTriNb * kTriNb : 0;
-template <class T>
-struct SharedUnknowns {
-  T *column;
-  __device__ T &operator[](int i) const { return column[i * kTriNb]; }
-};
-
-// Runs solve(x) with the calling thread's unknowns where kUnknownsShared<T> says; `shared`: the
-// block's unknowns_smem<T> bytes.
-template <class T, class Solve>
-__device__ __forceinline__ void with_unknowns(unsigned char *shared, Solve &&solve) {
-  if constexpr (kUnknownsShared<T>) {
-    SharedUnknowns<T> x{reinterpret_cast<T *>(shared) + threadIdx.x};
-    solve(x);
-  } else {
-    T x[kTriNb];
-    solve(x);
-  }
-}
-
 // triangle_element's value with the load outside any branch: an element outside the stored
-// triangle loads a[0] (the block's first diagonal element, always there) and drops it. The
-// branches of triangle_element put each load behind its own, which serialised an unrolled
-// loop's 64 loads (64 memory latencies, most of a small TRSM's time); as selects, they are all
-// in flight at once.
+// triangle loads a[0] (the first diagonal element, always there) and drops it. Behind
+// triangle_element's branches each load of an unrolled loop waited for the one before (a
+// block's 64 loads, 64 memory latencies); as selects, they are all in flight at once.
 template <class T>
 __device__ __forceinline__ T triangle_element_flat(bool lower, bool unit, long long n, const T *a, size_t lda,
                                                    long long i, long long j) {
@@ -68,29 +40,77 @@ __device__ __forceinline__ T triangle_element_flat(bool lower, bool unit, long l
   return stored ? loaded : (i == j ? T(1) : T(0));
 }
 
-// x := the solution of tile x = x, the kTriNb x kTriNb system `tile` (shared memory) lower or
-// upper triangular. Column by
-// column, as the reference's TRSM: x(k) is divided by its diagonal element, then every later
-// x(i) loses tile(i, k) x(k). Each x(i) sees the same operations in the same order as in a
-// row-by-row substitution, but the updates of one column are independent of each other: the
-// dependent chain is one division and one multiply-add per column, not one per element.
-// X: T[kTriNb] in registers, or SharedUnknowns.
-template <class T, class X>
-__device__ __forceinline__ void substitute(bool lower, const T (*tile)[kTriNb + 1], X &x) {
-  if (lower) {
+// A value of lane `src` of the warp, for every lane (a complex one as its two parts).
+template <class R>
+__device__ __forceinline__ R warp_value(R v, int src) {
+  return __shfl_sync(0xffffffffu, v, src);
+}
+template <class R>
+__device__ __forceinline__ Complex<R> warp_value(Complex<R> v, int src) {
+  return {__shfl_sync(0xffffffffu, v.re, src), __shfl_sync(0xffffffffu, v.im, src)};
+}
+
+// The warp's one right-hand side x := the solution of tile x = x, the leading s x s of the
+// kTriNb x kTriNb system `tile` (shared memory) lower or upper triangular: column by column, as
+// the reference's TRSM, x(k) divided by its diagonal element, then every later x(i) loses
+// tile(i, k) x(k), each x(i) seeing the same operations in the same order as in the reference.
+// Steps run in elimination order p = 0 .. s-1 (row p when lower, s-1-p when upper); lane l holds
+// the unknowns of positions l and l + 32. A step's division is the dependent chain's only long
+// link: every lane divides its own (the owner's is kept and sent to all by a shuffle), then each
+// lane updates its later unknowns. The loop over steps stays rolled: the fully unrolled
+// substitution of a thread per right-hand side was several thousand instructions, and its two
+// warps spent most cycles waiting for instruction fetch.
+// load(row) gives x's initial value, store(row, value) takes the solution.
+template <class T, class Load, class Store>
+__device__ __forceinline__ void warp_substitute(bool lower, int s, const T (*tile)[kTriNb + 1], Load &&load,
+                                                Store &&store) {
+  static_assert(kTriNb == 64, "two unknowns a lane");
+  const int lane = threadIdx.x & 31;
+  auto row_of = [&](int position) { return lower ? position : s - 1 - position; };
+  T x[2];
 #pragma unroll
-    for (int k = 0; k < kTriNb; ++k) {
-      x[k] = divide(x[k], tile[k][k]);
-#pragma unroll
-      for (int i = k + 1; i < kTriNb; ++i) x[i] -= tile[i][k] * x[k];
+  for (int r = 0; r < 2; ++r) {
+    const int q = lane + 32 * r;
+    x[r] = q < s ? load(row_of(q)) : T(0);
+  }
+  for (int p = 0; p < s; ++p) {
+    const int k = row_of(p), owner = p & 31;
+    const bool second = p >= 32;
+    const T solved = warp_value(divide(second ? x[1] : x[0], tile[k][k]), owner);
+    if (lane == owner) {
+      if (second) x[1] = solved;
+      else x[0] = solved;
     }
-  } else {
 #pragma unroll
-    for (int k = kTriNb - 1; k >= 0; --k) {
-      x[k] = divide(x[k], tile[k][k]);
-#pragma unroll
-      for (int i = 0; i < k; ++i) x[i] -= tile[i][k] * x[k];
+    for (int r = 0; r < 2; ++r) {
+      const int q = lane + 32 * r;
+      if (q > p && q < s) x[r] -= tile[row_of(q)][k] * solved;
     }
+  }
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    const int q = lane + 32 * r;
+    if (q < s) store(row_of(q), x[r]);
+  }
+}
+
+// The kTriNb x kTriNb system of a diagonal block into shared memory by all of a block's threads:
+// tile(i, j) = op(A_bb)(i, j), A_bb the stored block at `a` (s x s, the identity past it), its
+// element (i, j) read as tile(j, i) when sys_trans, conjugated when sys_conj. Consecutive threads
+// read consecutive elements of the stored block, kTriNb x kTriNb / threads loads each, all in
+// flight at once (triangle_element_flat).
+template <class T, int kThreads>
+__device__ __forceinline__ void load_system(bool lower, bool unit, bool sys_trans, bool sys_conj, long long s,
+                                            const T *a, size_t lda, long long i0, T (*tile)[kTriNb + 1]) {
+  static_assert(kTriNb * kTriNb % kThreads == 0, "whole rounds");
+#pragma unroll
+  for (int q = 0; q < kTriNb * kTriNb / kThreads; ++q) {
+    const int e = int(threadIdx.x) + q * kThreads;
+    const int i = e % kTriNb, j = e / kTriNb;  // element (i0 + i, i0 + j) of the stored triangle
+    T v = triangle_element_flat(lower, unit, s, a, lda, i0 + i, i0 + j);
+    if (sys_conj) v = conj(v);
+    if (sys_trans) tile[j][i] = v;
+    else tile[i][j] = v;
   }
 }
 
@@ -98,48 +118,28 @@ __device__ __forceinline__ void substitute(bool lower, const T (*tile)[kTriNb + 
 // its backward stability, whatever the block's condition): the s x s system matrix (s <= kTriNb)
 // is op(A_bb) on the left, op(A_bb)^T on the right (a row x of B solves x op(A) = b as
 // op(A)^T x = b); sys_trans: it is A_bb^T; sys_conj: its elements are conjugated (op 'C' on the
-// left, and on the right, where op(A)^T = conj(A)). One thread per right-hand side (a column of
-// B's s-row block on the left, a row of its s-column block on the right), x where
-// kUnknownsShared says. The system matrix sits in dynamic shared memory (triangle_solve_smem
-// bytes: more than the 48 KiB of a static array for Complex<double>).
+// left, and on the right, where op(A)^T = conj(A)). One warp per right-hand side (a column of
+// B's s-row block on the left, a row of its s-column block on the right), kTriSolveWarps of them
+// a block sharing the system matrix in dynamic shared memory (triangle_solve_smem bytes: more
+// than the 48 KiB of a static array for Complex<double>).
+constexpr int kTriSolveWarps = 8;
 template <class T>
-constexpr size_t triangle_tile_smem = sizeof(T) * kTriNb * (kTriNb + 1);
-template <class T>
-constexpr size_t triangle_solve_smem = triangle_tile_smem<T> + unknowns_smem<T>;
+constexpr size_t triangle_solve_smem = sizeof(T) * kTriNb * (kTriNb + 1);
 
 template <class T>
-__global__ void __launch_bounds__(kTriNb)
+__global__ void __launch_bounds__(32 * kTriSolveWarps)
 triangle_solve_block(bool left, bool lower, bool sys_trans, bool sys_conj, bool unit, int s, const T *__restrict__ a,
                      size_t lda, T *__restrict__ b, size_t ldb, long long count) {
   extern __shared__ __align__(16) unsigned char solve_smem[];
-  T(*tile)[kTriNb + 1] = reinterpret_cast<T(*)[kTriNb + 1]>(solve_smem);  // the system matrix, identity past s
-  // Unrolled, with branch-free loads, so that the loads of several columns are in flight at once
-  // (one at a time, the block's start is 64 memory latencies).
-#pragma unroll 16
-  for (int k = 0; k < kTriNb; ++k) {
-    const int i = sys_trans ? k : threadIdx.x, j = sys_trans ? threadIdx.x : k;  // element (i, j) of A_bb
-    T v = triangle_element_flat(lower, unit, (long long)s, a, lda, i, j);
-    if (sys_conj) v = conj(v);
-    if (sys_trans) tile[j][i] = v;
-    else tile[i][j] = v;
-  }
+  T(*tile)[kTriNb + 1] = reinterpret_cast<T(*)[kTriNb + 1]>(solve_smem);
+  load_system<T, 32 * kTriSolveWarps>(lower, unit, sys_trans, sys_conj, s, a, lda, 0, tile);
   __syncthreads();
-  const bool sys_lower = lower != sys_trans;
-  const long long v = (long long)blockIdx.x * kTriNb + threadIdx.x;
+  const long long v = (long long)blockIdx.x * kTriSolveWarps + threadIdx.x / 32;
   if (v >= count) return;
   T *rhs = left ? b + size_t(v) * ldb : b + size_t(v);
   const size_t step = left ? 1 : ldb;
-  with_unknowns<T>(solve_smem + triangle_tile_smem<T>, [&](auto &x) {
-#pragma unroll
-    for (int i = 0; i < kTriNb; ++i) {  // (loads outside branches, as in triangle_element_flat)
-      const T loaded = rhs[size_t(i < s ? i : 0) * step];
-      x[i] = i < s ? loaded : T(0);
-    }
-    substitute(sys_lower, tile, x);
-#pragma unroll
-    for (int i = 0; i < kTriNb; ++i)
-      if (i < s) rhs[size_t(i) * step] = x[i];
-  });
+  warp_substitute(lower != sys_trans, s, tile, [&](int i) { return rhs[size_t(i) * step]; },
+                  [&](int i, T value) { rhs[size_t(i) * step] = value; });
 }
 
 // a: A_bb (the block's first element); b: the block's first element of B (row r0 on the left,
@@ -150,7 +150,7 @@ cudaError_t launch_triangle_solve_block(bool left, bool lower, bool sys_trans, b
                                         cudaStream_t stream) {
   if (s <= 0 || count <= 0) return cudaSuccess;
   if (s > kTriNb) return cudaErrorInvalidValue;
-  const long long blocks = (count + kTriNb - 1) / kTriNb;
+  const long long blocks = (count + kTriSolveWarps - 1) / kTriSolveWarps;
   if (blocks > 0x7fffffffLL) return cudaErrorInvalidValue;
   constexpr size_t smem = triangle_solve_smem<T>;
   if constexpr (smem > 48 * 1024) {
@@ -159,8 +159,8 @@ cudaError_t launch_triangle_solve_block(bool left, bool lower, bool sys_trans, b
         cudaFuncSetAttribute(triangle_solve_block<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
     if (opt_in != cudaSuccess) return opt_in;
   }
-  triangle_solve_block<T><<<unsigned(blocks), kTriNb, smem, stream>>>(left, lower, sys_trans, sys_conj, unit, s, a,
-                                                                      lda, b, ldb, count);
+  triangle_solve_block<T><<<unsigned(blocks), 32 * kTriSolveWarps, smem, stream>>>(
+      left, lower, sys_trans, sys_conj, unit, s, a, lda, b, ldb, count);
   return cudaGetLastError();
 }
 
