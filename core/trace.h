@@ -31,7 +31,7 @@ class CallTrace {
   void mark(const char *what) {
     if (!on()) return;
     char text[48];
-    std::snprintf(text, sizeof text, " %s=%.2f", what, now_ms());
+    std::snprintf(text, sizeof text, " %s=%.3f", what, now_ms());
     append(text);
   }
 

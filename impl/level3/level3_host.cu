@@ -289,7 +289,7 @@ template <class T>
 bool side_small(GpuContext &ctx, const Level3Args<T> &g, Status *status) {
   const size_t es = sizeof(T);
   const SideLayout layout = side_layout(g);  // (named copies: lambdas below cannot capture structured bindings)
-  const bool left = layout.left, lower = layout.lower, has_c = layout.has_c, reads_c = layout.reads_c;
+  const bool lower = layout.lower, has_c = layout.has_c, reads_c = layout.reads_c;
   const int64_t order = layout.order;
   const size_t ldda = layout.ldda, lddb = layout.lddb;
   const size_t a_bytes = scratch_region(ldda * size_t(order) * es), b_bytes = scratch_region(lddb * size_t(g.n) * es);
