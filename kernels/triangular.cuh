@@ -29,8 +29,8 @@ __device__ T triangle_element(bool lower, bool unit, long long n, const T *a, si
 
 // triangle_element's value with the load outside any branch: an element outside the stored
 // triangle loads a[0] (the first diagonal element, always there) and drops it. Behind
-// triangle_element's branches each load of an unrolled loop waited for the one before (a
-// block's 64 loads, 64 memory latencies); as selects, they are all in flight at once.
+// triangle_element's branches each load of an unrolled loop waits for the one before (a block's
+// 64 loads, 64 memory latencies); as selects, they are all in flight at once.
 template <class T>
 __device__ __forceinline__ T triangle_element_flat(bool lower, bool unit, long long n, const T *a, size_t lda,
                                                    long long i, long long j) {
@@ -57,9 +57,8 @@ __device__ __forceinline__ Complex<R> warp_value(Complex<R> v, int src) {
 // Steps run in elimination order p = 0 .. s-1 (row p when lower, s-1-p when upper); lane l holds
 // the unknowns of positions l and l + 32. A step's division is the dependent chain's only long
 // link: every lane divides its own (the owner's is kept and sent to all by a shuffle), then each
-// lane updates its later unknowns. The loop over steps stays rolled: the fully unrolled
-// substitution of a thread per right-hand side was several thousand instructions, and its two
-// warps spent most cycles waiting for instruction fetch.
+// lane updates its later unknowns. The loop over steps stays rolled: unrolled, a substitution is
+// several thousand instructions, and a block's few warps then wait mostly for instruction fetch.
 // load(row) gives x's initial value, store(row, value) takes the solution.
 template <class T, class Load, class Store>
 __device__ __forceinline__ void warp_substitute(bool lower, int s, const T (*tile)[kTriNb + 1], Load &&load,

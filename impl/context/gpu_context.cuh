@@ -144,7 +144,7 @@ Status device_memory_cap(GpuContext &ctx, size_t *cap);
 // (cudaMallocHost, cudaHostRegister), managed memory (cudaMallocManaged) and device memory by
 // DMA or on the device as it is, read (and written, unless registered read-only) where the
 // driver says the current device may. Asked of the driver on every call for the first and the
-// last byte (a query costs about a microsecond): an allocation can be freed and its addresses
+// last byte (two queries, cheap beside any copy): an allocation can be freed and its addresses
 // handed out again by malloc, so no answer is kept from one call to the next.
 struct CallerMemory {
   bool readable = false, writable = false;  // false, false: pageable (or not known to CUDA)

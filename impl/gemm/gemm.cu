@@ -322,8 +322,8 @@ bool gemm_small(GpuContext &ctx, const GemmArgs<T> &g, Status *status) {
   if (g.alpha == T(0) || g.k <= 0 || device_bytes > tuning::kSmallCallBytes || !SmallTransfer::fits(ctx, sent, c_bytes) ||
       (limit != 0 && device_bytes > limit))
     return false;
-  // CUDROP_GEMM_TRACE: where the call's time goes; it then waits for the GPU once more, after
-  // the product, so that the product's own time shows (gpu_done less sent).
+  // CUDROP_GEMM_TRACE: where the call's time goes; it then waits for the GPU twice more, after
+  // the upload and after the product, so that each one's own time shows.
   CallTrace trace(settings().gemm_trace ? 1 : 0);
   *status = [&] {
     SmallTransfer transfer(ctx);
