@@ -178,6 +178,22 @@ void start_others(Gpu &g) {
       log(1, "GPU %d (CUDROP_DEVICES, %d copy threads): %s, %d SMs, %.1f GiB", device, share, info->name, info->sms,
           info->global_bytes / double(1 << 30));
     g.others.push_back(ctx);
+    // Peer access both ways with the first device, where the two can reach each other: the
+    // operands a call over several reads once are forwarded from the first device's memory
+    // (impl/context/shared_operand.h) directly over NVLink or PCIe instead of through the host.
+    int to_first = 0, from_first = 0;
+    if (device != g.context.device && cudaDeviceCanAccessPeer(&to_first, device, g.context.device) == cudaSuccess &&
+        cudaDeviceCanAccessPeer(&from_first, g.context.device, device) == cudaSuccess && to_first && from_first) {
+      cudaError_t error = cudaDeviceEnablePeerAccess(g.context.device, 0);  // current: `device`
+      if (error == cudaSuccess || error == cudaErrorPeerAccessAlreadyEnabled) {
+        cudaSetDevice(g.context.device);
+        error = cudaDeviceEnablePeerAccess(device, 0);
+      }
+      if (error != cudaSuccess && error != cudaErrorPeerAccessAlreadyEnabled)
+        log(1, "GPU %d: no peer access with GPU %d (%s); forwarded operands go through the host", device,
+            g.context.device, cudaGetErrorString(error));
+      cudaGetLastError();
+    }
   }
   g.context.shared_copier = make_copy_pool(share);
   g.others_ready.store(true);
@@ -225,6 +241,9 @@ void start(Gpu &g) {
   g.device_count = count;
   g.device_rule = set.rule;
   g.other_devices.assign(set.devices.begin() + 1, set.devices.end());
+  // Twins: the first device again, as further devices with contexts of their own, so that the
+  // paths of a call over several devices run on a machine with one.
+  for (int t = 0; t < e.device_twins; ++t) g.other_devices.push_back(set.devices[0]);
   if (ctx.device >= count) {  // only CUDROP_DEVICE can name a device that is not there
     const std::string value = std::to_string(ctx.device), devices = "a device index from 0 to " + std::to_string(count - 1);
     env::warn_invalid("CUDROP_DEVICE", value.c_str(), devices.c_str(), "no GPU");
@@ -442,6 +461,16 @@ Status priority_lane(GpuContext &ctx) {
   return check(error, "priority stream");
 }
 
+namespace {
+thread_local GpuContext *working_on = nullptr;
+std::atomic<unsigned long long> uploaded{0};
+}  // namespace
+
+WorkingOn::WorkingOn(GpuContext *ctx) : previous_(working_on) { working_on = ctx; }
+WorkingOn::~WorkingOn() { working_on = previous_; }
+
+unsigned long long uploaded_bytes() { return uploaded.load(); }
+
 Status check(cudaError_t error, const char *what) {
   if (error == cudaSuccess) return Status::ok;
   if (error == cudaErrorMemoryAllocation) {
@@ -450,7 +479,14 @@ Status check(cudaError_t error, const char *what) {
     return Status::out_of_memory;
   }
   Gpu &g = gpu();
-  // A device other than the first fails alone: the calling thread works on it.
+  // A context other than the first fails alone: the one the calling thread works for, else the
+  // one of its current device.
+  if (working_on != nullptr && working_on != &g.context && g.others_ready.load()) {
+    working_on->failed.store(true);
+    log(1, "%s failed on GPU %d (%s); that context is not used again by this process", what, working_on->device,
+        cudaGetErrorString(error));
+    return Status::cuda_error;
+  }
   int current = -1;
   if (g.others_ready.load() && cudaGetDevice(&current) == cudaSuccess && current != g.context.device) {
     for (GpuContext *ctx : g.others) {
@@ -472,8 +508,18 @@ bool inject_fault(const char *kind) {
   const bool this_kind = (e.fault.kind == env::Fault::alloc && std::strcmp(kind, "alloc") == 0) ||
                          (e.fault.kind == env::Fault::launch && std::strcmp(kind, "launch") == 0);
   if (!this_kind) return false;
-  int device = -1;
-  if (e.fault.device >= 0 && (cudaGetDevice(&device) != cudaSuccess || device != e.fault.device)) return false;
+  if (e.fault.device >= 0) {
+    int device = -1;
+    if (e.device_twins > 0) {  // the context's place in the call (0 the first, twins after it)
+      Gpu &g = gpu();
+      device = 0;
+      for (size_t i = 0; working_on != nullptr && i < g.others.size(); ++i)
+        if (g.others[i] == working_on) device = int(i) + 1;
+    } else if (cudaGetDevice(&device) != cudaSuccess) {
+      return false;
+    }
+    if (device != e.fault.device) return false;
+  }
   if (e.fault.from == 0) return true;
   // kind:N: the N-th attempt of this kind in the process fails, and every later one.
   static std::atomic<long> attempts{0};
@@ -531,6 +577,7 @@ Status upload_matrix(GpuContext &ctx, const void *host, size_t ld_bytes, size_t 
   if (row_bytes > ctx.staging_bytes || caller_memory(host, array_span(ld_bytes, row_bytes, cols)).readable) {
     // A single column larger than a staging buffer (the driver stages it), or memory the
     // device reads itself.
+    uploaded.fetch_add(row_bytes * cols);
     return check(cudaMemcpy2DAsync(dst, ldd_bytes, src, ld_bytes, row_bytes, cols, cudaMemcpyDefault, ctx.stream),
                  "upload");
   }
@@ -550,6 +597,7 @@ Status upload_matrix(GpuContext &ctx, const void *host, size_t ld_bytes, size_t 
                                    cudaMemcpyHostToDevice, ctx.stream);
         });
     if (s != Status::ok) return s;
+    uploaded.fetch_add(row_bytes * n);
   }
   return Status::ok;
 }

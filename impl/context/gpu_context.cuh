@@ -191,10 +191,31 @@ struct DrainOnFailure {
   }
 };
 
+// The context the calling thread works for during a call over several devices (run_on_devices
+// sets it on each of the call's threads): when a CUDA step fails there, check() leaves that
+// context out of later calls instead of judging by the current device, which twins
+// (CUDROP_TEST_DEVICE_TWINS) share; and under twins, CUDROP_TEST_FAULT_INJECT's @D names the
+// context by its place in the call (0: the first).
+class WorkingOn {
+ public:
+  explicit WorkingOn(GpuContext *ctx);
+  ~WorkingOn();
+  WorkingOn(const WorkingOn &) = delete;
+  WorkingOn &operator=(const WorkingOn &) = delete;
+
+ private:
+  GpuContext *previous_;
+};
+
+// Bytes of callers' arrays that upload_matrix has sent to any device since the process
+// started: what a call read of its operands (a call over several devices reads each once).
+unsigned long long uploaded_bytes();
+
 // Test hook (CUDROP_TEST_FAULT_INJECT=alloc|launch|launch:N): pretend GPU allocations or launches
 // fail (every one; with launch:N, the N-th launch of the process and every later one, so a
 // long call can fail part way). With @D, only on CUDA device D (the calling thread's current
-// device), and N counts that device's attempts.
+// device; under CUDROP_TEST_DEVICE_TWINS the D-th context of a call over several, WorkingOn),
+// and N counts that device's attempts.
 bool inject_fault(const char *kind);
 
 }  // namespace cudrop::impl

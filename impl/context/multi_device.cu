@@ -22,7 +22,8 @@ struct DeviceTurn {
 // Runs turn.regions on turn.ctx's device from the calling thread, which it moves there, into
 // turn.status and turn.own (sized by the caller: nothing here allocates outside the work). No
 // exception leaves (a failed region instead: its device may still run the next).
-void run_turn(DeviceTurn &turn, const RegionWork &work) noexcept {
+void run_turn(DeviceTurn &turn, const RegionWork &work, bool redone) noexcept {
+  WorkingOn working(turn.ctx);
   if (cudaSetDevice(turn.ctx->device) != cudaSuccess) {
     cudaGetLastError();
     for (Status &s : turn.status) s = Status::cuda_error;
@@ -30,7 +31,7 @@ void run_turn(DeviceTurn &turn, const RegionWork &work) noexcept {
   }
   for (size_t r = 0; r < turn.regions.size(); ++r) {
     try {
-      turn.status[r] = work(*turn.ctx, turn.regions[r], &turn.own[r]);
+      turn.status[r] = work(*turn.ctx, turn.regions[r], &turn.own[r], redone);
     } catch (...) {
       turn.status[r] = Status::out_of_memory;  // as a failed allocation: the region is done elsewhere
     }
@@ -39,7 +40,7 @@ void run_turn(DeviceTurn &turn, const RegionWork &work) noexcept {
 
 // Each turn on its own thread, the first on the calling thread. A thread that cannot be started
 // leaves its turn failed, with nothing written.
-void run_round(std::vector<DeviceTurn> &turns, const RegionWork &work) {
+void run_round(std::vector<DeviceTurn> &turns, const RegionWork &work, bool redone) {
   for (DeviceTurn &turn : turns) {
     turn.status.assign(turn.regions.size(), Status::out_of_memory);
     turn.own.assign(turn.regions.size(), GemmProgress{});
@@ -47,12 +48,12 @@ void run_round(std::vector<DeviceTurn> &turns, const RegionWork &work) {
   std::vector<std::thread> threads;
   for (size_t t = 1; t < turns.size(); ++t) {
     try {
-      threads.emplace_back([&turns, &work, t] { run_turn(turns[t], work); });
+      threads.emplace_back([&turns, &work, t, redone] { run_turn(turns[t], work, redone); });
     } catch (const std::exception &) {
       log(1, "GPU %d: no thread for its region; done elsewhere", turns[t].ctx->device);
     }
   }
-  if (!turns.empty()) run_turn(turns[0], work);
+  if (!turns.empty()) run_turn(turns[0], work, redone);
   for (std::thread &thread : threads) thread.join();
   if (!turns.empty()) cudaSetDevice(turns[0].ctx->device);
 }
@@ -83,7 +84,7 @@ Status run_on_devices(const std::vector<GpuContext *> &devices, const std::vecto
     turns[d].ctx = devices[d];
     turns[d].regions = {regions[d]};
   }
-  run_round(turns, work);
+  run_round(turns, work, false);
 
   GemmProgress record;
   std::vector<GemmBlock> missing;
@@ -105,7 +106,7 @@ Status run_on_devices(const std::vector<GpuContext *> &devices, const std::vecto
       turn.ctx = succeeded[r % retry.size()];
       turn.regions.push_back(missing[r]);
     }
-    run_round(retry, work);
+    run_round(retry, work, true);
     missing.clear();
     for (DeviceTurn &turn : retry)
       for (size_t r = 0; r < turn.regions.size(); ++r)

@@ -15,8 +15,10 @@ namespace cudrop::impl {
 // Computes `region` of the output on ctx's device (the calling thread's current device on
 // entry). On failure, *progress (in the region's own coordinates, as gemm_host's) says which of
 // its columns reached the caller's output; nothing else of the caller's output was changed, so
-// that the rest can be computed again from the caller's inputs.
-using RegionWork = std::function<Status(GpuContext &ctx, const GemmBlock &region, GemmProgress *progress)>;
+// that the rest can be computed again from the caller's inputs. `redone`: the region (what is
+// missing of it) is being computed again after its own device failed, in a second round.
+using RegionWork =
+    std::function<Status(GpuContext &ctx, const GemmBlock &region, GemmProgress *progress, bool redone)>;
 
 // Runs regions[i] on devices[i] (regions.size() <= devices.size(); devices[0], the leased one, on
 // the calling thread). A region whose device fails is then computed, what is missing of it, on a

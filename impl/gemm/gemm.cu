@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "impl/context/small_call.h"
 #include "impl/context/host_copy.h"
 #include "impl/context/multi_device.h"
+#include "impl/context/shared_operand.h"
 #include "impl/distributed/panel_sender.h"
 #include "impl/context/stream_scratch.h"
 #include "kernels/gemm_tiled.cuh"
@@ -39,6 +41,13 @@ int pipeline_panel_cols(int m, int n, int k, size_t element_size, const tuning::
   return int(std::max<long long>(tuned.pipeline_min_panel, round_up(part, 128)));  // <= n: n >= pipeline_min_n
 }
 
+// The k width of the chunks A goes up in while the first panel of C accumulates them: the math
+// starts after a fraction of A instead of all of it. Chunks of at least pipeline_a_chunk_k keep
+// those GEMMs efficient.
+long long pipeline_a_chunk_k(int k, const tuning::Table &tuned) {
+  const int a_chunks = std::clamp(k / tuned.pipeline_a_chunk_k, 1, tuned.pipeline_a_chunks);
+  return round_up(ceil_div(k, a_chunks), tuned.pipeline_a_chunk_round);
+}
 
 // Which device copy of an operand chunk to use: one already holding it, else the copy used
 // least recently (to be refilled once the math that last read it is done).
@@ -353,9 +362,19 @@ bool gemm_small(GpuContext &ctx, const GemmArgs<T> &g, Status *status) {
   return true;
 }
 
-// gemm_host on one device, ctx's, the calling thread's current device.
+// In a call over several devices, the operand every region reads whole and how it is cut:
+// op(A) in chunks of `chunk` k (C split by columns), or op(B) in chunks of `chunk` columns (C
+// split by rows), each chunk read from the caller's array once (impl/context/shared_operand.h).
+struct GemmShare {
+  SharedOperand *operand = nullptr;
+  bool a = true;
+  long long chunk = 0;
+};
+
+// gemm_host on one device, ctx's, the calling thread's current device; `share`: this call is a
+// region of a call over several devices whose shared operand goes through it.
 template <class T>
-Status gemm_on(GpuContext &ctx, const GemmArgs<T> &g, GemmProgress *progress) {
+Status gemm_on(GpuContext &ctx, const GemmArgs<T> &g, GemmProgress *progress, const GemmShare *share = nullptr) {
   if (Status small = Status::ok; gemm_small(ctx, g, &small)) return small;
   const size_t es = sizeof(T);
   // With alpha == 0 or k == 0 the product vanishes: A and B are not read at all.
@@ -368,7 +387,9 @@ Status gemm_on(GpuContext &ctx, const GemmArgs<T> &g, GemmProgress *progress) {
   Status s = check(device_info(ctx.device, &info), "device facts");
   if (s != Status::ok) return s;
   const tuning::Table &tuned = info->tuned();
-  const int panel = pipeline_panel_cols(g.m, g.n, g.k, es, tuned);
+  const bool share_a = share != nullptr && share->a, share_b = share != nullptr && !share->a;
+  // A shared op(B) goes in the same panels on every device: they are its chunks.
+  const int panel = share_b ? int(std::min<long long>(share->chunk, g.n)) : pipeline_panel_cols(g.m, g.n, g.k, es, tuned);
   // Workspace for a faster layout of each product (gemm_device_workspace), when it fits too.
   size_t work_bytes = 0;
   if (uses_ab) {
@@ -391,7 +412,11 @@ Status gemm_on(GpuContext &ctx, const GemmArgs<T> &g, GemmProgress *progress) {
       log(1, "%s: not even the smallest tiles fit %.1f MiB of device memory", routine_names<Family::gemm, T>.symbol, cap / 1048576.0);
       return Status::out_of_memory;
     }
-    if (!plan.in_core) return gemm_out_of_core(ctx, g, plan, cap, progress);
+    if (!plan.in_core) {
+      // Tiles rotate through the device buffers: nothing stays for the other devices to copy.
+      if (share != nullptr && &ctx == &share->operand->leader()) share->operand->close();
+      return gemm_out_of_core(ctx, g, plan, cap, progress);
+    }
   }
 
   void *dA = nullptr, *dB = nullptr, *dC = nullptr, *dWork = nullptr;
@@ -409,10 +434,35 @@ Status gemm_on(GpuContext &ctx, const GemmArgs<T> &g, GemmProgress *progress) {
   }
   if (s != Status::ok) return s;
 
+  // op(A)(:, l0:l0+kl), columns of A or rows of A^T, onto the device: chunk `index` of a shared
+  // op(A), else from the caller's array.
+  auto send_a = [&](long long index, long long l0, int kl) {
+    const size_t a_host = g.trans_a ? size_t(l0) : size_t(l0) * g.lda, a_dev = g.trans_a ? size_t(l0) : size_t(l0) * ldda;
+    const size_t a_rows = g.trans_a ? size_t(kl) : rows_a, a_cols = g.trans_a ? cols_a : size_t(kl);
+    if (share_a)
+      return share->operand->send(ctx, int(index), g.a + a_host, g.lda * es, a_rows * es, a_cols,
+                                  static_cast<T *>(dA) + a_dev, ldda * es);
+    return upload_matrix(ctx, g.a + a_host, g.lda * es, a_rows * es, a_cols, static_cast<T *>(dA) + a_dev, ldda * es);
+  };
+  // op(B)(:, first:first+cols), columns of B or rows of B^T, likewise.
+  auto send_b = [&](long long index, long long first, int cols) {
+    const size_t b_host = g.trans_b ? size_t(first) : size_t(first) * g.ldb;
+    const size_t b_dev = g.trans_b ? size_t(first) : size_t(first) * lddb;
+    const size_t b_rows = g.trans_b ? size_t(cols) : size_t(g.k), b_cols = g.trans_b ? size_t(g.k) : size_t(cols);
+    if (share_b)
+      return share->operand->send(ctx, int(index), g.b + b_host, g.ldb * es, b_rows * es, b_cols,
+                                  static_cast<T *>(dB) + b_dev, lddb * es);
+    return upload_matrix(ctx, g.b + b_host, g.ldb * es, b_rows * es, b_cols, static_cast<T *>(dB) + b_dev, lddb * es);
+  };
+
   if (!uses_ab || panel >= g.n) {
     if (uses_ab) {
-      if ((s = upload_matrix(ctx, g.a, g.lda * es, rows_a * es, cols_a, dA, ldda * es)) != Status::ok) return s;
-      if ((s = upload_matrix(ctx, g.b, g.ldb * es, rows_b * es, cols_b, dB, lddb * es)) != Status::ok) return s;
+      // A shared operand in its chunks (the product is still one over all of k).
+      const long long a_step = share_a ? share->chunk : g.k, b_step = share_b ? share->chunk : g.n;
+      for (long long l0 = 0, index = 0; l0 < g.k; l0 += a_step, ++index)
+        if ((s = send_a(index, l0, int(std::min<long long>(a_step, g.k - l0)))) != Status::ok) return s;
+      for (long long first = 0, index = 0; first < g.n; first += b_step, ++index)
+        if ((s = send_b(index, first, int(std::min<long long>(b_step, g.n - first)))) != Status::ok) return s;
     }
     // beta == 0: C is never read, so it is not even sent.
     if (g.beta != T(0)) {
@@ -469,35 +519,27 @@ Status gemm_on(GpuContext &ctx, const GemmArgs<T> &g, GemmProgress *progress) {
     return status;
   });
   // A goes up in k-chunks, and the first panel of C is accumulated chunk by chunk as they
-  // arrive, so the math starts after a fraction of A instead of all of it (a large A takes
-  // tens of milliseconds to upload). Chunks of at least 1024 k keep those GEMMs efficient.
-  const int a_chunks = std::clamp(g.k / tuned.pipeline_a_chunk_k, 1, tuned.pipeline_a_chunks);
-  const long long kc = round_up(ceil_div(g.k, a_chunks), tuned.pipeline_a_chunk_round);
+  // arrive (a large A takes tens of milliseconds to upload); a shared op(A) in its own chunks.
+  const long long kc = share_a ? share->chunk : pipeline_a_chunk_k(g.k, tuned);
   // first, l0: 64-bit, as the step past the last panel or chunk can pass INT_MAX.
   for (long long first = 0, index = 0; first < g.n; first += panel, ++index) {
     const int cols = int(std::min<long long>(panel, g.n - first));
     // op(B)(:, first:first+cols) is a block of columns of B, or a block of rows of B^T.
-    const size_t b_host = g.trans_b ? size_t(first) : size_t(first) * g.ldb;
     const size_t b_dev = g.trans_b ? size_t(first) : size_t(first) * lddb;
-    const size_t b_rows = g.trans_b ? size_t(cols) : size_t(g.k), b_cols = g.trans_b ? size_t(g.k) : size_t(cols);
-    if ((s = upload_matrix(ctx, g.b + b_host, g.ldb * es, b_rows * es, b_cols,
-                           static_cast<T *>(dB) + b_dev, lddb * es)) != Status::ok) return s;
+    if ((s = send_b(index, first, cols)) != Status::ok) return s;
     trace.mark("b");
     if (g.beta != T(0)) {
       if ((s = upload_matrix(ctx, g.c + size_t(first) * g.ldc, g.ldc * es, g.m * es, cols,
                              c_dev + size_t(first) * lddc * es, lddc * es)) != Status::ok) return s;
     }
     // The first panel takes A in k-chunks (above); every later one multiplies the whole k.
-    for (long long l0 = 0; l0 < g.k; l0 += index == 0 ? kc : g.k) {
+    for (long long l0 = 0, a_index = 0; l0 < g.k; l0 += index == 0 ? kc : g.k, ++a_index) {
       const int kl = index == 0 ? int(std::min(kc, g.k - l0)) : g.k;
       // op(A)(:, l0:l0+kl): columns of A, or rows of A^T; op(B)(l0:l0+kl, panel) likewise.
       const size_t a_dev = g.trans_a ? size_t(l0) : size_t(l0) * ldda;
       const size_t b_chunk = b_dev + (g.trans_b ? size_t(l0) * lddb : size_t(l0));
       if (index == 0) {
-        const size_t a_host = g.trans_a ? size_t(l0) : size_t(l0) * g.lda;
-        const size_t a_rows = g.trans_a ? size_t(kl) : rows_a, a_cols = g.trans_a ? cols_a : size_t(kl);
-        if ((s = upload_matrix(ctx, g.a + a_host, g.lda * es, a_rows * es, a_cols, static_cast<T *>(dA) + a_dev,
-                               ldda * es)) != Status::ok) return s;
+        if ((s = send_a(a_index, l0, kl)) != Status::ok) return s;
         trace.mark("a");
       }
       cudaError_t error = cudaEventRecord(ctx.panel_ready, ctx.stream);
@@ -554,11 +596,48 @@ bool gemm_several(GpuLease &lease, const GemmArgs<T> &g, GemmProgress *progress,
   const bool by_rows = split_rows(g.m, g.n);
   const std::vector<GemmBlock> regions = split_for_devices(g.m, g.n, by_rows, weights, tuning::kDeviceSplitAlign);
   if (regions.size() < 2) return false;
-  log(2, "%s over %zu devices, C split by %s", routine_names<Family::gemm, T>.symbol, regions.size(),
-      by_rows ? "rows" : "columns");
-  *status = run_on_devices(devices, regions, [&g](GpuContext &ctx, const GemmBlock &region, GemmProgress *own) {
-    return gemm_on(ctx, gemm_region(g, region), own);
+  // The operand every region reads whole (op(A) by columns, op(B) by rows) is read from the
+  // caller's array once, by the first device, and forwarded to the others; its chunks are those
+  // the first device's pipeline uploads it in.
+  const DeviceInfo *leader_info = nullptr;
+  GemmShare share;
+  share.a = !by_rows;
+  if (device_info(devices[0]->device, &leader_info) == cudaSuccess) {
+    const tuning::Table &tuned = leader_info->tuned();
+    share.chunk = share.a ? pipeline_a_chunk_k(g.k, tuned)
+                          : pipeline_panel_cols(regions[0].rows, g.n, g.k, sizeof(T), tuned);
+  }
+  const long long extent = share.a ? g.k : g.n;
+  std::unique_ptr<SharedOperand> operand;
+  if (share.chunk > 0) {
+    operand = std::make_unique<SharedOperand>(*devices[0], int(ceil_div(extent, share.chunk)));
+    if (operand->ok()) share.operand = operand.get();
+  }
+  log(2, "%s over %zu devices, C split by %s; op(%c) %s", routine_names<Family::gemm, T>.symbol, regions.size(),
+      by_rows ? "rows" : "columns", share.a ? 'A' : 'B',
+      share.operand != nullptr ? "read once, forwarded from the first device" : "read by each device");
+  const unsigned long long read_before = uploaded_bytes();
+  GpuContext *leader = devices[0];
+  *status = run_on_devices(devices, regions, [&](GpuContext &ctx, const GemmBlock &region, GemmProgress *own,
+                                                 bool redone) {
+    // A region redone after a failure reads the caller's arrays: it may be part of a region,
+    // and the leader's buffers may be in use for another.
+    if (redone || share.operand == nullptr) return gemm_on(ctx, gemm_region(g, region), own);
+    const Status s = gemm_on(ctx, gemm_region(g, region), own, &share);
+    if (&ctx == leader) {
+      share.operand->close();  // what it did not post, the others read themselves
+    } else if (s != Status::ok) {
+      // Copies from the leader's memory may still be queued: they end before this region is
+      // given up (the leader's buffers are reused once the call's threads are done).
+      for (cudaStream_t stream : {ctx.stream, ctx.compute}) cudaStreamSynchronize(stream);
+      cudaGetLastError();
+    }
+    return s;
   }, progress);
+  const double operands = (double(g.m) * g.k + double(g.k) * g.n + (g.beta != T(0) ? double(g.m) * g.n : 0)) * sizeof(T);
+  log(2, "%s over %zu devices: %.1f MiB read from the caller's arrays (operands %.1f MiB), %.1f MiB forwarded",
+      routine_names<Family::gemm, T>.symbol, regions.size(), (uploaded_bytes() - read_before) / 1048576.0,
+      operands / 1048576.0, operand != nullptr ? operand->forwarded_bytes() / 1048576.0 : 0.0);
   return true;
 }
 

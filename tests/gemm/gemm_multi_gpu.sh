@@ -1,9 +1,14 @@
 #!/bin/bash
 # gemm_multi_gpu: GEMM over several GPUs (CUDROP_DEVICES). Skipped (exit 77, ctest's skip code),
-# saying why, without a GPU; on a machine with one GPU the checks that one GPU allows are made
-# and the test then reports skipped (77, or 1 if one of them failed): the multi-GPU checks need two.
+# saying why, without a GPU. On a machine with one GPU the same paths run with that GPU as two
+# devices (CUDROP_TEST_DEVICE_TWINS=1: a second context of its own, its own thread, streams,
+# staging and buffers; the shared operand forwarded by a copy within the GPU instead of a peer
+# copy), and the checks that need two real GPUs are said not made.
 #   - CUDROP_DEVICES with an index beyond the GPUs there are: one warning naming what is used;
 #   - cudrop-info lists the devices in use;
+#   - each byte of the caller's operands read once: the operand every region reads whole (op(A)
+#     with C split by columns, op(B) by rows) forwarded from the first device, the bytes read
+#     from the caller's arrays equal to the operands' size (the verbose log's count);
 #   - with every call split (CUDROP_GEMM_DEVICE_MIN_FLOPS=0): gemm_accuracy's shapes (odd sizes,
 #     every transpose pair, LD padding, beta 0 over NaN, row- and column-major CBLAS) right, all
 #     on the GPU, the split seen in the verbose log; the out-of-core set under a 64 MiB cap per
@@ -50,13 +55,19 @@ grep -q "warning: CUDROP_DEVICES=99 is not a list of device indices from 0 to $(
   pass "cudrop-info: CUDROP_DEVICES=99 falls back to device 0, with the warning" || { echo "$out"; fail "cudrop-info, CUDROP_DEVICES=99"; }
 
 if [[ $count -lt 2 ]]; then
-  echo "gemm_multi_gpu: SKIP: the multi-GPU checks need 2 GPUs, this machine has $count"
-  [[ $failures == 0 ]] && exit 77 || exit 1
+  echo "gemm_multi_gpu: one GPU: the multi-GPU paths run on it as two devices (CUDROP_TEST_DEVICE_TWINS=1);" \
+    "not made here: two real GPUs, peer copies between them"
+  several=(CUDROP_TEST_DEVICE_TWINS=1)
+  out=$(CUDROP_TEST_DEVICE_TWINS=1 "$info" 2>&1)
+  grep -q "devices in use: 0,0" <<<"$out" && pass "cudrop-info: devices in use: 0,0 (twins)" ||
+    { echo "$out"; fail "cudrop-info: no 'devices in use: 0,0' with twins"; }
+else
+  several=(CUDROP_DEVICES=all)
+  out=$(CUDROP_DEVICES=0,1 "$info" 2>&1)
+  grep -q "devices in use: 0,1" <<<"$out" && pass "cudrop-info: devices in use: 0,1" || { echo "$out"; fail "cudrop-info: no 'devices in use: 0,1'"; }
 fi
-out=$(CUDROP_DEVICES=0,1 "$info" 2>&1)
-grep -q "devices in use: 0,1" <<<"$out" && pass "cudrop-info: devices in use: 0,1" || { echo "$out"; fail "cudrop-info: no 'devices in use: 0,1'"; }
 
-split=(CUDROP_MODE=gpu CUDROP_DEVICES=all CUDROP_GEMM_DEVICE_MIN_FLOPS=0)
+split=(CUDROP_MODE=gpu "${several[@]}" CUDROP_GEMM_DEVICE_MIN_FLOPS=0)
 # run NAME [VAR=VALUE...] -- COMMAND...: output in $work/NAME.{out,err}, status in $rc.
 . "$(dirname "$0")/../harness/run_case.sh"
 run_timeout=1200
@@ -78,9 +89,26 @@ expect_ok ooc "split, out of core on each device (64 MiB cap): right, all on the
 
 run write CUDROP_MODE=gpu CUDROP_DEVICES=0 CUDROP_DMMA_TILE=64x64 -- "$dump" write "$work/one.bin"
 expect_ok write "one GPU: the reference results written"
-run compare "${split[@]}" CUDROP_DMMA_TILE=64x64 -- "$dump" compare "$work/one.bin"
+run compare "${split[@]}" CUDROP_DMMA_TILE=64x64 CUDROP_VERBOSE=2 -- "$dump" compare "$work/one.bin"
 expect_ok compare "every GPU: equal to one GPU's results (bit for bit where no pipeline cuts k)"
 cat "$work/compare.out"
+# Each byte read once: every call over the devices whose operands fill more than the staging
+# buffers' small-call range read exactly their size from the caller's arrays, the shared operand
+# forwarded (lines "... MiB read from the caller's arrays (operands ... MiB), ... MiB forwarded").
+read_once=$(python3 -c '
+import re, sys
+calls = once = forwarded = 0
+for line in open(sys.argv[1], errors="replace"):
+    m = re.search(r"over (\d+) devices: ([0-9.]+) MiB read from the caller.s arrays \(operands ([0-9.]+) MiB\), ([0-9.]+) MiB forwarded", line)
+    if not m or float(m.group(3)) < 16: continue
+    calls += 1
+    once += m.group(2) == m.group(3)
+    forwarded += float(m.group(4)) > 0
+print(calls, once, forwarded)' "$work/compare.err")
+read -r calls once forwarded <<<"$read_once"
+[[ ${calls:-0} -gt 0 && $once == "$calls" && $forwarded == "$calls" ]] &&
+  pass "each byte read once: $calls calls over the devices read their operands' size, the shared one forwarded" ||
+  { grep 'read from the caller' "$work/compare.err" | sed 's/^/    /'; fail "read once: $calls calls, $once read their size, $forwarded forwarded"; }
 run compare_default_tile "${split[@]}" -- "$dump" compare "$work/one.bin" --bitwise-max 0
 expect_ok compare_default_tile "every GPU, tiles by shape: within the bound of one GPU's results"
 
