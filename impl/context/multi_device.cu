@@ -58,22 +58,6 @@ void run_round(std::vector<DeviceTurn> &turns, const RegionWork &work, bool redo
   if (!turns.empty()) cudaSetDevice(turns[0].ctx->device);
 }
 
-// While a call runs on several devices, the first device copies with its share of the host copy
-// threads (the others always do), so that together they use as many as one device alone.
-class SharedCopier {
- public:
-  explicit SharedCopier(GpuContext &ctx) : ctx_(ctx), own_(ctx.copier) {
-    if (ctx.shared_copier != nullptr) ctx.copier = ctx.shared_copier;
-  }
-  ~SharedCopier() { ctx_.copier = own_; }
-  SharedCopier(const SharedCopier &) = delete;
-  SharedCopier &operator=(const SharedCopier &) = delete;
-
- private:
-  GpuContext &ctx_;
-  CopyPool *own_;
-};
-
 }  // namespace
 
 Status run_on_devices(const std::vector<GpuContext *> &devices, const std::vector<GemmBlock> &regions,

@@ -20,6 +20,22 @@ namespace cudrop::impl {
 using RegionWork =
     std::function<Status(GpuContext &ctx, const GemmBlock &region, GemmProgress *progress, bool redone)>;
 
+// While a call runs on several devices, the first device copies with its share of the host copy
+// threads (the others always do), so that together they use as many as one device alone.
+class SharedCopier {
+ public:
+  explicit SharedCopier(GpuContext &ctx) : ctx_(ctx), own_(ctx.copier) {
+    if (ctx.shared_copier != nullptr) ctx.copier = ctx.shared_copier;
+  }
+  ~SharedCopier() { ctx_.copier = own_; }
+  SharedCopier(const SharedCopier &) = delete;
+  SharedCopier &operator=(const SharedCopier &) = delete;
+
+ private:
+  GpuContext &ctx_;
+  CopyPool *own_;
+};
+
 // Runs regions[i] on devices[i] (regions.size() <= devices.size(); devices[0], the leased one, on
 // the calling thread). A region whose device fails is then computed, what is missing of it, on a
 // device whose own region succeeded. Status::ok once every region is computed; else the first

@@ -12,9 +12,12 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/env.h"
 #include "core/trace.h"
 #include "impl/distributed/panel_sender.h"
+#include "impl/context/device_split.h"
 #include "impl/potrf/potrf.h"
+#include "impl/potrf/potrf_several.h"
 #include "impl/potrf/potrf_transfer.cuh"
 #include "impl/solve/solve.h"
 
@@ -182,6 +185,21 @@ Status potrf_host(Uplo uplo, int n, T *a, int lda, int *info, PotrfProgress *pro
   if (inject_fault("launch")) return Status::cuda_error;
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
+  // Over several devices (CUDROP_DEVICES), when the call is worth two or more: the lower
+  // triangle's block columns dealt out over them (impl/potrf/potrf_several.h).
+  if (!upper && rhs == nullptr && n > kPotrfSeveralNb && lease.several_devices()) {
+    const double flops = double(n) * n * n / 3, min_share = settings().gemm_device_min_flops;
+    if (flops >= 2 * min_share) {
+      std::vector<GpuContext *> devices = lease.devices();
+      devices.resize(size_t(devices_worth(flops, int(devices.size()), min_share)));
+      if (devices.size() >= 2) {
+        const Status several = potrf_several<T>(devices, n, a, lda, info, progress);
+        // Not positive definite within the first block column, nothing written: the one device
+        // below gives INFO and the state the reference leaves.
+        if (several != Status::special_values || progress->any_written()) return several;
+      }
+    }
+  }
   GpuContext &ctx = lease.ctx();
   const size_t es = sizeof(T), ldd = padded_ld(size_t(n), es);
   void *d_matrix = nullptr, *d_rhs = nullptr, *d_work = nullptr;

@@ -19,12 +19,7 @@
 # usage: gemm_multi_gpu.sh CUDROP-INFO GEMM_ACCURACY GEMM_MULTI_DUMP SETTINGS_PROBE
 set -u
 info=$1 accuracy=$2 dump=$3 probe=$4
-for v in $(env | sed -n 's/^\(CUDROP_[A-Z0-9_]*\)=.*/\1/p'); do unset "$v"; done
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-pass() { echo "ok: $*"; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/../harness/shell_checks.sh"
 
 json=$(CUDROP_DEVICES=all "$info" --json 2>/dev/null)
 read -r usable count devices < <(python3 -c '
