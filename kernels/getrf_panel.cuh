@@ -44,6 +44,7 @@
 
 #include "core/complex.h"
 #include "kernels/complex_scalar.cuh"
+#include "kernels/per_device_once.cuh"
 
 namespace cudrop::kernels {
 
@@ -332,21 +333,25 @@ struct PanelKernel {
 
 // Raises getrf_panel<T, NT>'s dynamic shared memory limit to all that a block may opt in to
 // (smem_optin, bytes per block, less the kernel's static shared memory) and describes it.
-// Per function and per device context: done once per process, at the first call.
+// Per function and per device context: done once per device, at its first call.
 template <class T, int NT>
 cudaError_t prepare_getrf_panel(size_t smem_optin, PanelKernel *kernel) {
-  static PanelKernel prepared;
-  static const cudaError_t status = [&] {
+  static PerDeviceOnce once;
+  static PanelKernel prepared[PerDeviceOnce::kDevices];
+  int device = 0;
+  if (const cudaError_t error = cudaGetDevice(&device); error != cudaSuccess) return error;
+  PanelKernel &mine = prepared[device >= 0 && device < PerDeviceOnce::kDevices ? device : 0];
+  const cudaError_t status = once_per_device(once, [&] {
     cudaFuncAttributes attributes{};
     cudaError_t error = cudaFuncGetAttributes(&attributes, getrf_panel<T, NT>);
     if (error != cudaSuccess) return error;
     const size_t dynamic_max = smem_optin > attributes.sharedSizeBytes ? smem_optin - attributes.sharedSizeBytes : 0;
     error = cudaFuncSetAttribute(getrf_panel<T, NT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  static_cast<int>(dynamic_max));
-    prepared = PanelKernel{reinterpret_cast<const void *>(getrf_panel<T, NT>), NT, dynamic_max};
+    mine = PanelKernel{reinterpret_cast<const void *>(getrf_panel<T, NT>), NT, dynamic_max};
     return error;
-  }();
-  *kernel = prepared;
+  });
+  *kernel = mine;
   return status;
 }
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 
 #include "core/layout.h"
+#include "kernels/per_device_once.cuh"
 
 namespace cudrop::kernels {
 
@@ -134,12 +135,14 @@ cudaError_t launch_getrf_swap_rows(T *A, size_t lda, int ncols, const int *ipiv,
 }
 
 // Raises getrf_trsm's dynamic shared memory limit (more than the 48 KB default); per function
-// and per device context, so once per process.
+// and per device context, so once per device.
 template <class T>
 cudaError_t prepare_getrf_trsm() {
-  static const cudaError_t status = cudaFuncSetAttribute(getrf_trsm<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                         static_cast<int>(TrsmShape<T>::smem_bytes()));
-  return status;
+  static PerDeviceOnce once;
+  return once_per_device(once, [] {
+    return cudaFuncSetAttribute(getrf_trsm<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(TrsmShape<T>::smem_bytes()));
+  });
 }
 
 // getrf_trsm over `ncols` columns of B (prepare_getrf_trsm first).

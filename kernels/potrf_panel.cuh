@@ -22,6 +22,7 @@
 #include "core/complex.h"
 #include "core/layout.h"
 #include "kernels/complex_scalar.cuh"
+#include "kernels/per_device_once.cuh"
 
 namespace cudrop::kernels {
 
@@ -292,11 +293,11 @@ cudaError_t launch_potrf_panel(const PotrfPanelLaunch &c, T *A, size_t lda, int 
                                unsigned *finished) {
   constexpr size_t smem = potrf_panel_smem<T, S>();
   // Above the 48 KB default a kernel must opt in; per function and per device context, so
-  // once per process.
-  static const cudaError_t prepared =
-      smem <= 48 * 1024
-          ? cudaSuccess
-          : cudaFuncSetAttribute(potrf_panel<T, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  // once per device.
+  static PerDeviceOnce once;
+  const cudaError_t prepared = smem <= 48 * 1024 ? cudaSuccess : once_per_device(once, [] {
+    return cudaFuncSetAttribute(potrf_panel<T, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  });
   if (prepared != cudaSuccess) return prepared;
   potrf_panel<T, S><<<c.blocks, S::THREADS, smem, c.stream>>>(A, lda, n, j0, info, finished);
   return cudaGetLastError();

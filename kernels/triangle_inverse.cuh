@@ -52,8 +52,10 @@ cudaError_t launch_invert_triangle_blocks(bool lower, bool unit, long long n, lo
   if (blocks > 0x7fffffffLL) return cudaErrorInvalidValue;
   constexpr size_t smem = invert_triangle_smem<T>;
   if constexpr (smem > 48 * 1024) {
-    static const cudaError_t opt_in =
-        cudaFuncSetAttribute(invert_triangle_blocks<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    static PerDeviceOnce once;
+    const cudaError_t opt_in = once_per_device(once, [] {
+      return cudaFuncSetAttribute(invert_triangle_blocks<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    });
     if (opt_in != cudaSuccess) return opt_in;
   }
   invert_triangle_blocks<T><<<unsigned(blocks), 32 * kTriSolveWarps, smem, stream>>>(lower, unit, n, a, lda, inverse,

@@ -9,6 +9,7 @@
 #include <cstddef>
 
 #include "core/complex.h"
+#include "kernels/per_device_once.cuh"
 #include "kernels/complex_scalar.cuh"  // divide(): complex division as the reference's compiler divides
 
 namespace cudrop::kernels {
@@ -153,9 +154,11 @@ cudaError_t launch_triangle_solve_block(bool left, bool lower, bool sys_trans, b
   if (blocks > 0x7fffffffLL) return cudaErrorInvalidValue;
   constexpr size_t smem = triangle_solve_smem<T>;
   if constexpr (smem > 48 * 1024) {
-    // Past 48 KiB a kernel's dynamic shared memory needs the opt-in, set once per process.
-    static const cudaError_t opt_in =
-        cudaFuncSetAttribute(triangle_solve_block<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    // Past 48 KiB a kernel's dynamic shared memory needs the opt-in, set once per device.
+    static PerDeviceOnce once;
+    const cudaError_t opt_in = once_per_device(once, [] {
+      return cudaFuncSetAttribute(triangle_solve_block<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    });
     if (opt_in != cudaSuccess) return opt_in;
   }
   triangle_solve_block<T><<<unsigned(blocks), 32 * kTriSolveWarps, smem, stream>>>(

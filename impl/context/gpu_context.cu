@@ -440,9 +440,15 @@ std::vector<GpuContext *> GpuLease::devices() {
   return usable;
 }
 
+namespace {
+thread_local GpuContext *working_on = nullptr;
+std::atomic<unsigned long long> uploaded{0};
+}  // namespace
+
 Status device_context(GpuContext **out) {
   if (!gpu_usable()) return Status::no_device;
-  *out = &gpu().context;
+  // A thread working for one context of a call over several uses that one's priority lane.
+  *out = working_on != nullptr ? working_on : &gpu().context;
   return Status::ok;
 }
 
@@ -460,11 +466,6 @@ Status priority_lane(GpuContext &ctx) {
     if (error == cudaSuccess && *event == nullptr) error = cudaEventCreateWithFlags(event, cudaEventDisableTiming);
   return check(error, "priority stream");
 }
-
-namespace {
-thread_local GpuContext *working_on = nullptr;
-std::atomic<unsigned long long> uploaded{0};
-}  // namespace
 
 WorkingOn::WorkingOn(GpuContext *ctx) : previous_(working_on) { working_on = ctx; }
 WorkingOn::~WorkingOn() { working_on = previous_; }

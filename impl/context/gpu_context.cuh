@@ -104,7 +104,8 @@ class GpuLease {
 
 // The context for device interfaces (impl::*_device) called without a lease, e.g. by the
 // benchmarks: started if need be; Status::no_device when the GPU cannot be used. Its
-// per-call buffers are the lease holder's; what such a caller may use is the priority lane.
+// per-call buffers are the lease holder's; what such a caller may use is the priority lane. A
+// thread working for one context of a call over several (WorkingOn) gets that context.
 Status device_context(GpuContext **out);
 
 // Creates ctx.priority on first use (safe without the lease: serialized here).

@@ -1,6 +1,7 @@
 #include "impl/context/shared_operand.h"
 
 #include "core/log.h"
+#include "impl/context/step_lanes.h"
 
 namespace cudrop::impl {
 
@@ -39,18 +40,8 @@ Status SharedOperand::send(GpuContext &ctx, int c, const void *host, size_t ld_b
   if (!ok_ || !board_.take(c, &from)) return upload_matrix(ctx, host, ld_bytes, row_bytes, cols, dev, ldd_bytes);
   cudaError_t error = cudaStreamWaitEvent(ctx.stream, ready_[size_t(c)], 0);
   if (error == cudaSuccess) {
-    if (ctx.device == leader_.device) {
-      error = cudaMemcpy2DAsync(dev, ldd_bytes, from.dev, from.ldd_bytes, row_bytes, cols, cudaMemcpyDeviceToDevice,
-                                ctx.stream);
-    } else {
-      cudaMemcpy3DPeerParms copy = {};
-      copy.srcPtr = make_cudaPitchedPtr(const_cast<void *>(from.dev), from.ldd_bytes, row_bytes, cols);
-      copy.srcDevice = leader_.device;
-      copy.dstPtr = make_cudaPitchedPtr(dev, ldd_bytes, row_bytes, cols);
-      copy.dstDevice = ctx.device;
-      copy.extent = make_cudaExtent(row_bytes, cols, 1);
-      error = cudaMemcpy3DPeerAsync(&copy, ctx.stream);
-    }
+    error = copy_between_devices(dev, ctx.device, ldd_bytes, from.dev, leader_.device, from.ldd_bytes, row_bytes, cols,
+                                 ctx.stream);
   }
   if (error == cudaSuccess) {
     std::lock_guard<std::mutex> lock(count_mutex_);

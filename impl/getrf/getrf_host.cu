@@ -17,7 +17,9 @@
 #include "core/layout.h"
 #include "core/tuning.h"
 #include "core/trace.h"
+#include "impl/context/device_split.h"
 #include "impl/getrf/getrf.h"
+#include "impl/getrf/getrf_several.h"
 #include "impl/context/gpu_context.cuh"
 #include "impl/context/host_copy.h"
 #include "impl/distributed/panel_sender.h"
@@ -141,6 +143,16 @@ template <class T>
 Status getrf_host(int m, int n, T *a, int lda, int *ipiv, int *info) {
   GpuLease lease;
   if (!lease.ok()) return Status::no_device;
+  // Over several devices (CUDROP_DEVICES), when the call is worth two or more: the block
+  // columns dealt out over them (impl/getrf/getrf_several.h); wide matrices stay on one.
+  if (m >= n && n > kGetrfSeveralNb && lease.several_devices()) {
+    const double flops = double(m) * n * n - double(n) * n * n / 3, min_share = settings().gemm_device_min_flops;
+    if (flops >= 2 * min_share) {
+      std::vector<GpuContext *> devices = lease.devices();
+      devices.resize(size_t(devices_worth(flops, int(devices.size()), min_share)));
+      if (devices.size() >= 2) return getrf_several<T>(devices, m, n, a, lda, ipiv, info);
+    }
+  }
   GpuContext &ctx = lease.ctx();
   const size_t es = sizeof(T), ldda = padded_ld(size_t(m), es);
   const int mn = std::min(m, n);

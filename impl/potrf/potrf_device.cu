@@ -78,6 +78,10 @@ Status potrf_device(int n, T *dA, size_t ldda, int *d_work, void *stream_ptr) {
   if (Status s = device_context(&ctx); s != Status::ok) return s;
   if (Status s = priority_lane(*ctx); s != Status::ok) return s;
   const Lanes lanes = lanes_beside(stream, ctx->priority);
+  // The panel lane's first steps wait for nothing on the update lane (potrf_plan.h), so it
+  // first waits for what the caller queued on `stream` before this call (the matrix's upload
+  // or last update) and for INFO's reset above.
+  if (Status s = lanes.wait_for(0, lanes.stream[1]); s != Status::ok) return s;
   for (const PotrfStep &step : potrf_schedule(n, base_blocking())) {
     if (Status s = issue_step(step, lanes, dA, ldda, n, d_work, finished); s != Status::ok) return s;
   }

@@ -4,14 +4,12 @@
 
 #include <algorithm>
 #include <cstring>
-#include <exception>
-#include <memory>
-#include <thread>
 
 #include "core/layout.h"
 #include "core/log.h"
 #include "core/routines.h"
 #include "impl/context/multi_device.h"
+#include "impl/context/step_lanes.h"
 #include "impl/context/chunk_board.h"
 #include "impl/gemm/gemm.h"
 #include "impl/level3/level3_device.h"
@@ -19,47 +17,20 @@
 namespace cudrop::impl {
 namespace {
 
-// The lower triangle's block columns and who holds each.
-struct Blocks {
-  int n, nb, devices;
-  int count() const { return int(ceil_div(n, nb)); }
-  int owner(int j) const { return j % devices; }
-  int first(int j) const { return j * nb; }
-  int width(int j) const { return std::min(nb, n - j * nb); }
-};
+using Blocks = ColumnBlocks;  // rows == n
 
 // One device's part of a call.
 template <class T>
-struct Member {
-  GpuContext *ctx = nullptr;
-  int me = 0;                // place in the call
-  T *local = nullptr;        // its block columns side by side, each all n rows (those above the block unused)
-  size_t ldl = 0;
-  T *panel[2] = {};          // other devices' factored block columns, by step parity, rows as in A
-  int *d_info = nullptr;     // two ints per block column it holds (potrf_device's d_work)
+struct Member : ColumnMember<T> {
+  int *d_info = nullptr;  // two ints per block column it holds (potrf_device's d_work)
   void *trsm_work = nullptr;
   size_t trsm_bytes = 0;
-  cudaStream_t lane = nullptr, copies = nullptr;  // factoring (high priority), peer copies
-  cudaEvent_t uploaded = nullptr;
-  std::vector<cudaEvent_t> copied, updated, ahead;  // per step
-  std::vector<bool> ahead_recorded;
-  Status status = Status::ok;
-  T *block(const Blocks &b, int j) const { return local + size_t(j / b.devices) * size_t(b.nb) * ldl; }
   int *info(const Blocks &b, int j) const { return d_info + 2 * (j / b.devices); }
 };
 
 // What the devices' threads and the writer share.
 template <class T>
-struct Call {
-  Blocks b;
-  T *a;
-  int lda;
-  std::vector<Member<T>> members;
-  std::vector<cudaEvent_t> ready;  // ready[j]: block column j factored (made by its owner)
-  ChunkBoard board;                // block column j's rows below its diagonal block, on its owner
-  Call(const Blocks &blocks, T *array, int ld) : b(blocks), a(array), lda(ld), ready(size_t(blocks.count())),
-                                                 board(blocks.count()) {}
-};
+using Call = ColumnCall<Member<T>, T>;
 
 // A - P P^H on block column j's rows from its diagonal down, P the factored block column k (rows
 // as in A, leading dimension ldp).
@@ -77,11 +48,11 @@ Status factor_block(Call<T> &c, Member<T> &m, int j) {
   const Blocks &b = c.b;
   const int g0 = b.first(j), jb = b.width(j), below = b.n - g0 - jb;
   T *diag = m.block(b, j) + g0;
-  Status s = potrf_device<T>(jb, diag, m.ldl, m.info(b, j), m.lane);
+  Status s = potrf_device<T>(jb, diag, m.ldl, m.info(b, j), m.lanes.lane);
   if (s == Status::ok && below > 0)
     s = trsm_device<T>(Side::right, Uplo::lower, Op::conj_trans, Diag::non_unit, below, jb, T(1), diag, m.ldl,
-                       diag + jb, m.ldl, m.lane, m.trsm_work, m.trsm_bytes);
-  if (s == Status::ok) s = check(cudaEventRecord(c.ready[size_t(j)], m.lane), "potrf several");
+                       diag + jb, m.ldl, m.lanes.lane, m.trsm_work, m.trsm_bytes);
+  if (s == Status::ok) s = check(cudaEventRecord(c.ready[size_t(j)], m.lanes.lane), "potrf several");
   if (s == Status::ok) c.board.post(j, {diag + jb, m.ldl * sizeof(T)});
   return s;
 }
@@ -106,104 +77,46 @@ Status set_up(Call<T> &c, Member<T> &m) {
   m.panel[1] = m.panel[0] + m.ldl * size_t(b.nb);
   m.d_info = static_cast<int *>(small);
   m.trsm_work = m.trsm_bytes > 0 ? static_cast<char *>(small) + info_bytes : nullptr;
-  int low = 0, high = 0;
-  cudaError_t error = cudaDeviceGetStreamPriorityRange(&low, &high);
-  if (error == cudaSuccess) error = cudaStreamCreateWithPriority(&m.lane, cudaStreamNonBlocking, high);
-  if (error == cudaSuccess) error = cudaStreamCreateWithFlags(&m.copies, cudaStreamNonBlocking);
-  auto event = [&](cudaEvent_t *e) {
-    if (error == cudaSuccess) error = cudaEventCreateWithFlags(e, cudaEventDisableTiming);
-  };
-  event(&m.uploaded);
-  std::vector<cudaEvent_t> *const lists[] = {&m.copied, &m.updated, &m.ahead};
-  for (std::vector<cudaEvent_t> *list : lists) {
-    list->assign(size_t(b.count()), nullptr);
-    for (cudaEvent_t &e : *list) event(&e);
-  }
-  m.ahead_recorded.assign(size_t(b.count()), false);
-  for (int j = m.me; j < b.count(); j += b.devices) event(&c.ready[size_t(j)]);
+  cudaError_t error = c.make_lanes(m);
   if ((s = check(error, "potrf several: streams and events")) != Status::ok) return s;
   if ((s = return_lane(*m.ctx)) != Status::ok) return s;
   if ((s = check(cudaMemsetAsync(m.d_info, 0, info_bytes, m.ctx->stream), "potrf several")) != Status::ok) return s;
-  // Each block column from its diagonal down, read from the caller's array by this device only.
-  for (int j = m.me; j < b.count(); j += b.devices) {
-    const int g0 = b.first(j);
-    s = upload_matrix(*m.ctx, c.a + size_t(g0) + size_t(g0) * size_t(c.lda), size_t(c.lda) * es,
-                      size_t(b.n - g0) * es, size_t(b.width(j)), m.block(b, j) + g0, m.ldl * es);
-    if (s != Status::ok) return s;
-  }
-  error = cudaEventRecord(m.uploaded, m.ctx->stream);
-  if (error == cudaSuccess) error = cudaStreamWaitEvent(m.lane, m.uploaded, 0);
-  if (error == cudaSuccess) error = cudaStreamWaitEvent(m.ctx->compute, m.uploaded, 0);
-  return check(error, "potrf several");
+  return c.upload_held(m, b.n, true);
 }
 
-// One device's steps. Stops at its first failure, or when the board closes (another device or
-// the writer stopped): nothing it waits for can then be missing for ever.
+// Step k on one device (run_column_steps): the rows below panel k's diagonal block are what the
+// other devices copy, into one of two panel buffers by step parity; each block column it updates
+// is one GEMM from its diagonal down.
+template <class T>
+struct CholeskySteps {
+  Call<T> &c;
+  Member<T> &m;
+  bool every_step = false;
+  cudaError_t copy_panel(int k, const ChunkBoard::Posted &where, bool, const T **p) const {
+    const Blocks &b = c.b;
+    const int g1 = b.first(k) + b.width(k);
+    T *into = m.panel[k % 2];
+    *p = into;
+    return copy_between_devices(into + g1, m.ctx->device, m.ldl * sizeof(T), where.dev,
+                                c.members[size_t(b.owner(k))].ctx->device, where.ldd_bytes,
+                                size_t(b.n - g1) * sizeof(T), size_t(b.width(k)), m.lanes.copies);
+  }
+  Status update(int k, const T *p, int first, bool on_lane) const {
+    if (on_lane) return update_block(c.b, m, k, p, m.ldl, first, m.lanes.lane);
+    Status s = Status::ok;
+    for (int j = first; s == Status::ok && j < c.b.count(); j += c.b.devices)
+      s = update_block(c.b, m, k, p, m.ldl, j, m.ctx->compute);
+    return s;
+  }
+  Status factor(int j) const { return factor_block(c, m, j); }
+};
+
 template <class T>
 Status run_member(Call<T> &c, Member<T> &m) {
-  const Blocks &b = c.b;
-  const size_t es = sizeof(T);
   Status s = set_up(c, m);
-  if (s == Status::ok && m.me == b.owner(0)) s = factor_block(c, m, 0);
-  for (int k = 0; s == Status::ok && k + 1 < b.count(); ++k) {
-    // Block columns of this device that step k updates: after k; the next one first.
-    int first_held = k + 1;
-    while (first_held < b.count() && b.owner(first_held) != m.me) ++first_held;
-    if (first_held >= b.count()) break;  // none left: this device's part is done
-    const int g1 = b.first(k) + b.width(k), kb = b.width(k);
-    const T *p = nullptr;
-    cudaEvent_t have = nullptr;
-    if (b.owner(k) == m.me) {
-      p = m.block(b, k);
-      have = c.ready[size_t(k)];
-    } else {
-      ChunkBoard::Posted where;
-      if (!c.board.take(k, &where)) return Status::ok;  // stopped elsewhere
-      T *into = m.panel[k % 2];
-      cudaError_t error = cudaStreamWaitEvent(m.copies, c.ready[size_t(k)], 0);
-      // The panel buffer's last readers: step k-2's updates.
-      if (error == cudaSuccess && k >= 2) error = cudaStreamWaitEvent(m.copies, m.updated[size_t(k - 2)], 0);
-      if (error == cudaSuccess && k >= 2 && m.ahead_recorded[size_t(k - 2)])
-        error = cudaStreamWaitEvent(m.copies, m.ahead[size_t(k - 2)], 0);
-      const GpuContext &owner = *c.members[size_t(b.owner(k))].ctx;
-      if (error == cudaSuccess) {
-        if (owner.device == m.ctx->device) {
-          error = cudaMemcpy2DAsync(into + g1, m.ldl * es, where.dev, where.ldd_bytes, size_t(b.n - g1) * es,
-                                    size_t(kb), cudaMemcpyDeviceToDevice, m.copies);
-        } else {
-          cudaMemcpy3DPeerParms copy = {};
-          copy.srcPtr = make_cudaPitchedPtr(const_cast<void *>(where.dev), where.ldd_bytes, size_t(b.n - g1) * es, kb);
-          copy.srcDevice = owner.device;
-          copy.dstPtr = make_cudaPitchedPtr(into + g1, m.ldl * es, size_t(b.n - g1) * es, kb);
-          copy.dstDevice = m.ctx->device;
-          copy.extent = make_cudaExtent(size_t(b.n - g1) * es, size_t(kb), 1);
-          error = cudaMemcpy3DPeerAsync(&copy, m.copies);
-        }
-      }
-      if (error == cudaSuccess) error = cudaEventRecord(m.copied[size_t(k)], m.copies);
-      if ((s = check(error, "potrf several: panel copy")) != Status::ok) break;
-      p = into;
-      have = m.copied[size_t(k)];
-    }
-    // Look-ahead: the next block column, when this device holds it, updated and factored on the
-    // high-priority lane while the rest of this step's updates run.
-    int rest_from = first_held;
-    if (first_held == k + 1) {
-      cudaError_t error = cudaStreamWaitEvent(m.lane, have, 0);
-      // Its updates of the steps before, on the update stream.
-      if (error == cudaSuccess && k >= 1) error = cudaStreamWaitEvent(m.lane, m.updated[size_t(k - 1)], 0);
-      if ((s = check(error, "potrf several")) != Status::ok) break;
-      if ((s = update_block(b, m, k, p, m.ldl, k + 1, m.lane)) != Status::ok) break;
-      if ((s = check(cudaEventRecord(m.ahead[size_t(k)], m.lane), "potrf several")) != Status::ok) break;
-      m.ahead_recorded[size_t(k)] = true;
-      if ((s = factor_block(c, m, k + 1)) != Status::ok) break;
-      rest_from = k + 1 + b.devices;
-    }
-    if ((s = check(cudaStreamWaitEvent(m.ctx->compute, have, 0), "potrf several")) != Status::ok) break;
-    for (int j = rest_from; s == Status::ok && j < b.count(); j += b.devices) s = update_block(b, m, k, p, m.ldl, j, m.ctx->compute);
-    if (s == Status::ok) s = check(cudaEventRecord(m.updated[size_t(k)], m.ctx->compute), "potrf several");
-  }
-  return s;
+  if (s != Status::ok) return s;
+  CholeskySteps<T> steps{c, m};
+  return run_column_steps(c, m, steps);
 }
 
 // The writer: block column j into the caller's array once factored, in order, from its owner
@@ -255,13 +168,8 @@ Status write_back(Call<T> &c, T *pinned, PotrfProgress *progress, bool *not_defi
 template <class T>
 Status potrf_several(const std::vector<GpuContext *> &devices, int n, T *a, int lda, int *info,
                      PotrfProgress *progress) {
-  const Blocks b{n, kPotrfSeveralNb, int(std::min<size_t>(devices.size(), size_t(ceil_div(n, kPotrfSeveralNb))))};
-  Call<T> c(b, a, lda);
-  c.members.resize(size_t(b.devices));
-  for (int d = 0; d < b.devices; ++d) {
-    c.members[size_t(d)].ctx = devices[size_t(d)];
-    c.members[size_t(d)].me = d;
-  }
+  const Blocks b{n, n, kPotrfSeveralNb, int(std::min<size_t>(devices.size(), size_t(ceil_div(n, kPotrfSeveralNb))))};
+  Call<T> c(b, a, lda, devices);
   // The diagonal block (an int for INFO ahead of it, in a T's room) through pinned memory.
   T *pinned = nullptr;
   Status s = check(cudaMallocHost(reinterpret_cast<void **>(&pinned), (size_t(b.nb) * b.nb + 1) * sizeof(T)),
@@ -270,58 +178,22 @@ Status potrf_several(const std::vector<GpuContext *> &devices, int n, T *a, int 
   log(2, "%s over %d devices: block columns of %d dealt out in turn", routine_names<Family::potrf, T>.symbol, b.devices,
       b.nb);
   SharedCopier shared(*devices[0]);
-  std::vector<std::thread> threads;
-  for (Member<T> &m : c.members) {
-    try {
-      threads.emplace_back([&c, &m] {
-        WorkingOn working(m.ctx);
-        if (cudaSetDevice(m.ctx->device) != cudaSuccess) {
-          cudaGetLastError();
-          m.status = Status::cuda_error;
-        } else {
-          try {
-            m.status = run_member(c, m);
-          } catch (...) {
-            m.status = Status::out_of_memory;
-          }
-        }
-        if (m.status != Status::ok) c.board.close();
-      });
-    } catch (const std::exception &) {
-      m.status = Status::out_of_memory;
-      c.board.close();
-    }
-  }
+  std::vector<Status> status;
   bool not_definite = false;
-  Status written = write_back(c, pinned, progress, &not_definite);
-  c.board.close();
-  for (std::thread &t : threads) t.join();
-  // Everything queued drains before the buffers, streams and events go (peer copies may read
-  // another device's buffers).
-  for (Member<T> &m : c.members) {
-    if (cudaSetDevice(m.ctx->device) != cudaSuccess) continue;
-    const cudaStream_t streams[] = {m.lane, m.copies, m.ctx->compute, m.ctx->stream, m.ctx->return_stream};
-    for (cudaStream_t stream : streams)
-      if (stream != nullptr) cudaStreamSynchronize(stream);
-  }
-  for (Member<T> &m : c.members) {
-    if (cudaSetDevice(m.ctx->device) != cudaSuccess) continue;
-    if (m.lane != nullptr) cudaStreamDestroy(m.lane);
-    if (m.copies != nullptr) cudaStreamDestroy(m.copies);
-    if (m.uploaded != nullptr) cudaEventDestroy(m.uploaded);
-    std::vector<cudaEvent_t> *const lists[] = {&m.copied, &m.updated, &m.ahead};
-    for (std::vector<cudaEvent_t> *list : lists)
-      for (cudaEvent_t e : *list)
-        if (e != nullptr) cudaEventDestroy(e);
-    for (int j = m.me; j < b.count(); j += b.devices)
-      if (c.ready[size_t(j)] != nullptr) cudaEventDestroy(c.ready[size_t(j)]);
-  }
+  Status written = Status::ok;
+  run_device_threads(
+      c.used, [&](int d) { return run_member(c, c.members[size_t(d)]); }, status, [&] { c.board.close(); },
+      [&] {
+        written = write_back(c, pinned, progress, &not_definite);
+        c.board.close();
+      });
+  c.release();
   cudaFreeHost(pinned);
   cudaSetDevice(devices[0]->device);
   cudaGetLastError();
   if (written != Status::ok) return written;
-  for (const Member<T> &m : c.members)
-    if (m.status != Status::ok) return m.status;
+  for (Status st : status)
+    if (st != Status::ok) return st;
   if (not_definite) return Status::special_values;
   if (progress->columns != n) return Status::cuda_error;  // stopped without a failure said: not expected
   *info = 0;
