@@ -19,6 +19,18 @@ namespace cudrop::kernels {
 constexpr int kSmallTile = 16;   // C's block: kSmallTile x kSmallTile threads, one element each
 constexpr int kSmallDepth = 64;  // the k entries of op(A) and op(B) loaded at once
 
+// op(X)(r, c) of a rows x cols op(X): X(r, c) stored, or X(c, r) when transposed, conjugated when
+// asked; 0 outside. The index is selected, not branched on (an element outside loads element
+// 0, always there, and drops it), so that a thread's loads are all in flight at once: one
+// memory latency a step, not one a load.
+template <class T>
+__device__ __forceinline__ T op_element(const T *__restrict__ X, size_t ld, bool trans, bool conjugate, long long r,
+                                        long long c, long long rows, long long cols) {
+  const bool inside = (r < rows) & (c < cols);
+  const T v = X[inside ? (trans ? size_t(c) + size_t(r) * ld : size_t(r) + size_t(c) * ld) : 0];
+  return inside ? (conjugate ? conj(v) : v) : T(0);
+}
+
 template <class T>
 __global__ void __launch_bounds__(kSmallTile *kSmallTile)
     gemm_small(int m, int n, int k, bool trans_a, bool conj_a, bool trans_b, bool conj_b, T alpha,
@@ -32,28 +44,18 @@ __global__ void __launch_bounds__(kSmallTile *kSmallTile)
   T acc = T(0);
   for (int l0 = 0; l0 < k; l0 += kDepth) {
     // kTile x kDepth elements of each operand, kDepth / kTile a thread, consecutive threads on
-    // consecutive elements of the stored array. Each load's index is selected, not branched on
-    // (an element outside the product loads element 0, always there, and drops it), so that
-    // a thread's loads are all in flight at once: one memory latency a step, not one a load.
+    // consecutive elements of the stored array.
 #pragma unroll
     for (int q = 0; q < kTile * kDepth / kThreads; ++q) {
       const int e = t + q * kThreads;
-      // op(A)(row0 + i, l0 + l): A(r, c) stored, or A(c, r) when transposed.
       const int i = trans_a ? e / kDepth : e % kTile, l = trans_a ? e % kDepth : e / kTile;
-      const long long r = row0 + i, c = l0 + l;
-      const bool inside = (r < m) & (c < k);
-      const T v = A[inside ? (trans_a ? size_t(c) + size_t(r) * lda : size_t(r) + size_t(c) * lda) : 0];
-      a_tile[i][l] = inside ? (conj_a ? conj(v) : v) : T(0);
+      a_tile[i][l] = op_element(A, lda, trans_a, conj_a, row0 + i, l0 + l, m, k);
     }
 #pragma unroll
     for (int q = 0; q < kTile * kDepth / kThreads; ++q) {
       const int e = t + q * kThreads;
-      // op(B)(l0 + l, col0 + j): B(r, c) stored, or B(c, r) when transposed.
       const int l = trans_b ? e / kTile : e % kDepth, j = trans_b ? e % kTile : e / kDepth;
-      const long long r = l0 + l, c = col0 + j;
-      const bool inside = (r < k) & (c < n);
-      const T v = B[inside ? (trans_b ? size_t(c) + size_t(r) * ldb : size_t(r) + size_t(c) * ldb) : 0];
-      b_tile[l][j] = inside ? (conj_b ? conj(v) : v) : T(0);
+      b_tile[l][j] = op_element(B, ldb, trans_b, conj_b, l0 + l, col0 + j, k, n);
     }
     __syncthreads();
     const int depth = k - l0 < kDepth ? k - l0 : kDepth;

@@ -10,7 +10,9 @@
 
 #include <cstddef>
 
+#include "core/env.h"
 #include "core/layout.h"
+#include "core/tuning.h"
 #include "impl/context/gpu_context.cuh"
 #include "impl/context/host_copy.h"
 
@@ -20,9 +22,13 @@ class SmallTransfer {
  public:
   explicit SmallTransfer(GpuContext &ctx) : ctx_(ctx) {}
 
-  // Whether `sent` bytes up and `received` bytes down fit the staging buffers.
-  static bool fits(const GpuContext &ctx, size_t sent, size_t received) {
-    return sent <= ctx.staging_bytes && received <= ctx.staging_bytes;
+  // Whether a call of `device_bytes` of device memory, `sent` bytes up and `received` down, is
+  // small: within tuning::kSmallCallBytes and any CUDROP_GPU_MEM_LIMIT (under a smaller limit
+  // the call's own path tiles it), its transfers within the staging buffers.
+  static bool small(const GpuContext &ctx, size_t device_bytes, size_t sent, size_t received) {
+    const size_t limit = settings().gpu_mem_limit;
+    return device_bytes <= tuning::kSmallCallBytes && (limit == 0 || device_bytes <= limit) &&
+           sent <= ctx.staging_bytes && received <= ctx.staging_bytes;
   }
 
   // The call's `device_bytes` of device memory (device(): the upload fills it from its start),

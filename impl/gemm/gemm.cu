@@ -326,11 +326,7 @@ bool gemm_small(GpuContext &ctx, const GemmArgs<T> &g, Status *status) {
   const size_t sent = a_bytes + b_bytes + (g.beta != T(0) ? c_bytes : 0);
   const size_t work_bytes = gemm_device_workspace<T>(g.trans_a, g.trans_b, g.m, g.n, g.k);
   const size_t device_bytes = a_bytes + b_bytes + c_bytes + work_bytes;
-  // (Under a CUDROP_GPU_MEM_LIMIT smaller than the call, the out-of-core path below tiles it.)
-  const size_t limit = settings().gpu_mem_limit;
-  if (g.alpha == T(0) || g.k <= 0 || device_bytes > tuning::kSmallCallBytes || !SmallTransfer::fits(ctx, sent, c_bytes) ||
-      (limit != 0 && device_bytes > limit))
-    return false;
+  if (g.alpha == T(0) || g.k <= 0 || !SmallTransfer::small(ctx, device_bytes, sent, c_bytes)) return false;
   // CUDROP_GEMM_TRACE: where the call's time goes; it then waits for the GPU twice more, after
   // the upload and after the product, so that each one's own time shows.
   CallTrace trace(settings().gemm_trace ? 1 : 0);

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <vector>
 
-#include "core/env.h"
 #include "core/layout.h"
 #include "core/log.h"
 #include "core/routines.h"
@@ -139,14 +138,6 @@ Status rank_update_on_device(const Level3Args<T> &g, const T *dA, const T *dB, s
                          work_bytes);
 }
 
-// Whether a call's device memory is small enough to go up and back in one transfer each
-// (impl/context/small_call.h): within tuning::kSmallCallBytes and any CUDROP_GPU_MEM_LIMIT.
-bool small_call(const GpuContext &ctx, size_t device_bytes, size_t sent, size_t received) {
-  const size_t limit = settings().gpu_mem_limit;
-  return device_bytes <= tuning::kSmallCallBytes && SmallTransfer::fits(ctx, sent, received) &&
-         (limit == 0 || device_bytes <= limit);
-}
-
 // SYRK, SYR2K, HERK, HER2K small: A (and B) and C whole in one transfer, Inf and NaN among A
 // and B judged on the host, C's square back in one, its triangle into the caller's. False when
 // the call is not small (*status untouched).
@@ -160,7 +151,7 @@ bool rank_update_small(GpuContext &ctx, const Level3Args<T> &g, Status *status) 
   const size_t b_bytes = two ? a_bytes : 0;
   const size_t work_bytes = syr2k_device_workspace<T>(g.trans, g.n, g.k);
   const size_t sent = a_bytes + b_bytes + (g.beta != T(0) ? c_bytes : 0);
-  if (!small_call(ctx, a_bytes + b_bytes + c_bytes + work_bytes, sent, c_bytes)) return false;
+  if (!SmallTransfer::small(ctx, a_bytes + b_bytes + c_bytes + work_bytes, sent, c_bytes)) return false;
   *status = [&] {
     if (host_nonfinite(kernels::Part::all, false, int64_t(rows_a), int64_t(cols_a), g.a, size_t(g.lda)) ||
         (two && host_nonfinite(kernels::Part::all, false, int64_t(rows_a), int64_t(cols_a), g.b, size_t(g.ldb))))
@@ -296,7 +287,7 @@ bool side_small(GpuContext &ctx, const Level3Args<T> &g, Status *status) {
   const size_t c_bytes = has_c ? b_bytes : 0;
   const size_t work_bytes = side_workspace(g, g.n, false);
   const size_t sent = a_bytes + b_bytes + (reads_c ? c_bytes : 0), result_at = has_c ? a_bytes + b_bytes : a_bytes;
-  if (!small_call(ctx, a_bytes + b_bytes + c_bytes + work_bytes, sent, b_bytes)) return false;
+  if (!SmallTransfer::small(ctx, a_bytes + b_bytes + c_bytes + work_bytes, sent, b_bytes)) return false;
   *status = [&] {
     if (skips_zero_entries(g.op) &&
         (host_nonfinite(lower ? kernels::Part::lower : kernels::Part::upper, g.diag == Diag::unit, order, order, g.a,
