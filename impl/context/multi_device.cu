@@ -2,11 +2,9 @@
 
 #include <cuda_runtime.h>
 
-#include <exception>
-#include <thread>
-
 #include "core/log.h"
 #include "impl/context/device_split.h"
+#include "impl/context/step_lanes.h"
 
 namespace cudrop::impl {
 namespace {
@@ -19,16 +17,11 @@ struct DeviceTurn {
   std::vector<GemmProgress> own;
 };
 
-// Runs turn.regions on turn.ctx's device from the calling thread, which it moves there, into
-// turn.status and turn.own (sized by the caller: nothing here allocates outside the work). No
-// exception leaves (a failed region instead: its device may still run the next).
+// Runs turn.regions on turn.ctx's device from the calling thread (working for that context,
+// its device current), into turn.status and turn.own (sized by the caller: nothing here
+// allocates outside the work). No exception leaves (a failed region instead: its device may
+// still run the next).
 void run_turn(DeviceTurn &turn, const RegionWork &work, bool redone) noexcept {
-  WorkingOn working(turn.ctx);
-  if (cudaSetDevice(turn.ctx->device) != cudaSuccess) {
-    cudaGetLastError();
-    for (Status &s : turn.status) s = Status::cuda_error;
-    return;
-  }
   for (size_t r = 0; r < turn.regions.size(); ++r) {
     try {
       turn.status[r] = work(*turn.ctx, turn.regions[r], &turn.own[r], redone);
@@ -38,24 +31,26 @@ void run_turn(DeviceTurn &turn, const RegionWork &work, bool redone) noexcept {
   }
 }
 
-// Each turn on its own thread, the first on the calling thread. A thread that cannot be started
-// leaves its turn failed, with nothing written.
+// Each turn on a thread of its own (run_device_threads). A turn whose thread could not start,
+// or could not move to its device, leaves its regions failed with nothing written.
 void run_round(std::vector<DeviceTurn> &turns, const RegionWork &work, bool redone) {
+  std::vector<GpuContext *> contexts;
   for (DeviceTurn &turn : turns) {
     turn.status.assign(turn.regions.size(), Status::out_of_memory);
     turn.own.assign(turn.regions.size(), GemmProgress{});
+    contexts.push_back(turn.ctx);
   }
-  std::vector<std::thread> threads;
-  for (size_t t = 1; t < turns.size(); ++t) {
-    try {
-      threads.emplace_back([&turns, &work, t, redone] { run_turn(turns[t], work, redone); });
-    } catch (const std::exception &) {
-      log(1, "GPU %d: no thread for its region; done elsewhere", turns[t].ctx->device);
-    }
-  }
-  if (!turns.empty()) run_turn(turns[0], work, redone);
-  for (std::thread &thread : threads) thread.join();
-  if (!turns.empty()) cudaSetDevice(turns[0].ctx->device);
+  if (contexts.empty()) return;
+  std::vector<Status> started;
+  run_device_threads(
+      contexts,
+      [&](int t) {
+        run_turn(turns[size_t(t)], work, redone);
+        return Status::ok;
+      },
+      started, [] {}, [] {});
+  for (size_t t = 0; t < turns.size(); ++t)
+    if (started[t] != Status::ok) turns[t].status.assign(turns[t].regions.size(), started[t]);
 }
 
 }  // namespace

@@ -36,8 +36,8 @@ class SharedCopier {
   CopyPool *own_;
 };
 
-// Runs regions[i] on devices[i] (regions.size() <= devices.size(); devices[0], the leased one, on
-// the calling thread). A region whose device fails is then computed, what is missing of it, on a
+// Runs regions[i] on devices[i] (regions.size() <= devices.size(); devices[0] the leased one),
+// each on a thread of its own (run_device_threads). A region whose device fails is then computed, what is missing of it, on a
 // device whose own region succeeded. Status::ok once every region is computed; else the first
 // failure, with *progress covering the whole output (what reached it, what did not) so that the
 // dispatch layer finishes only the rest on the CPU.

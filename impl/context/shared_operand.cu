@@ -43,10 +43,7 @@ Status SharedOperand::send(GpuContext &ctx, int c, const void *host, size_t ld_b
     error = copy_between_devices(dev, ctx.device, ldd_bytes, from.dev, leader_.device, from.ldd_bytes, row_bytes, cols,
                                  ctx.stream);
   }
-  if (error == cudaSuccess) {
-    std::lock_guard<std::mutex> lock(count_mutex_);
-    forwarded_ += row_bytes * cols;
-  }
+  if (error == cudaSuccess) forwarded_.fetch_add(row_bytes * cols);
   return check(error, "shared operand copy");
 }
 

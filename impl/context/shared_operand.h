@@ -9,8 +9,8 @@
 // from the caller's array by the device that needs it: never a wait that cannot end.
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstddef>
-#include <mutex>
 #include <vector>
 
 #include "impl/context/chunk_board.h"
@@ -39,15 +39,14 @@ class SharedOperand {
   // The leader's work on the operand has ended: nothing more will be posted.
   void close() { board_.close(); }
   // Bytes other devices copied from the leader's memory.
-  unsigned long long forwarded_bytes() const { return forwarded_; }
+  unsigned long long forwarded_bytes() const { return forwarded_.load(); }
 
  private:
   GpuContext &leader_;
   ChunkBoard board_;
   std::vector<cudaEvent_t> ready_;
   bool ok_ = false;
-  std::mutex count_mutex_;
-  unsigned long long forwarded_ = 0;
+  std::atomic<unsigned long long> forwarded_{0};
 };
 
 }  // namespace cudrop::impl

@@ -3,6 +3,8 @@
 #include <exception>
 #include <thread>
 
+#include "core/log.h"
+
 namespace cudrop::impl {
 
 cudaError_t copy_between_devices(void *dst, int dst_device, size_t dst_pitch, const void *src, int src_device,
@@ -81,6 +83,7 @@ void run_device_threads(const std::vector<GpuContext *> &devices, const std::fun
         if (s != Status::ok) stop();
       });
     } catch (const std::exception &) {
+      log(1, "GPU %d: no thread for its part of a call over several devices", devices[i]->device);
       status[i] = Status::out_of_memory;
       stop();
     }

@@ -5,9 +5,11 @@
 // step loop itself.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
+#include "core/layout.h"
 #include "impl/context/chunk_board.h"
 #include "impl/context/gpu_context.cuh"
 
@@ -38,7 +40,8 @@ struct StepLanes {
 };
 
 // work(i) for each device i on a thread of its own, working for devices[i] (WorkingOn, its
-// device current): a thread that cannot start, or whose work throws, fails with out_of_memory;
+// device current): a thread that cannot start, or whose work throws, fails with out_of_memory,
+// one that cannot move to its device with cuda_error;
 // a failure calls stop() (from that thread) so that the others stop waiting. writer() runs on
 // the calling thread meanwhile; returns once every thread has ended.
 void run_device_threads(const std::vector<GpuContext *> &devices, const std::function<Status(int)> &work,
@@ -48,10 +51,19 @@ void run_device_threads(const std::vector<GpuContext *> &devices, const std::fun
 // A rows x n matrix's block columns of nb dealt out over `devices` devices in turn.
 struct ColumnBlocks {
   int rows, n, nb, devices;
-  int count() const { return int((n + nb - 1) / nb); }
+  int count() const { return int(ceil_div(n, nb)); }
   int owner(int j) const { return j % devices; }
   int first(int j) const { return j * nb; }
-  int width(int j) const { return n - j * nb < nb ? n - j * nb : nb; }
+  int width(int j) const { return std::min(nb, n - j * nb); }
+  // How many block columns device `me` holds.
+  int held(int me) const { return me < count() ? int(ceil_div(count() - me, devices)) : 0; }
+  // Columns of the block columns device `me` holds from block column j on.
+  int columns_held_from(int me, int j) const {
+    int cols = 0;
+    for (int i = j; i < count(); ++i)
+      if (owner(i) == me) cols += width(i);
+    return cols;
+  }
 };
 
 // One device's part of a factorization: its block columns side by side in its memory, each with

@@ -47,14 +47,6 @@ Status swap_rows(T *col, size_t ld, int ncols, const int *piv, int rows, cudaStr
   return check(error, "getrf several: interchanges");
 }
 
-// Columns of the block columns this device holds from block column j on.
-inline int held_columns_from(const Blocks &b, int me, int j) {
-  int cols = 0;
-  for (int i = j; i < b.count(); ++i)
-    if (b.owner(i) == me) cols += b.width(i);
-  return cols;
-}
-
 // Step k applied to `cols` local columns from block column j > k on (this device's block columns
 // lie side by side, every one with all m rows, so those after k are one matrix): their rows
 // interchanged, their block row of U solved with L11, the rows below updated with L21 U12, one
@@ -91,8 +83,7 @@ template <class T>
 Status set_up(Call<T> &c, Member<T> &m) {
   const Blocks &b = c.b;
   const size_t es = sizeof(T);
-  int held = 0;
-  for (int j = m.me; j < b.count(); j += b.devices) ++held;
+  const int held = b.held(m.me);
   m.ldl = padded_ld(size_t(b.rows), es);
   m.trsm_bytes = size_t(round_up(trsm_device_workspace<T>(Side::left, b.nb, b.nb), 256));
   const size_t getrf_bytes = size_t(round_up(getrf_device_workspace<T>(b.rows, b.nb), 256));
@@ -139,7 +130,7 @@ struct LuSteps {
     return error;
   }
   Status update(int k, const T *p, int first, bool on_lane) const {
-    const int cols = on_lane ? c.b.width(first) : held_columns_from(c.b, m.me, first);
+    const int cols = on_lane ? c.b.width(first) : c.b.columns_held_from(m.me, first);
     return update_columns(c.b, m, k, p, m.ldl, first, cols, on_lane);
   }
   Status factor(int j) const { return factor_panel(c, m, j); }
@@ -165,7 +156,7 @@ Status finish_member(Call<T> &c, Member<T> &m) {
   const Blocks &b = c.b;
   Status s = Status::ok;
   for (int k = 1; s == Status::ok && k < b.count(); ++k) {
-    const int before = held_columns_from(b, m.me, 0) - held_columns_from(b, m.me, k);
+    const int before = b.columns_held_from(m.me, 0) - b.columns_held_from(m.me, k);
     if (before > 0)
       s = swap_rows(m.local + size_t(b.first(k)), m.ldl, before, m.d_piv + b.first(k), b.width(k), m.ctx->compute);
   }

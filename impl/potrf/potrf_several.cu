@@ -62,8 +62,7 @@ template <class T>
 Status set_up(Call<T> &c, Member<T> &m) {
   const Blocks &b = c.b;
   const size_t es = sizeof(T);
-  int held = 0;
-  for (int j = m.me; j < b.count(); j += b.devices) ++held;
+  const int held = b.held(m.me);
   m.ldl = padded_ld(size_t(b.n), es);
   m.trsm_bytes = trsm_device_workspace<T>(Side::right, b.n, b.nb);
   const size_t info_bytes = size_t(round_up(2 * sizeof(int) * size_t(std::max(held, 1)), 256));
